@@ -1,0 +1,46 @@
+// rigview entry point: parse the command line, load the model, dispatch to a mode.
+#include <cstdio>
+#include <string>
+
+#include "cli_commands.h"
+#include "import/gltf_import.h"
+#include "modes.h"
+#include "options.h"
+
+int main(int argc, char** argv) {
+  rigview::Options options;
+  std::string error;
+  if (!rigview::parse_options(argc, argv, options, error)) {
+    std::fprintf(stderr, "rigview: %s (see rigview --help)\n", error.c_str());
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(rigview::usage_text(), stdout);
+    return 0;
+  }
+  if (options.version) {
+    std::printf("rigview %s\n", RIGVIEW_VERSION);
+    return 0;
+  }
+  std::string path =
+      options.model_path.empty() ? rigview::default_model_path(argv[0]) : options.model_path;
+
+  const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty();
+  if (!batch) return rigview::run_viewer(options, path);
+
+  rig::Model model;
+  if (!rig::import_gltf(path, model, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
+    return 1;
+  }
+  if (options.info) {
+    int rc = rigview::print_info(model, stdout);
+    if (rc != 0) return rc;
+  }
+  if (!options.export_obj.empty()) {
+    int rc = rigview::export_obj(options, model);
+    if (rc != 0) return rc;
+  }
+  if (!options.output_png.empty()) return rigview::run_headless_render(options, model);
+  return 0;
+}

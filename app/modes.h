@@ -1,0 +1,26 @@
+// The ways rigview runs besides the report/export commands. Each lives in its own file(s):
+// headless.cpp (offscreen PNG and GPU export, via EGL) and viewer/ (the interactive window).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "options.h"
+
+namespace rigview {
+
+// Renders one frame of the selected pose to options.output_png. Returns the exit status.
+int run_headless_render(const Options& options, const rig::Model& model);
+
+// GPU skinning through the real vertex shaders, read back with transform feedback. Fills
+// positions/normals (world space) for every draw item of model.draws, in order, or returns
+// false with a one-line `error`.
+bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
+                         std::vector<std::vector<float>>& positions,
+                         std::vector<std::vector<float>>& normals, std::string& error);
+
+// Opens the interactive viewer on `model_path`. Returns the exit status.
+int run_viewer(const Options& options, const std::string& model_path);
+
+}  // namespace rigview

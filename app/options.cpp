@@ -1,0 +1,190 @@
+#include "options.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+
+namespace rigview {
+namespace {
+
+bool parse_int(std::string_view s, int& out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  std::string tmp(s);
+  long v = std::strtol(tmp.c_str(), &end, 10);
+  if (*end != '\0' || v < -1000000000L || v > 1000000000L) return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+bool parse_float(std::string_view s, float& out) {
+  if (s.empty()) return false;
+  std::string tmp(s);
+  char* end = nullptr;
+  float v = std::strtof(tmp.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+const char* usage_text() {
+  return "usage: rigview [options] [MODEL.gltf|MODEL.glb]\n"
+         "\n"
+         "Opens MODEL (default: the bundled mannequin) in the viewer, or with one of these\n"
+         "prints, exports or renders it and exits.\n"
+         "\n"
+         "  --info                    print a JSON report of the model and exit\n"
+         "  --export-obj FILE         write the posed mesh as Wavefront OBJ and exit\n"
+         "  --backend cpu|gpu         skinning used by --export-obj (default cpu)\n"
+         "  --output FILE.png         render one frame headless to a PNG and exit\n"
+         "  --resolution W,H          size of the --output image (default 1280,720)\n"
+         "  --armature                draw the skeleton in --output renders\n"
+         "\n"
+         "Pose selection (export, render and the viewer's first frame):\n"
+         "  --animation-index N       clip to sample (default 0)\n"
+         "  --animation-time T        seconds on the file's timeline, clamped to the clip\n"
+         "                            (default: the clip's start)\n"
+         "  --skinning lbs|dqs|compare  skinning method (compare: --output only; default lbs)\n"
+         "  --blend-index M           crossfade target clip\n"
+         "  --blend-time T2           time in the target clip\n"
+         "  --blend-weight W          0 = clip N, 1 = clip M\n"
+         "  --rest-pose               ignore animations, show the bind/rest pose\n"
+         "\n"
+         "  --help                    this text\n"
+         "  --version                 print the version\n";
+}
+
+bool parse_options(int argc, char** argv, Options& o, std::string& error) {
+  auto need_value = [&](int& i, std::string_view flag, std::string_view& value) {
+    if (i + 1 >= argc) {
+      error = std::string(flag) + " needs a value";
+      return false;
+    }
+    value = argv[++i];
+    return true;
+  };
+  bool blend_time_set = false, blend_weight_set = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    std::string_view v;
+    // Accept --flag=value as well as --flag value.
+    std::string_view inline_value;
+    bool has_inline = false;
+    if (a.size() > 2 && a.substr(0, 2) == "--") {
+      auto eq = a.find('=');
+      if (eq != std::string_view::npos) {
+        inline_value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        has_inline = true;
+      }
+    }
+    auto value = [&](std::string_view& out) {
+      if (has_inline) {
+        out = inline_value;
+        return true;
+      }
+      return need_value(i, a, out);
+    };
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+    } else if (a == "--version") {
+      o.version = true;
+    } else if (a == "--info") {
+      o.info = true;
+    } else if (a == "--armature") {
+      o.armature = true;
+    } else if (a == "--rest-pose") {
+      o.rest_pose = true;
+    } else if (a == "--export-obj") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--export-obj needs a file name", false;
+      o.export_obj = v;
+    } else if (a == "--output") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--output needs a file name", false;
+      o.output_png = v;
+    } else if (a == "--resolution") {
+      if (!value(v)) return false;
+      auto comma = v.find_first_of(",x");
+      int w = 0, h = 0;
+      if (comma == std::string_view::npos || !parse_int(v.substr(0, comma), w) ||
+          !parse_int(v.substr(comma + 1), h) || w < 1 || h < 1 || w > 16384 || h > 16384)
+        return error = "--resolution expects W,H between 1 and 16384, got '" + std::string(v) + "'",
+               false;
+      o.width = w;
+      o.height = h;
+    } else if (a == "--animation-index") {
+      if (!value(v)) return false;
+      if (!parse_int(v, o.animation_index) || o.animation_index < 0)
+        return error = "--animation-index expects a clip index >= 0, got '" + std::string(v) + "'",
+               false;
+    } else if (a == "--animation-time") {
+      if (!value(v)) return false;
+      float t = 0;
+      if (!parse_float(v, t))
+        return error = "--animation-time expects seconds, got '" + std::string(v) + "'", false;
+      o.animation_time = t;
+    } else if (a == "--skinning") {
+      if (!value(v)) return false;
+      if (v == "lbs") o.skinning = SkinningMode::Lbs;
+      else if (v == "dqs") o.skinning = SkinningMode::Dqs;
+      else if (v == "compare") o.skinning = SkinningMode::Compare;
+      else return error = "--skinning expects lbs, dqs or compare, got '" + std::string(v) + "'", false;
+    } else if (a == "--backend") {
+      if (!value(v)) return false;
+      if (v == "cpu") o.backend = Backend::Cpu;
+      else if (v == "gpu") o.backend = Backend::Gpu;
+      else return error = "--backend expects cpu or gpu, got '" + std::string(v) + "'", false;
+    } else if (a == "--blend-index") {
+      if (!value(v)) return false;
+      if (!parse_int(v, o.blend_index) || o.blend_index < 0)
+        return error = "--blend-index expects a clip index >= 0, got '" + std::string(v) + "'", false;
+    } else if (a == "--blend-time") {
+      if (!value(v)) return false;
+      if (!parse_float(v, o.blend_time))
+        return error = "--blend-time expects seconds, got '" + std::string(v) + "'", false;
+      blend_time_set = true;
+    } else if (a == "--blend-weight") {
+      if (!value(v)) return false;
+      if (!parse_float(v, o.blend_weight) || o.blend_weight < 0.0f || o.blend_weight > 1.0f)
+        return error = "--blend-weight expects a number in [0, 1], got '" + std::string(v) + "'",
+               false;
+      blend_weight_set = true;
+    } else if (a.size() > 1 && a[0] == '-') {
+      error = "unknown option '" + std::string(a) + "'";
+      return false;
+    } else {
+      if (!o.model_path.empty()) {
+        error = "more than one model given ('" + o.model_path + "' and '" + std::string(a) + "')";
+        return false;
+      }
+      o.model_path = a;
+    }
+  }
+  if ((blend_time_set || blend_weight_set) && o.blend_index < 0) {
+    error = "--blend-time and --blend-weight need --blend-index";
+    return false;
+  }
+  if (o.skinning == SkinningMode::Compare && !o.export_obj.empty()) {
+    error = "--skinning compare applies to --output renders, not to --export-obj";
+    return false;
+  }
+  return true;
+}
+
+std::string default_model_path(const char* argv0) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Next to the executable first (an installed layout), then the source tree.
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  if (ec && argv0) exe = fs::path(argv0);
+  for (const fs::path& dir : {exe.parent_path() / "assets", fs::path(RIGVIEW_ASSET_DIR)}) {
+    if (fs::exists(dir / "mannequin.glb", ec)) return (dir / "mannequin.glb").string();
+  }
+  return (fs::path(RIGVIEW_ASSET_DIR) / "mannequin.glb").string();
+}
+
+}  // namespace rigview

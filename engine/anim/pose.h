@@ -1,0 +1,42 @@
+// A pose: local T/R/S per node plus morph weights, flat and indexed by node.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "model/model.h"
+
+namespace rig {
+
+struct Pose {
+  std::vector<Transform> local;     // one per node
+  std::vector<float> morph_weights; // Model::morph_weight_count, see Node::morph_offset
+};
+
+// Sizes `pose` for `model` and fills it with the rest pose. Allocates: call once per model.
+void init_rest_pose(const Model& model, Pose& pose);
+
+// Overwrites `pose` (already sized by init_rest_pose) with the rest pose. No allocation.
+void reset_to_rest(const Model& model, Pose& pose);
+
+// Samples `clip` at `time` seconds on the file's timeline into `pose`, per the glTF spec:
+// nodes the clip does not animate keep their rest values, times outside a channel's keys
+// hold its end value. No allocation.
+void sample_clip(const Model& model, const Clip& clip, float time, Pose& pose);
+
+// out = crossfade of a and b: lerp translation, scale and morph weights, shortest-path slerp
+// rotation. weight 0 is a, 1 is b. out may alias a or b. No allocation.
+void blend_poses(const Pose& a, const Pose& b, float weight, Pose& out);
+
+// Local matrix of node `node` under `pose` (the file's matrix when the node uses one and is
+// not animated away from its rest TRS).
+glm::mat4 local_matrix(const Model& model, const Pose& pose, int node);
+
+// World matrices of every node, parents first. world.size() == model.nodes.size().
+void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm::mat4> world);
+
+// Skinning matrix per joint: world(joint) * inverse_bind(joint). out.size() == skin.joints.size().
+void compute_skinning_matrices(const Skin& skin, std::span<const glm::mat4> world,
+                               std::span<glm::mat4> out);
+
+}  // namespace rig

@@ -1,0 +1,25 @@
+// Keyframe interpolation primitives, exactly as the glTF 2.0 spec (Appendix C) defines them.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "model/model.h"
+
+namespace rig {
+
+// Shortest-path spherical interpolation of unit quaternions (flips b when dot(a, b) < 0;
+// falls back to normalized lerp when they are nearly parallel).
+glm::quat slerp_shortest(glm::quat a, glm::quat b, float t);
+
+// Index k of the key segment [times[k], times[k+1]] that holds `time` (binary search).
+// Requires times.size() >= 2 and times[0] <= time < times.back().
+size_t find_key(std::span<const float> times, float time);
+
+// Samples one channel at `time` into out[0..components). Rotations come back normalized.
+void sample_channel(const Channel& channel, float time, std::span<float> out);
+
+}  // namespace rig

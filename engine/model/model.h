@@ -1,0 +1,142 @@
+// The immutable model: what the importer produces and everything downstream reads.
+// Plain data, flat arrays, glTF indices kept so names and errors can point back into the file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+namespace rig {
+
+// Local transform of a node. glm::quat is (w, x, y, z) in its constructor, xyzw in memory.
+struct Transform {
+  glm::vec3 translation{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 scale{1.0f};
+};
+
+struct Node {
+  std::string name;          // glTF name, or "node<index>" when the file has none
+  int parent = -1;           // -1 at roots
+  std::vector<int> children; // file order
+  Transform rest;            // TRS from the file (decomposed from `matrix` when that is used)
+  bool has_matrix = false;   // the file gave `matrix`: local = matrix unless a clip animates the node
+  glm::mat4 matrix{1.0f};
+  int mesh = -1;
+  int skin = -1;
+  uint32_t morph_offset = 0; // where this node's morph weights live in Pose::morph_weights
+  uint32_t morph_count = 0;  // number of morph targets of its mesh (0 without a mesh)
+};
+
+struct MorphTarget {
+  std::vector<glm::vec3> positions; // deltas; empty when the target has no POSITION
+  std::vector<glm::vec3> normals;   // deltas; empty when the target has no NORMAL
+};
+
+enum class PrimitiveMode : int {
+  Points = 0, Lines = 1, LineLoop = 2, LineStrip = 3, Triangles = 4, TriangleStrip = 5,
+  TriangleFan = 6
+};
+
+struct Primitive {
+  PrimitiveMode mode = PrimitiveMode::Triangles;
+  std::vector<glm::vec3> positions;
+  std::vector<glm::vec3> normals;    // always vertex_count(); generated when the file has none
+  bool normals_generated = false;
+  std::vector<glm::vec2> texcoords0; // empty when absent
+  std::vector<uint32_t> indices;     // empty when the primitive is not indexed
+  // Skin influences, vertex-major: vertex v owns [v*influences, (v+1)*influences).
+  // `influences` is 4 per JOINTS_n/WEIGHTS_n set; weights are normalized to sum 1 on import.
+  uint32_t influences = 0;
+  std::vector<uint16_t> joints;
+  std::vector<float> weights;
+  std::vector<MorphTarget> targets;
+  int material = -1;
+
+  uint32_t vertex_count() const { return static_cast<uint32_t>(positions.size()); }
+  bool skinned() const { return influences > 0; }
+};
+
+struct Mesh {
+  std::string name;
+  std::vector<Primitive> primitives;
+  std::vector<float> default_weights; // mesh.weights, zero-filled to the target count
+};
+
+struct Skin {
+  std::string name;
+  std::vector<int> joints;                // node index per joint, in the file's order (JOINTS_n index this)
+  std::vector<glm::mat4> inverse_bind;    // one per joint; identity when the file has none
+  std::vector<int> joint_parent;          // nearest ancestor that is a joint of this skin, -1 otherwise
+  std::vector<int> order;                 // joint indices, parents before children
+};
+
+struct Image {
+  std::string name;
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgba; // width*height*4, empty when decoding failed
+};
+
+struct Material {
+  std::string name;
+  glm::vec4 base_color_factor{1.0f};
+  int base_color_image = -1; // index into Model::images, -1 when untextured
+  int base_color_texcoord = 0;
+  bool double_sided = false;
+};
+
+enum class Interpolation : uint8_t { Step, Linear, CubicSpline };
+enum class TargetPath : uint8_t { Translation, Rotation, Scale, Weights };
+
+struct Channel {
+  int node = -1;
+  TargetPath path = TargetPath::Translation;
+  Interpolation interpolation = Interpolation::Linear;
+  uint32_t components = 3;  // 3 (T, S), 4 (R: x, y, z, w), or the node's morph target count
+  std::vector<float> times; // strictly increasing seconds
+  // times.size() elements of `components` floats; CUBICSPLINE stores three elements per key:
+  // in-tangent, value, out-tangent (the spec's layout).
+  std::vector<float> values;
+};
+
+struct Clip {
+  std::string name;  // file name, or "animation<index>" when unnamed
+  float start = 0.0f; // first key time over all channels (seconds on the file's timeline)
+  float end = 0.0f;   // last key time over all channels
+  std::vector<Channel> channels;
+  std::vector<std::string> interpolations; // distinct sampler modes used, for reports
+};
+
+// One drawn primitive, in scene order (depth first from the scene roots, children in file order).
+struct DrawItem {
+  int node = -1;
+  int mesh = -1;
+  int primitive = -1;
+  int skin = -1; // skin used to deform it, -1 when rigid (then the node's world matrix applies)
+};
+
+struct ImportWarning {
+  std::string code;    // stable identifier, e.g. WEIGHTS_NOT_NORMALIZED
+  std::string message; // what and where
+  uint64_t count = 0;  // how many items it applies to
+};
+
+struct Model {
+  std::string file;
+  std::vector<Node> nodes;      // indexed by glTF node index
+  std::vector<int> node_order;  // every node, parents before children
+  std::vector<int> scene_roots; // roots of the default scene
+  std::vector<Mesh> meshes;
+  std::vector<Skin> skins;
+  std::vector<Material> materials;
+  std::vector<Image> images;
+  std::vector<Clip> clips;
+  std::vector<DrawItem> draws;
+  uint32_t morph_weight_count = 0; // total morph weights over all nodes
+  std::vector<ImportWarning> warnings;
+};
+
+}  // namespace rig

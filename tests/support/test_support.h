@@ -1,0 +1,75 @@
+// Shared helpers for the test suite: the corpus location and running the rigview binary.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace rig::test {
+
+// RIGVIEW_CORPUS: unset → the calling test skips (visibly); set to a missing folder → the test
+// fails. Relative values are taken from the repository root (CI uses ../shared/corpus).
+inline std::filesystem::path corpus_root_or_empty() {
+  const char* env = std::getenv("RIGVIEW_CORPUS");
+  if (!env || !*env) return {};
+  std::filesystem::path p(env);
+  if (p.is_relative()) p = std::filesystem::path(RIGVIEW_SOURCE_DIR) / p;
+  return p;
+}
+
+#define RIG_REQUIRE_CORPUS(var)                                                          \
+  std::filesystem::path var = ::rig::test::corpus_root_or_empty();                       \
+  if (var.empty()) GTEST_SKIP() << "RIGVIEW_CORPUS is not set: corpus test skipped";     \
+  ASSERT_TRUE(std::filesystem::is_directory(var))                                        \
+      << "RIGVIEW_CORPUS points at a missing folder: " << var
+
+struct RunResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `rigview <args>` (args already shell-quoted), capturing stdout and stderr.
+inline RunResult run_rigview(const std::string& args) {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  fs::path dir = fs::temp_directory_path() / ("rigview_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path out = dir / ("out" + std::to_string(counter) + ".txt");
+  fs::path err = dir / ("err" + std::to_string(counter++) + ".txt");
+  std::string cmd = std::string("'") + RIGVIEW_EXE + "' " + args + " >'" + out.string() +
+                    "' 2>'" + err.string() + "' </dev/null";
+  int raw = std::system(cmd.c_str());
+  RunResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  auto slurp = [](const fs::path& p) {
+    std::string s;
+    if (std::FILE* f = std::fopen(p.c_str(), "rb")) {
+      char buf[4096];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+      std::fclose(f);
+    }
+    return s;
+  };
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+inline std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+
+}  // namespace rig::test
