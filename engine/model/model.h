@@ -19,11 +19,13 @@ struct Transform {
 };
 
 struct Node {
-  std::string name;          // glTF name, or "node<index>" when the file has none
+  std::string name;          // the file's name, empty when it has none
   int parent = -1;           // -1 at roots
   std::vector<int> children; // file order
   Transform rest;            // TRS from the file (decomposed from `matrix` when that is used)
-  bool has_matrix = false;   // the file gave `matrix`: local = matrix unless a clip animates the node
+  // The file gave `matrix` and no clip animates the node: local = matrix (which may hold shear
+  // that TRS cannot). Nodes that are animated use `rest` (the decomposed matrix) instead.
+  bool has_matrix = false;
   glm::mat4 matrix{1.0f};
   int mesh = -1;
   int skin = -1;
@@ -103,7 +105,7 @@ struct Channel {
 };
 
 struct Clip {
-  std::string name;  // file name, or "animation<index>" when unnamed
+  std::string name;  // the file's name, empty when it has none
   float start = 0.0f; // first key time over all channels (seconds on the file's timeline)
   float end = 0.0f;   // last key time over all channels
   std::vector<Channel> channels;
@@ -135,7 +137,8 @@ struct Model {
   std::vector<Image> images;
   std::vector<Clip> clips;
   std::vector<DrawItem> draws;
-  uint32_t morph_weight_count = 0; // total morph weights over all nodes
+  uint32_t morph_weight_count = 0;      // total morph weights over all nodes
+  std::vector<float> rest_morph_weights; // morph_weight_count: node.weights, else mesh.weights, else 0
   std::vector<ImportWarning> warnings;
 };
 

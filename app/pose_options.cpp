@@ -1,0 +1,43 @@
+#include "pose_options.h"
+
+#include <algorithm>
+
+namespace rigview {
+
+bool pose_selection_from_options(const Options& o, const rig::Model& model, rig::PoseSelection& out,
+                                 std::string& error) {
+  out = rig::PoseSelection{};
+  const int clips = static_cast<int>(model.clips.size());
+  if (o.rest_pose) return true;
+  if (clips == 0) {
+    // A model without animations shows its rest pose; asking for a specific clip is an error.
+    if (o.animation_index > 0 || o.blend_index >= 0) {
+      error = "the model has no animations (asked for clip " +
+              std::to_string(o.blend_index >= 0 ? o.blend_index : o.animation_index) + ")";
+      return false;
+    }
+    return true;
+  }
+  if (o.animation_index >= clips) {
+    error = "--animation-index " + std::to_string(o.animation_index) + " is out of range (" +
+            std::to_string(clips) + " clips)";
+    return false;
+  }
+  if (o.blend_index >= clips) {
+    error = "--blend-index " + std::to_string(o.blend_index) + " is out of range (" +
+            std::to_string(clips) + " clips)";
+    return false;
+  }
+  const rig::Clip& c = model.clips[o.animation_index];
+  out.clip = o.animation_index;
+  out.time = std::clamp(o.animation_time.value_or(c.start), c.start, c.end);
+  if (o.blend_index >= 0) {
+    const rig::Clip& b = model.clips[o.blend_index];
+    out.blend_clip = o.blend_index;
+    out.blend_time = std::clamp(o.blend_time, b.start, b.end);
+    out.blend_weight = o.blend_weight;
+  }
+  return true;
+}
+
+}  // namespace rigview

@@ -1,0 +1,161 @@
+// Local → world, skinning matrices, pose blending and clip sampling into poses.
+#include "anim/pose.h"
+
+#include <gtest/gtest.h>
+
+#include "skin/cpu_skinning.h"
+#include "test_models.h"
+
+namespace rig {
+namespace {
+
+using test::axis_angle;
+
+void expect_vec3(glm::vec3 got, glm::vec3 want, float tol = 1e-5f) {
+  EXPECT_NEAR(got.x, want.x, tol);
+  EXPECT_NEAR(got.y, want.y, tol);
+  EXPECT_NEAR(got.z, want.z, tol);
+}
+
+// Seed 000 §5: shoulder raised 90° about Z swings the elbow (1,0,0) to (0,1,0).
+TEST(SeedHierarchy, ShoulderRaiseMovesElbowToYAxis) {
+  Model m = test::shoulder_elbow_model();
+  Pose pose;
+  init_rest_pose(m, pose);
+  pose.local[0].rotation = axis_angle({0, 0, 1}, 90);
+  std::vector<glm::mat4> world(m.nodes.size());
+  compute_world_matrices(m, pose, world);
+  expect_vec3(glm::vec3(world[1][3]), {0, 1, 0});
+}
+
+// Seed 000 §7: a vertex at the elbow in bind pose, fully weighted to the elbow, lands on (0,1,0).
+TEST(SeedHierarchy, ElbowVertexFollowsItsJoint) {
+  Model m = test::shoulder_elbow_model();
+  Pose pose;
+  init_rest_pose(m, pose);
+  pose.local[0].rotation = axis_angle({0, 0, 1}, 90);
+  std::vector<glm::mat4> world(2), palette(2);
+  compute_world_matrices(m, pose, world);
+  compute_skinning_matrices(m.skins[0], world, palette);
+  const uint16_t joints[1] = {1};
+  const float weights[1] = {1.0f};
+  expect_vec3(skin_point_linear(palette, joints, weights, 1, {1, 0, 0}), {0, 1, 0});
+}
+
+// Seed 000 §15: in the bind pose every skinning matrix is the identity (no explosion).
+TEST(SeedHierarchy, BindPoseSkinningMatricesAreIdentity) {
+  Model m = test::shoulder_elbow_model();
+  Pose pose;
+  init_rest_pose(m, pose);
+  std::vector<glm::mat4> world(2), palette(2);
+  compute_world_matrices(m, pose, world);
+  compute_skinning_matrices(m.skins[0], world, palette);
+  for (const glm::mat4& p : palette)
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) EXPECT_NEAR(p[c][r], c == r ? 1.0f : 0.0f, 1e-6f);
+}
+
+// Seed 000 §8: elbow bent 30° on top of the 90° raise, vertex (1.2,0,0) weighted 50/50.
+// By hand: shoulder alone → R90·(1.2,0,0) = (0, 1.2, 0); elbow alone → R90·((1,0,0) +
+// R30·(0.2,0,0)) = R90·(1.17320, 0.1, 0) = (-0.1, 1.17320, 0); blend → (-0.05, 1.18660, 0).
+TEST(SeedLbs, FiftyFiftyElbowBlendsTheTwoOpinions) {
+  Model m = test::shoulder_elbow_model();
+  Pose pose;
+  init_rest_pose(m, pose);
+  pose.local[0].rotation = axis_angle({0, 0, 1}, 90);
+  pose.local[1].rotation = axis_angle({0, 0, 1}, 30);
+  std::vector<glm::mat4> world(2), palette(2);
+  compute_world_matrices(m, pose, world);
+  compute_skinning_matrices(m.skins[0], world, palette);
+  const uint16_t joints[2] = {0, 1};
+  const float weights[2] = {0.5f, 0.5f};
+  expect_vec3(skin_point_linear(palette, joints, weights, 2, {1.2f, 0, 0}),
+              {-0.05f, 1.1866025f, 0.0f});
+}
+
+TEST(World, ParentsAreEvaluatedFirstWhateverTheArrayOrder) {
+  // Node 0 is the child of node 1: node_order must put 1 first.
+  Model m;
+  m.nodes.resize(2);
+  m.nodes[0].parent = 1;
+  m.nodes[0].rest.translation = {0, 2, 0};
+  m.nodes[1].children = {0};
+  m.nodes[1].rest.translation = {5, 0, 0};
+  m.node_order = {1, 0};
+  Pose pose;
+  init_rest_pose(m, pose);
+  std::vector<glm::mat4> world(2);
+  compute_world_matrices(m, pose, world);
+  expect_vec3(glm::vec3(world[0][3]), {5, 2, 0});
+}
+
+TEST(World, TrsOrderIsTranslateRotateScale) {
+  Model m;
+  test::add_node(m, "n", -1, {1, 2, 3}, axis_angle({0, 0, 1}, 90));
+  m.nodes[0].rest.scale = {2, 3, 4};
+  Pose pose;
+  init_rest_pose(m, pose);
+  glm::mat4 l = local_matrix(m, pose, 0);
+  // (1,0,0) → scale (2,0,0) → rotate 90° about Z (0,2,0) → translate (1,4,3).
+  expect_vec3(glm::vec3(l * glm::vec4(1, 0, 0, 1)), {1, 4, 3});
+  expect_vec3(glm::vec3(l * glm::vec4(0, 1, 0, 1)), {-2, 2, 3});
+}
+
+TEST(World, MatrixNodesUseTheirMatrixIncludingShear) {
+  Model m;
+  test::add_node(m, "n", -1, {0, 0, 0});
+  m.nodes[0].has_matrix = true;
+  m.nodes[0].matrix = glm::mat4(1.0f);
+  m.nodes[0].matrix[1][0] = 0.5f;  // x += 0.5 y: a shear TRS cannot hold
+  Pose pose;
+  init_rest_pose(m, pose);
+  std::vector<glm::mat4> world(1);
+  compute_world_matrices(m, pose, world);
+  expect_vec3(glm::vec3(world[0] * glm::vec4(0, 2, 0, 1)), {1, 2, 0});
+}
+
+TEST(Blend, CrossfadeLerpsTranslationScaleWeightsAndSlerpsRotation) {
+  Pose a, b, out;
+  a.local.resize(1);
+  b.local.resize(1);
+  out.local.resize(1);
+  a.morph_weights = {0.0f, 1.0f};
+  b.morph_weights = {1.0f, 0.0f};
+  out.morph_weights.resize(2);
+  a.local[0].translation = {0, 0, 0};
+  b.local[0].translation = {2, -4, 8};
+  a.local[0].scale = {1, 1, 1};
+  b.local[0].scale = {3, 1, 1};
+  a.local[0].rotation = axis_angle({0, 1, 0}, 0);
+  b.local[0].rotation = -axis_angle({0, 1, 0}, 90);  // opposite hemisphere on purpose
+  blend_poses(a, b, 0.25f, out);
+  expect_vec3(out.local[0].translation, {0.5f, -1.0f, 2.0f});
+  expect_vec3(out.local[0].scale, {1.5f, 1, 1});
+  EXPECT_NEAR(test::angle_degrees(out.local[0].rotation), 22.5f, 1e-3f);
+  EXPECT_FLOAT_EQ(out.morph_weights[0], 0.25f);
+  EXPECT_FLOAT_EQ(out.morph_weights[1], 0.75f);
+  // Aliasing: out may be a.
+  blend_poses(a, b, 1.0f, a);
+  expect_vec3(a.local[0].translation, {2, -4, 8});
+}
+
+TEST(SampleClip, UnanimatedNodesKeepRestValuesAndChannelsOverride) {
+  Model m = test::shoulder_elbow_model();
+  m.nodes[1].rest.scale = {1, 2, 1};
+  Clip clip;
+  clip.channels.push_back(test::rotation_channel(
+      0, {1.0f, 2.0f}, {axis_angle({0, 0, 1}, 0), axis_angle({0, 0, 1}, 90)}));
+  clip.start = 1.0f;
+  clip.end = 2.0f;
+  m.clips.push_back(clip);
+  Pose pose;
+  init_rest_pose(m, pose);
+  pose.local[1].translation = {9, 9, 9};  // garbage from a previous frame must be reset
+  sample_clip(m, m.clips[0], 1.5f, pose);
+  EXPECT_NEAR(test::angle_degrees(pose.local[0].rotation), 45.0f, 1e-3f);
+  expect_vec3(pose.local[1].translation, {1, 0, 0});
+  expect_vec3(pose.local[1].scale, {1, 2, 1});
+}
+
+}  // namespace
+}  // namespace rig
