@@ -1,6 +1,8 @@
 // The rigview command line: usage errors, --help/--version, --info's JSON, --export-obj layout.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
