@@ -1,0 +1,251 @@
+#include "import/gltf_file.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+namespace rig::import {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint32_t kGlbMagic = 0x46546C67;   // "glTF"
+constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
+constexpr uint32_t kChunkBin = 0x004E4942;   // "BIN\0"
+constexpr uint64_t kGlbHeaderSize = 12;
+constexpr uint64_t kChunkHeaderSize = 8;
+
+uint32_t read_u32(const std::vector<unsigned char>& bytes, uint64_t at) {
+  return uint32_t{bytes[at]} | uint32_t{bytes[at + 1]} << 8 | uint32_t{bytes[at + 2]} << 16 |
+         uint32_t{bytes[at + 3]} << 24;
+}
+
+bool read_whole_file(const std::string& path, std::vector<unsigned char>& bytes,
+                     std::string& error) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    error = "file not found";
+    return false;
+  }
+  if (fs::is_directory(status)) {
+    error = "is a directory, not a glTF file";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = std::string("cannot open file (") + std::strerror(errno) + ")";
+    return false;
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size < 0) {
+    error = "cannot read file";
+    return false;
+  }
+  // tinygltf takes lengths as unsigned int.
+  if (static_cast<uint64_t>(size) >= std::numeric_limits<uint32_t>::max()) {
+    error = "file is too large (" + std::to_string(size) + " bytes, limit 4 GiB)";
+    return false;
+  }
+  bytes.resize(static_cast<size_t>(size));
+  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) {
+    error = "cannot read file";
+    return false;
+  }
+  if (bytes.empty()) {
+    error = "file is empty";
+    return false;
+  }
+  return true;
+}
+
+// Checks the GLB container (spec "Binary glTF Layout") and returns the length it declares.
+// tinygltf checks some of this too, but says only "Invalid glTF binary."
+bool check_glb(const std::vector<unsigned char>& bytes, uint64_t& glb_length, std::string& error) {
+  const uint64_t size = bytes.size();
+  if (size < kGlbHeaderSize) {
+    error = "truncated GLB: " + std::to_string(size) + " bytes, the header alone needs 12";
+    return false;
+  }
+  const uint32_t version = read_u32(bytes, 4);
+  if (version != 2) {
+    error = "GLB container version " + std::to_string(version) + " is not supported (only 2)";
+    return false;
+  }
+  glb_length = read_u32(bytes, 8);
+  if (glb_length > size) {
+    error = "truncated GLB: the header says " + std::to_string(glb_length) +
+            " bytes but the file has " + std::to_string(size);
+    return false;
+  }
+  if (glb_length < kGlbHeaderSize + kChunkHeaderSize) {
+    error = "invalid GLB: declared length " + std::to_string(glb_length) +
+            " leaves no room for the JSON chunk";
+    return false;
+  }
+  const uint64_t json_length = read_u32(bytes, 12);
+  if (read_u32(bytes, 16) != kChunkJson) {
+    error = "invalid GLB: the first chunk is not JSON";
+    return false;
+  }
+  const uint64_t json_end = kGlbHeaderSize + kChunkHeaderSize + json_length;
+  if (json_length == 0 || json_end > glb_length) {
+    error = "truncated GLB: the JSON chunk (" + std::to_string(json_length) +
+            " bytes) runs past the end of the file (" + std::to_string(glb_length) + " bytes)";
+    return false;
+  }
+  if (json_end < glb_length) {
+    if (glb_length - json_end < kChunkHeaderSize) {
+      error = "truncated GLB: incomplete chunk header after the JSON chunk";
+      return false;
+    }
+    const uint64_t bin_length = read_u32(bytes, json_end);
+    if (json_end + kChunkHeaderSize + bin_length > glb_length) {
+      error = "truncated GLB: the BIN chunk (" + std::to_string(bin_length) +
+              " bytes) runs past the end of the file (" + std::to_string(glb_length) + " bytes)";
+      return false;
+    }
+    if (read_u32(bytes, json_end + 4) != kChunkBin) {
+      error = "invalid GLB: the second chunk is not BIN";
+      return false;
+    }
+  }
+  return true;
+}
+
+struct ImageState {
+  std::map<int, DecodedImage>* decoded = nullptr;
+};
+
+// tinygltf's image hook. It never fails the load: a bad picture becomes a warning later.
+bool decode_image_callback(tinygltf::Image* image, const int image_index, std::string* /*err*/,
+                           std::string* /*warn*/, int /*req_width*/, int /*req_height*/,
+                           const unsigned char* bytes, int size, void* user_data) {
+  // tinygltf hands bufferView images over without checking the bufferView against its buffer,
+  // so those are decoded after parsing, from a bounds-checked view (see gltf_import.cpp).
+  if (image->bufferView >= 0) return true;
+  auto* state = static_cast<ImageState*>(user_data);
+  (*state->decoded)[image_index] =
+      decode_image(bytes, size > 0 ? static_cast<uint64_t>(size) : 0, image->mimeType);
+  return true;
+}
+
+// Text after `marker` up to the end of its line (or `stop`).
+std::string text_after(const std::string& text, const std::string& marker,
+                       const std::string& stop = "\n") {
+  const size_t at = text.find(marker);
+  if (at == std::string::npos) return {};
+  const size_t begin = at + marker.size();
+  size_t end = text.find(stop, begin);
+  const size_t line_end = text.find('\n', begin);
+  if (end == std::string::npos || (line_end != std::string::npos && line_end < end)) end = line_end;
+  return text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+// Rewords tinygltf's failure messages into the importer's style, naming the element at fault.
+std::string explain_tinygltf_error(const std::string& err, const tinygltf::Model& partial) {
+  // tinygltf appends buffers as it parses them, so a buffer failure concerns the next index.
+  const std::string buffer = "buffer " + std::to_string(partial.buffers.size());
+  if (err.find("File not found : ") != std::string::npos) {
+    return buffer + ": cannot read '" + text_after(err, "File not found : ") + "' (file not found)";
+  }
+  if (err.find("File read error : ") != std::string::npos) {
+    return buffer + ": cannot read '" + text_after(err, "File read error : ", " : ") + "'";
+  }
+  if (err.find("File is empty : ") != std::string::npos) {
+    return buffer + ": '" + text_after(err, "File is empty : ") + "' is empty";
+  }
+  if (err.find("File size mismatch : ") != std::string::npos) {
+    return buffer + ": '" + text_after(err, "File size mismatch : ", ", ") + "' has " +
+           text_after(err, "but got ") + " bytes but its byteLength is " +
+           text_after(err, "requestedBytes ", ",");
+  }
+  if (err.find("Failed to decode 'uri'") != std::string::npos &&
+      err.find("in Buffer") != std::string::npos) {
+    return buffer + ": cannot decode its data: URI (bad base64, or a size other than byteLength)";
+  }
+  if (err.find("Must be equal or less than binary size") != std::string::npos) {
+    return buffer + ": byteLength " + text_after(err, "`byteLength' = ", ",") +
+           " is larger than the GLB's BIN chunk (" + text_after(err, "binary size = ") + " bytes)";
+  }
+  if (err.find("json.exception") != std::string::npos ||
+      err.find("JSON string too short") != std::string::npos) {
+    // Drop nlohmann's "[json.exception.parse_error.101] " tag: the rest says what and where.
+    std::string text = err;
+    if (text.rfind("[json.exception", 0) == 0 && text.find("] ") != std::string::npos) {
+      text = text.substr(text.find("] ") + 2);
+    }
+    return "invalid JSON: " + one_line(text);
+  }
+  return one_line(err);
+}
+
+}  // namespace
+
+std::string one_line(const std::string& text, size_t max_length) {
+  std::string result;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    const size_t first = line.find_first_not_of(" \t\r");
+    const size_t last = line.find_last_not_of(" \t\r");
+    if (first != std::string::npos) {
+      if (!result.empty()) result += "; ";
+      result += line.substr(first, last - first + 1);
+    }
+    begin = end + 1;
+  }
+  for (char& c : result) {
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';  // no control characters on the terminal
+  }
+  if (result.size() > max_length) result = result.substr(0, max_length - 3) + "...";
+  if (result.empty()) result = "tinygltf could not load the file";
+  return result;
+}
+
+bool load_gltf_source(const std::string& path, GltfSource& source, std::string& error) {
+  std::vector<unsigned char> bytes;
+  if (!read_whole_file(path, bytes, error)) return false;
+
+  const bool is_glb = bytes.size() >= 4 && read_u32(bytes, 0) == kGlbMagic;
+  std::string extension = fs::path(path).extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!is_glb && extension == ".glb") {
+    error = "not a GLB file (it does not start with 'glTF')";
+    return false;
+  }
+  uint64_t glb_length = 0;
+  if (is_glb && !check_glb(bytes, glb_length, error)) return false;
+
+  tinygltf::TinyGLTF loader;
+  ImageState image_state{&source.uri_images};
+  loader.SetImageLoader(&decode_image_callback, &image_state);
+  // Relative URIs resolve against the model's folder.
+  const std::string base_dir = fs::path(path).parent_path().string();
+  std::string err, warn;
+  bool loaded = false;
+  if (is_glb) {
+    loaded = loader.LoadBinaryFromMemory(&source.document, &err, &warn, bytes.data(),
+                                         static_cast<unsigned int>(glb_length), base_dir);
+  } else {
+    loaded = loader.LoadASCIIFromString(&source.document, &err, &warn,
+                                        reinterpret_cast<const char*>(bytes.data()),
+                                        static_cast<unsigned int>(bytes.size()), base_dir);
+  }
+  if (!loaded) {
+    // A few tinygltf failures (e.g. an empty image file) only leave a warning behind.
+    error = explain_tinygltf_error(err.empty() ? warn : err, source.document);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rig::import

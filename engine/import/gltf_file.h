@@ -1,0 +1,27 @@
+// Reading a .gltf / .glb from disk into tinygltf's document, with errors turned into one line.
+// tinygltf does the JSON parsing and buffer/URI loading; everything it does not check (and a few
+// things it reports poorly: truncated GLB, missing .bin) is checked or reworded here.
+#pragma once
+
+#include <tiny_gltf.h>
+
+#include <map>
+#include <string>
+
+#include "import/image_decode.h"
+
+namespace rig::import {
+
+struct GltfSource {
+  tinygltf::Model document;
+  // Images given by `uri` (file or data:), decoded while tinygltf parsed them. Images stored in a
+  // bufferView are not here: they are decoded later, after their bufferView is bounds-checked.
+  std::map<int, DecodedImage> uri_images;
+};
+
+bool load_gltf_source(const std::string& path, GltfSource& source, std::string& error);
+
+// Joins a multi-line message into one line ("a; b"), trimmed, at most `max_length` characters.
+std::string one_line(const std::string& text, size_t max_length = 300);
+
+}  // namespace rig::import

@@ -1,0 +1,374 @@
+// import_gltf: runs the import stages in dependency order and owns the small ones (extensions,
+// node hierarchy, morph weight layout, materials, images, scene roots, draw list).
+#include "import/gltf_import.h"
+
+#include <cmath>
+
+#include "import/gltf_file.h"
+#include "import/import_context.h"
+
+namespace rig {
+namespace {
+
+using import::ImportContext;
+
+// Extensions a file may require that we handle (quantization goes through the generic accessor
+// reader) or can ignore without drawing something wrong enough to matter for a rig viewer.
+bool extension_supported(const std::string& name) {
+  return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" ||
+         name == "KHR_lights_punctual" || name.rfind("KHR_materials_", 0) == 0;
+}
+
+bool check_required_extensions(const tinygltf::Model& document, std::string& error) {
+  for (const std::string& name : document.extensionsRequired) {
+    if (!extension_supported(name)) {
+      error = "the file requires extension " + name + ", which is not supported";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool all_finite(const std::vector<double>& values) {
+  for (double v : values) {
+    if (!std::isfinite(v)) return false;
+  }
+  return true;
+}
+
+// TRS from a column-major matrix (translation, column lengths as scale, the rest as rotation).
+// Shear is lost, which is why un-animated matrix nodes keep using the matrix itself.
+Transform decompose(const glm::mat4& matrix) {
+  Transform transform;
+  transform.translation = glm::vec3(matrix[3]);
+  glm::vec3 columns[3] = {glm::vec3(matrix[0]), glm::vec3(matrix[1]), glm::vec3(matrix[2])};
+  glm::vec3 scale(glm::length(columns[0]), glm::length(columns[1]), glm::length(columns[2]));
+  if (glm::determinant(glm::mat3(matrix)) < 0.0f) scale.x = -scale.x;  // a mirror: flip one axis
+  transform.scale = scale;
+  if (scale.x == 0.0f || scale.y == 0.0f || scale.z == 0.0f) return transform;  // no rotation
+  const glm::mat3 rotation(columns[0] / scale.x, columns[1] / scale.y, columns[2] / scale.z);
+  transform.rotation = glm::normalize(glm::quat_cast(rotation));
+  return transform;
+}
+
+bool import_node_transform(ImportContext& context, const tinygltf::Node& source,
+                           const std::string& at, Node& node, std::string& error) {
+  auto check = [&](const std::vector<double>& values, size_t size, const char* name) {
+    if (!values.empty() && values.size() != size) {
+      error = at + " has a " + name + " of " + std::to_string(values.size()) +
+              " numbers, expected " + std::to_string(size);
+      return false;
+    }
+    if (!all_finite(values)) {
+      error = at + " has a " + name + " that is not finite";
+      return false;
+    }
+    return true;
+  };
+  if (!check(source.translation, 3, "translation") || !check(source.rotation, 4, "rotation") ||
+      !check(source.scale, 3, "scale") || !check(source.matrix, 16, "matrix")) {
+    return false;
+  }
+  if (source.matrix.size() == 16) {
+    node.has_matrix = true;
+    for (int k = 0; k < 16; ++k) {
+      node.matrix[k / 4][k % 4] = static_cast<float>(source.matrix[static_cast<size_t>(k)]);
+    }
+    node.rest = decompose(node.matrix);
+    return true;
+  }
+  if (source.translation.size() == 3) {
+    node.rest.translation =
+        glm::vec3(source.translation[0], source.translation[1], source.translation[2]);
+  }
+  if (source.scale.size() == 3) {
+    node.rest.scale = glm::vec3(source.scale[0], source.scale[1], source.scale[2]);
+  }
+  if (source.rotation.size() ==
+      4) {  // glTF stores x, y, z, w; glm::quat's constructor is w, x, y, z
+    glm::quat q(static_cast<float>(source.rotation[3]), static_cast<float>(source.rotation[0]),
+                static_cast<float>(source.rotation[1]), static_cast<float>(source.rotation[2]));
+    const float length = glm::length(q);
+    if (std::abs(length - 1.0f) > 1e-3f) {
+      context.warnings.add("NODE_ROTATION_NOT_NORMALIZED", 1,
+                           at + " has a rotation that is not unit length (normalized)");
+      q = length > 0.0f ? q / length : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+    }
+    node.rest.rotation = q;
+  }
+  return true;
+}
+
+bool import_nodes(ImportContext& context, std::string& error) {
+  const tinygltf::Model& document = context.document;
+  Model& model = context.model;
+  const size_t count = document.nodes.size();
+  model.nodes.resize(count);
+  for (size_t n = 0; n < count; ++n) {
+    const tinygltf::Node& source = document.nodes[n];
+    Node& node = model.nodes[n];
+    const std::string at = "node " + std::to_string(n);
+    node.name = source.name;
+    if (source.mesh >= 0 && static_cast<size_t>(source.mesh) >= document.meshes.size()) {
+      error = at + " uses mesh " + std::to_string(source.mesh) +
+              ", which does not exist (the file has " + std::to_string(document.meshes.size()) +
+              ")";
+      return false;
+    }
+    if (source.skin >= 0 && static_cast<size_t>(source.skin) >= document.skins.size()) {
+      error = at + " uses skin " + std::to_string(source.skin) +
+              ", which does not exist (the file has " + std::to_string(document.skins.size()) + ")";
+      return false;
+    }
+    node.mesh = source.mesh;
+    node.skin = source.skin;
+    if (!import_node_transform(context, source, at, node, error)) return false;
+    node.children = source.children;
+  }
+  for (size_t n = 0; n < count; ++n) {
+    for (int child : model.nodes[n].children) {
+      if (child < 0 || static_cast<size_t>(child) >= count) {
+        error = "node " + std::to_string(n) + " has child " + std::to_string(child) +
+                ", which does not exist (the file has " + std::to_string(count) + " nodes)";
+        return false;
+      }
+      Node& child_node = model.nodes[static_cast<size_t>(child)];
+      if (child_node.parent >= 0) {
+        error = "node " + std::to_string(child) + " has two parents (nodes " +
+                std::to_string(child_node.parent) + " and " + std::to_string(n) + ")";
+        return false;
+      }
+      child_node.parent = static_cast<int>(n);
+    }
+  }
+  // Depth first from every parentless node: parents come before children. Nodes left over sit
+  // on a cycle (every node has at most one parent, so a component without a root is a loop).
+  model.node_order.clear();
+  model.node_order.reserve(count);
+  std::vector<int> stack;
+  for (size_t root = 0; root < count; ++root) {
+    if (model.nodes[root].parent >= 0) continue;
+    stack.push_back(static_cast<int>(root));
+    while (!stack.empty()) {
+      const int n = stack.back();
+      stack.pop_back();
+      model.node_order.push_back(n);
+      const std::vector<int>& children = model.nodes[static_cast<size_t>(n)].children;
+      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
+    }
+  }
+  if (model.node_order.size() != count) {
+    std::vector<bool> placed(count, false);
+    for (int n : model.node_order) placed[static_cast<size_t>(n)] = true;
+    size_t n = 0;
+    while (placed[n]) ++n;
+    // Walking up `count` parents from a node outside every tree lands on the loop itself.
+    for (size_t step = 0; step < count; ++step) n = static_cast<size_t>(model.nodes[n].parent);
+    error = "the node hierarchy has a cycle (node " + std::to_string(n) + " is its own ancestor)";
+    return false;
+  }
+  return true;
+}
+
+// Morph weight slots: one run per node whose mesh has targets, in node index order.
+void assign_morph_weights(ImportContext& context) {
+  Model& model = context.model;
+  model.morph_weight_count = 0;
+  model.rest_morph_weights.clear();
+  for (size_t n = 0; n < model.nodes.size(); ++n) {
+    Node& node = model.nodes[n];
+    if (node.mesh < 0) continue;
+    const Mesh& mesh = model.meshes[static_cast<size_t>(node.mesh)];
+    const uint32_t targets = static_cast<uint32_t>(mesh.default_weights.size());
+    if (targets == 0) continue;
+    node.morph_offset = model.morph_weight_count;
+    node.morph_count = targets;
+    model.morph_weight_count += targets;
+    const std::vector<double>& node_weights = context.document.nodes[n].weights;
+    for (uint32_t t = 0; t < targets; ++t) {
+      model.rest_morph_weights.push_back(node_weights.empty() ? mesh.default_weights[t]
+                                         : t < node_weights.size()
+                                             ? static_cast<float>(node_weights[t])
+                                             : 0.0f);
+    }
+    if (!node_weights.empty() && node_weights.size() != targets) {
+      context.warnings.add("MORPH_WEIGHTS_COUNT", 1,
+                           "node " + std::to_string(n) + " has " +
+                               std::to_string(node_weights.size()) + " weights for " +
+                               std::to_string(targets) + " morph targets");
+    }
+  }
+}
+
+bool import_materials(ImportContext& context, std::string& error) {
+  const tinygltf::Model& document = context.document;
+  context.model.materials.resize(document.materials.size());
+  for (size_t m = 0; m < document.materials.size(); ++m) {
+    const tinygltf::Material& source = document.materials[m];
+    Material& material = context.model.materials[m];
+    const std::string at = "material " + std::to_string(m);
+    material.name = source.name;
+    material.double_sided = source.doubleSided;
+    const std::vector<double>& factor = source.pbrMetallicRoughness.baseColorFactor;
+    if (factor.size() != 4 || !all_finite(factor)) {
+      error = at + " has a baseColorFactor that is not 4 finite numbers";
+      return false;
+    }
+    material.base_color_factor = glm::vec4(factor[0], factor[1], factor[2], factor[3]);
+    const tinygltf::TextureInfo& texture = source.pbrMetallicRoughness.baseColorTexture;
+    if (texture.index < 0) continue;
+    if (static_cast<size_t>(texture.index) >= document.textures.size()) {
+      error = at + " uses texture " + std::to_string(texture.index) +
+              ", which does not exist (the file has " + std::to_string(document.textures.size()) +
+              ")";
+      return false;
+    }
+    const int image = document.textures[static_cast<size_t>(texture.index)].source;
+    if (image >= 0 && static_cast<size_t>(image) >= document.images.size()) {
+      error = "texture " + std::to_string(texture.index) + " uses image " + std::to_string(image) +
+              ", which does not exist (the file has " + std::to_string(document.images.size()) +
+              ")";
+      return false;
+    }
+    // source -1: the picture lives in an extension (KTX2, WebP) we do not decode.
+    material.base_color_image = image;
+    material.base_color_texcoord = texture.texCoord > 0 ? texture.texCoord : 0;
+  }
+  return true;
+}
+
+bool import_images(ImportContext& context, import::GltfSource& source, std::string& error) {
+  const tinygltf::Model& document = context.document;
+  context.model.images.resize(document.images.size());
+  for (size_t i = 0; i < document.images.size(); ++i) {
+    const tinygltf::Image& image_source = document.images[i];
+    Image& image = context.model.images[i];
+    const std::string at = "image " + std::to_string(i);
+    image.name = image_source.name;
+    import::DecodedImage decoded;
+    if (image_source.bufferView >= 0) {
+      const uint8_t* bytes = nullptr;
+      uint64_t length = 0;
+      if (!import::buffer_view_bytes(document, image_source.bufferView, bytes, length, error)) {
+        error = at + ": " + error;
+        return false;
+      }
+      decoded = import::decode_image(bytes, length, image_source.mimeType);
+    } else if (auto it = source.uri_images.find(static_cast<int>(i));
+               it != source.uri_images.end()) {
+      decoded = std::move(it->second);
+    } else {
+      decoded.warning_code = "IMAGE_DECODE_FAILED";
+      decoded.warning = "cannot read '" + image_source.uri + "'";
+    }
+    if (!decoded.warning_code.empty()) {
+      context.warnings.add(decoded.warning_code, 1,
+                           at + ": " + decoded.warning + " (drawn untextured)");
+      continue;
+    }
+    image.width = decoded.width;
+    image.height = decoded.height;
+    image.rgba = std::move(decoded.rgba);
+  }
+  return true;
+}
+
+bool import_scene(ImportContext& context, std::string& error) {
+  const tinygltf::Model& document = context.document;
+  Model& model = context.model;
+  model.scene_roots.clear();
+  if (document.scenes.empty()) {  // no scene: show everything
+    for (size_t n = 0; n < model.nodes.size(); ++n) {
+      if (model.nodes[n].parent < 0) model.scene_roots.push_back(static_cast<int>(n));
+    }
+    return true;
+  }
+  const int scene = document.defaultScene >= 0 ? document.defaultScene : 0;
+  if (static_cast<size_t>(scene) >= document.scenes.size()) {
+    error = "the default scene is " + std::to_string(scene) +
+            ", which does not exist (the file has " + std::to_string(document.scenes.size()) + ")";
+    return false;
+  }
+  std::vector<bool> listed(model.nodes.size(), false);
+  for (int n : document.scenes[static_cast<size_t>(scene)].nodes) {
+    const std::string at = "scene " + std::to_string(scene);
+    if (n < 0 || static_cast<size_t>(n) >= model.nodes.size()) {
+      error = at + " lists node " + std::to_string(n) + ", which does not exist (the file has " +
+              std::to_string(model.nodes.size()) + " nodes)";
+      return false;
+    }
+    if (model.nodes[static_cast<size_t>(n)].parent >= 0) {
+      error = at + " lists node " + std::to_string(n) +
+              ", which is not a root (its parent is node " +
+              std::to_string(model.nodes[static_cast<size_t>(n)].parent) + ")";
+      return false;
+    }
+    if (listed[static_cast<size_t>(n)]) {
+      error = at + " lists node " + std::to_string(n) + " twice";
+      return false;
+    }
+    listed[static_cast<size_t>(n)] = true;
+    model.scene_roots.push_back(n);
+  }
+  return true;
+}
+
+// Depth first from the scene roots, children in file order, primitives in mesh order.
+void build_draws(Model& model) {
+  model.draws.clear();
+  std::vector<int> stack;
+  for (int root : model.scene_roots) {
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const int n = stack.back();
+      stack.pop_back();
+      const Node& node = model.nodes[static_cast<size_t>(n)];
+      if (node.mesh >= 0) {
+        const Mesh& mesh = model.meshes[static_cast<size_t>(node.mesh)];
+        for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+          const bool skinned = node.skin >= 0 && mesh.primitives[p].skinned();
+          model.draws.push_back({n, node.mesh, static_cast<int>(p), skinned ? node.skin : -1});
+        }
+      }
+      for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
+        stack.push_back(*it);
+      }
+    }
+  }
+}
+
+bool run_import(const std::string& path, Model& out, std::string& error) {
+  import::GltfSource source;
+  if (!import::load_gltf_source(path, source, error)) return false;
+  if (!check_required_extensions(source.document, error)) return false;
+  ImportContext context(source.document, out);
+  // Order matters: each stage reads what the ones before it produced.
+  if (!import_nodes(context, error)) return false;
+  if (!import::import_meshes(context, error)) return false;
+  assign_morph_weights(context);
+  if (!import::import_skins(context, error)) return false;
+  if (!import::check_skinned_joint_ranges(context, error)) return false;
+  if (!import::import_animations(context, error)) return false;
+  if (!import_materials(context, error)) return false;
+  if (!import_images(context, source, error)) return false;
+  if (!import_scene(context, error)) return false;
+  build_draws(out);
+  return true;
+}
+
+}  // namespace
+
+bool import_gltf(const std::string& path, Model& out, std::string& error) {
+  out = Model{};
+  out.file = path;
+  error.clear();
+  if (!run_import(path, out, error)) {
+    out = Model{};  // never hand out half a model
+    out.file = path;
+    error = import::one_line(error);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rig

@@ -1,0 +1,70 @@
+#include "import/image_decode.h"
+
+#include <stb_image.h>
+
+#include <cstring>
+#include <limits>
+
+namespace rig::import {
+namespace {
+
+bool starts_with(const uint8_t* bytes, uint64_t size, const char* magic, uint64_t magic_size,
+                 uint64_t at = 0) {
+  return size >= at + magic_size && std::memcmp(bytes + at, magic, magic_size) == 0;
+}
+
+// Formats glTF extensions allow (KHR_texture_basisu, EXT_texture_webp) that stb_image cannot read.
+const char* unsupported_format(const uint8_t* bytes, uint64_t size, const std::string& mime_type) {
+  static const char kKtx2Magic[] = "\xABKTX 20\xBB\r\n\x1A\n";
+  if (mime_type == "image/ktx2" || starts_with(bytes, size, kKtx2Magic, 12)) return "KTX2";
+  if (mime_type == "image/webp" ||
+      (starts_with(bytes, size, "RIFF", 4) && starts_with(bytes, size, "WEBP", 4, 8))) {
+    return "WebP";
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+DecodedImage decode_image(const uint8_t* bytes, uint64_t size, const std::string& mime_type) {
+  DecodedImage image;
+  if (const char* format = unsupported_format(bytes, size, mime_type)) {
+    image.warning_code = "IMAGE_FORMAT_UNSUPPORTED";
+    image.warning = std::string(format) + " images are not supported";
+    return image;
+  }
+  if (bytes == nullptr || size == 0 ||
+      size > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
+    image.warning_code = "IMAGE_DECODE_FAILED";
+    image.warning = "no image data";
+    return image;
+  }
+  const int length = static_cast<int>(size);
+  int width = 0, height = 0, channels = 0;
+  // Ask for the size first so a corrupt header cannot make stb allocate gigabytes.
+  if (!stbi_info_from_memory(bytes, length, &width, &height, &channels)) {
+    image.warning_code = "IMAGE_DECODE_FAILED";
+    image.warning = std::string("stb_image: ") + stbi_failure_reason();
+    return image;
+  }
+  if (width <= 0 || height <= 0 ||
+      static_cast<uint64_t>(width) * static_cast<uint64_t>(height) > kMaxImagePixels) {
+    image.warning_code = "IMAGE_DECODE_FAILED";
+    image.warning =
+        "image is " + std::to_string(width) + "x" + std::to_string(height) + ", too large";
+    return image;
+  }
+  stbi_uc* pixels = stbi_load_from_memory(bytes, length, &width, &height, &channels, 4);
+  if (!pixels) {
+    image.warning_code = "IMAGE_DECODE_FAILED";
+    image.warning = std::string("stb_image: ") + stbi_failure_reason();
+    return image;
+  }
+  image.width = width;
+  image.height = height;
+  image.rgba.assign(pixels, pixels + static_cast<size_t>(width) * static_cast<size_t>(height) * 4);
+  stbi_image_free(pixels);
+  return image;
+}
+
+}  // namespace rig::import

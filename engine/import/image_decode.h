@@ -1,0 +1,25 @@
+// Image bytes (PNG, JPEG, ...) → RGBA8 with stb_image. A picture that cannot be decoded only costs
+// its texture, never the model: the result says why and the importer turns that into a warning.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rig::import {
+
+struct DecodedImage {
+  int width = 0;
+  int height = 0;
+  std::vector<uint8_t> rgba;  // width*height*4, empty when decoding failed
+  std::string
+      warning_code;     // empty on success, else IMAGE_DECODE_FAILED / IMAGE_FORMAT_UNSUPPORTED
+  std::string warning;  // why, for the warning message
+};
+
+// Largest image accepted, in pixels (16384 x 16384 would already be 1 GiB of RGBA).
+constexpr uint64_t kMaxImagePixels = uint64_t{1} << 26;
+
+DecodedImage decode_image(const uint8_t* bytes, uint64_t size, const std::string& mime_type);
+
+}  // namespace rig::import

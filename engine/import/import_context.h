@@ -1,0 +1,63 @@
+// State shared by the import stages (nodes, meshes, skins, animations). Each stage is a free
+// function in its own file; they run in a fixed order in gltf_import.cpp because later stages
+// read what earlier ones produced (skins need the hierarchy, weight channels need morph counts).
+#pragma once
+
+#include <tiny_gltf.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "import/accessor_reader.h"
+#include "model/model.h"
+
+namespace rig::import {
+
+// Repairs are counted per code over the whole file, so a 200-primitive model gives one line
+// per problem ("752 vertices ...") rather than 200.
+class WarningLog {
+ public:
+  explicit WarningLog(std::vector<ImportWarning>& out) : out_(out) {}
+  // Adds `count` to warning `code`; the first call's message is kept (it names the first place).
+  void add(const std::string& code, uint64_t count, const std::string& message) {
+    if (count == 0) return;
+    for (ImportWarning& warning : out_) {
+      if (warning.code == code) {
+        warning.count += count;
+        return;
+      }
+    }
+    out_.push_back({code, message, count});
+  }
+
+ private:
+  std::vector<ImportWarning>& out_;
+};
+
+// A number as people write it in messages: "1.2", not std::to_string's "1.200000".
+inline std::string number_text(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+struct ImportContext {
+  const tinygltf::Model& document;
+  AccessorReader reader;
+  Model& model;
+  WarningLog warnings;
+
+  ImportContext(const tinygltf::Model& doc, Model& out)
+      : document(doc), reader(doc), model(out), warnings(out.warnings) {}
+};
+
+// mesh_import.cpp: every mesh and primitive (attributes, indices, skin influences, morph targets).
+bool import_meshes(ImportContext& context, std::string& error);
+// skin_import.cpp: skins (needs nodes), then the joint-index range check of skinned draws.
+bool import_skins(ImportContext& context, std::string& error);
+bool check_skinned_joint_ranges(ImportContext& context, std::string& error);
+// anim_import.cpp: clips (needs nodes and meshes; may clear Node::has_matrix).
+bool import_animations(ImportContext& context, std::string& error);
+
+}  // namespace rig::import

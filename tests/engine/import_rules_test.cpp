@@ -1,0 +1,537 @@
+// Import rules checked on small glTF files written here, against values worked out by hand from
+// the glTF 2.0 spec (not against the importer's own output).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "import/gltf_import.h"
+#include "import_test_gltf.h"
+
+namespace {
+
+using rig::test::ByteBuffer;
+using rig::test::data_uri;
+using rig::test::fill_in;
+
+const rig::ImportWarning* find_warning(const rig::Model& model, const std::string& code) {
+  for (const rig::ImportWarning& warning : model.warnings) {
+    if (warning.code == code) return &warning;
+  }
+  return nullptr;
+}
+
+// Writes `json` (with {URI} and {LEN} filled from `bin`) to a temp file and imports it.
+bool import_json(const std::string& name, std::string json, const ByteBuffer& bin,
+                 rig::Model& model, std::string& error) {
+  json = fill_in(json, "URI", data_uri(bin.data));
+  json = fill_in(json, "LEN", std::to_string(bin.size()));
+  const auto path = rig::test::temp_folder("rules") / (name + ".gltf");
+  rig::test::write_file(path, json);
+  return rig::import_gltf(path.string(), model, error);
+}
+
+rig::Model import_ok(const std::string& name, const std::string& json, const ByteBuffer& bin) {
+  rig::Model model;
+  std::string error;
+  EXPECT_TRUE(import_json(name, json, bin, model, error)) << error;
+  return model;
+}
+
+std::string import_error(const std::string& name, const std::string& json, const ByteBuffer& bin) {
+  rig::Model model;
+  std::string error;
+  EXPECT_FALSE(import_json(name, json, bin, model, error));
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  return error;
+}
+
+// A triangle in the z = 0 plane, counter-clockwise seen from +Z: (0,0,0) (1,0,0) (0,1,0).
+size_t put_triangle(ByteBuffer& bin) { return bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0}); }
+
+// One skinned triangle: POSITION at 0, JOINTS_0 (u8) at 36, WEIGHTS_0 at 48 in the given
+// format (`weights_length` bytes); skin over nodes 1 and 2 (node 2 is a child of node 1).
+// `extra_view` / `extra_accessor` append bufferView 3 / accessor 3 when given.
+std::string skinned_triangle_json(int weight_component_type, bool normalized, size_t weights_length,
+                                  const std::string& skin = R"({"joints":[1,2]})",
+                                  const std::string& extra_view = "",
+                                  const std::string& extra_accessor = "") {
+  std::string json = R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},
+                   {"buffer":0,"byteOffset":36,"byteLength":12},
+                   {"buffer":0,"byteOffset":48,"byteLength":{WLEN}}{VIEW}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+                 {"bufferView":1,"componentType":5121,"count":3,"type":"VEC4"},
+                 {"bufferView":2,"componentType":{WTYPE},"normalized":{WNORM},"count":3,"type":"VEC4"}{ACC}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0,"JOINTS_0":1,"WEIGHTS_0":2}}]}],
+    "skins":[{SKIN}],
+    "nodes":[{"mesh":0,"skin":0},{"children":[2]},{"translation":[0,1,0]}],
+    "scenes":[{"nodes":[0,1]}]})";
+  json = fill_in(json, "WLEN", std::to_string(weights_length));
+  json = fill_in(json, "WTYPE", std::to_string(weight_component_type));
+  json = fill_in(json, "WNORM", normalized ? "true" : "false");
+  json = fill_in(json, "VIEW", extra_view.empty() ? "" : "," + extra_view);
+  json = fill_in(json, "ACC", extra_accessor.empty() ? "" : "," + extra_accessor);
+  return fill_in(json, "SKIN", skin);
+}
+
+TEST(ImportRules, MissingInverseBindMatricesAreIdentity) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0});
+  bin.put<float>({1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0});
+  const rig::Model model = import_ok("no_ibm", skinned_triangle_json(5126, false, 48), bin);
+  ASSERT_EQ(model.skins.size(), 1u);
+  ASSERT_EQ(model.skins[0].inverse_bind.size(), 2u);
+  for (const glm::mat4& m : model.skins[0].inverse_bind) EXPECT_EQ(m, glm::mat4(1.0f));
+  // Node 2 is a child of node 1: joint 1's nearest joint ancestor is joint 0.
+  EXPECT_EQ(model.skins[0].joint_parent, (std::vector<int>{-1, 0}));
+  EXPECT_EQ(model.skins[0].order, (std::vector<int>{0, 1}));
+  ASSERT_EQ(model.draws.size(), 1u);
+  EXPECT_EQ(model.draws[0].skin, 0);
+}
+
+TEST(ImportRules, InverseBindMatricesAreColumnMajor) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0});
+  bin.put<float>({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+  const size_t ibm = bin.put<float>({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1,
+                                     1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, 0, 1});
+  const std::string json = skinned_triangle_json(
+      5126, false, 48, R"({"joints":[1,2],"inverseBindMatrices":3})",
+      R"({"buffer":0,"byteOffset":)" + std::to_string(ibm) + R"(,"byteLength":128})",
+      R"({"bufferView":3,"componentType":5126,"count":2,"type":"MAT4"})");
+  const rig::Model model = import_ok("ibm", json, bin);
+  ASSERT_EQ(model.skins[0].inverse_bind.size(), 2u);
+  // The 13th..15th floats are the translation column.
+  EXPECT_EQ(model.skins[0].inverse_bind[0][3], glm::vec4(0, -1, 0, 1));
+  EXPECT_EQ(model.skins[0].inverse_bind[1][3], glm::vec4(0, -2, 0, 1));
+}
+
+TEST(ImportRules, NormalizedUnsignedByteWeightsFollowTheSpec) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0});
+  bin.put<uint8_t>({255, 0, 0, 0, 128, 127, 0, 0, 100, 50, 0, 0});
+  const rig::Model model = import_ok("u8_weights", skinned_triangle_json(5121, true, 12), bin);
+  const rig::Primitive& p = model.meshes[0].primitives[0];
+  ASSERT_EQ(p.influences, 4u);
+  EXPECT_FLOAT_EQ(p.weights[0], 1.0f);  // 255 / 255
+  EXPECT_FLOAT_EQ(p.weights[4], 128.0f / 255.0f);
+  EXPECT_FLOAT_EQ(p.weights[5], 127.0f / 255.0f);
+  // 100/255 + 50/255 = 150/255 is not 1: renormalized to 2/3, 1/3 and reported.
+  EXPECT_FLOAT_EQ(p.weights[8], 2.0f / 3.0f);
+  EXPECT_FLOAT_EQ(p.weights[9], 1.0f / 3.0f);
+  const rig::ImportWarning* warning = find_warning(model, "WEIGHTS_NOT_NORMALIZED");
+  ASSERT_NE(warning, nullptr);
+  EXPECT_EQ(warning->count, 1u);
+}
+
+TEST(ImportRules, NormalizedUnsignedShortWeightsFollowTheSpec) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0});
+  bin.put<uint16_t>({65535, 0, 0, 0, 32768, 32767, 0, 0, 0, 0, 0, 0});
+  const rig::Model model = import_ok("u16_weights", skinned_triangle_json(5123, true, 24), bin);
+  const rig::Primitive& p = model.meshes[0].primitives[0];
+  EXPECT_FLOAT_EQ(p.weights[0], 1.0f);
+  EXPECT_FLOAT_EQ(p.weights[4], 32768.0f / 65535.0f);
+  EXPECT_FLOAT_EQ(p.weights[5], 32767.0f / 65535.0f);
+  // All-zero weights stay zero and are reported; joint 1 with weight 0 is reported too.
+  EXPECT_EQ(p.weights[8] + p.weights[9] + p.weights[10] + p.weights[11], 0.0f);
+  ASSERT_NE(find_warning(model, "WEIGHTS_ALL_ZERO"), nullptr);
+  EXPECT_EQ(find_warning(model, "WEIGHTS_ALL_ZERO")->count, 1u);
+  ASSERT_NE(find_warning(model, "JOINTS_ZERO_WEIGHT"), nullptr);
+  EXPECT_EQ(find_warning(model, "JOINTS_ZERO_WEIGHT")->count, 1u);
+  EXPECT_EQ(find_warning(model, "WEIGHTS_NOT_NORMALIZED"), nullptr);
+}
+
+TEST(ImportRules, NegativeWeightIsRefused) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0});
+  bin.put<float>({1, 0, 0, 0, 1, 0, 0, 0, 1.5f, -0.5f, 0, 0});
+  const std::string error =
+      import_error("negative_weight", skinned_triangle_json(5126, false, 48), bin);
+  EXPECT_NE(error.find("WEIGHTS_0 vertex 2"), std::string::npos) << error;
+}
+
+TEST(ImportRules, JointIndexBeyondTheSkinIsRefused) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0});
+  bin.put<float>({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+  const std::string error =
+      import_error("joint_range", skinned_triangle_json(5126, false, 48), bin);
+  EXPECT_EQ(error, "mesh 0 primitive 0: JOINTS_0 vertex 2 uses joint 2 but skin 0 has 2 joints");
+}
+
+TEST(ImportRules, NodeOrderPutsParentsFirst) {
+  // The file lists the deepest node first: 3 → 1 → 2 → 0.
+  const rig::Model model = import_ok("order", R"({
+    "asset":{"version":"2.0"},
+    "nodes":[{"name":"leaf"},{"children":[2]},{"children":[0]},{"name":"root","children":[1]}]})",
+                                     ByteBuffer{});
+  EXPECT_EQ(model.node_order, (std::vector<int>{3, 1, 2, 0}));
+  EXPECT_EQ(model.nodes[0].parent, 2);
+  EXPECT_EQ(model.nodes[2].parent, 1);
+  EXPECT_EQ(model.nodes[1].parent, 3);
+  EXPECT_EQ(model.nodes[3].parent, -1);
+  EXPECT_EQ(model.nodes[0].name, "leaf");
+  EXPECT_EQ(model.nodes[1].name, "");
+  // No scenes: every parentless node is a root.
+  EXPECT_EQ(model.scene_roots, (std::vector<int>{3}));
+}
+
+TEST(ImportRules, NodeWithTwoParentsIsRefused) {
+  const std::string error = import_error("two_parents", R"({
+    "asset":{"version":"2.0"},
+    "nodes":[{"children":[2]},{"children":[2]},{}]})",
+                                         ByteBuffer{});
+  EXPECT_EQ(error, "node 2 has two parents (nodes 0 and 1)");
+}
+
+TEST(ImportRules, NodeCycleIsRefused) {
+  const std::string error = import_error("cycle", R"({
+    "asset":{"version":"2.0"},
+    "nodes":[{"children":[1]},{"children":[0]},{}]})",
+                                         ByteBuffer{});
+  EXPECT_NE(error.find("cycle"), std::string::npos) << error;
+}
+
+const char* kMatrixNodeJson = R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":8},{"buffer":0,"byteOffset":8,"byteLength":24}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR"},
+                 {"bufferView":1,"componentType":5126,"count":2,"type":"VEC3"}],
+    "nodes":[{"matrix":[0,2,0,0, -2,0,0,0, 0,0,2,0, 1,2,3,1]}, {"children":[0]}]
+    {ANIMATIONS}})";
+
+TEST(ImportRules, MatrixNodeKeepsMatrixAndDecomposesIt) {
+  ByteBuffer bin;
+  bin.put<float>({0, 1, 0, 0, 0, 5, 0, 0});
+  const rig::Model model = import_ok("matrix", fill_in(kMatrixNodeJson, "ANIMATIONS", ""), bin);
+  const rig::Node& node = model.nodes[0];
+  EXPECT_TRUE(node.has_matrix);
+  EXPECT_EQ(node.matrix[3], glm::vec4(1, 2, 3, 1));
+  EXPECT_EQ(node.matrix[0], glm::vec4(0, 2, 0, 0));
+  // Columns: x → (0,2,0), y → (-2,0,0): scale 2 and a +90° turn about Z.
+  EXPECT_NEAR(node.rest.translation.x, 1.0f, 1e-6f);
+  EXPECT_NEAR(node.rest.translation.z, 3.0f, 1e-6f);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(node.rest.scale[i], 2.0f, 1e-6f);
+  const float half = std::sqrt(0.5f);
+  EXPECT_NEAR(std::abs(node.rest.rotation.w), half, 1e-5f);
+  EXPECT_NEAR(node.rest.rotation.z * glm::sign(node.rest.rotation.w), half, 1e-5f);
+  EXPECT_NEAR(node.rest.rotation.x, 0.0f, 1e-6f);
+  EXPECT_EQ(find_warning(model, "MATRIX_NODE_ANIMATED"), nullptr);
+}
+
+TEST(ImportRules, AnimatedMatrixNodeFallsBackToTrs) {
+  ByteBuffer bin;
+  bin.put<float>({0, 1, 0, 0, 0, 5, 0, 0});
+  const rig::Model model = import_ok("matrix_animated",
+                                     fill_in(kMatrixNodeJson, "ANIMATIONS",
+                                             R"(,"animations":[{"samplers":[{"input":0,"output":1}],
+                              "channels":[{"sampler":0,"target":{"node":0,"path":"translation"}}]}])"),
+                                     bin);
+  EXPECT_FALSE(model.nodes[0].has_matrix);
+  EXPECT_NE(find_warning(model, "MATRIX_NODE_ANIMATED"), nullptr);
+  ASSERT_EQ(model.clips.size(), 1u);
+  EXPECT_EQ(model.clips[0].start, 0.0f);
+  EXPECT_EQ(model.clips[0].end, 1.0f);
+  EXPECT_EQ(model.clips[0].interpolations, (std::vector<std::string>{"LINEAR"}));
+}
+
+TEST(ImportRules, SparseAccessorReplacesElements) {
+  ByteBuffer bin;
+  put_triangle(bin);                  // 0..36: base positions
+  bin.put<uint16_t>({2, 0});          // 36..40: sparse index 2 (padded)
+  bin.put<float>({5, 6, 7});          // 40..52: its new value
+  bin.put<uint8_t>({1, 0, 0, 0});     // 52..56: target sparse index 1 (padded)
+  bin.put<float>({0.5f, 0.25f, -1});  // 56..68: target delta of vertex 1
+  const rig::Model model = import_ok("sparse", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":2},
+                   {"buffer":0,"byteOffset":40,"byteLength":12},{"buffer":0,"byteOffset":52,"byteLength":1},
+                   {"buffer":0,"byteOffset":56,"byteLength":12}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3",
+                  "sparse":{"count":1,"indices":{"bufferView":1,"componentType":5123},
+                            "values":{"bufferView":2}}},
+                 {"componentType":5126,"count":3,"type":"VEC3",
+                  "sparse":{"count":1,"indices":{"bufferView":3,"componentType":5121},
+                            "values":{"bufferView":4}}}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"targets":[{"POSITION":1}]}]}],
+    "nodes":[{"mesh":0}]})",
+                                     bin);
+  const rig::Primitive& p = model.meshes[0].primitives[0];
+  ASSERT_EQ(p.positions.size(), 3u);
+  EXPECT_EQ(p.positions[0], glm::vec3(0, 0, 0));
+  EXPECT_EQ(p.positions[1], glm::vec3(1, 0, 0));
+  EXPECT_EQ(p.positions[2], glm::vec3(5, 6, 7));
+  ASSERT_EQ(p.targets.size(), 1u);
+  // No bufferView: zeros, then the sparse element.
+  EXPECT_EQ(p.targets[0].positions,
+            (std::vector<glm::vec3>{{0, 0, 0}, {0.5f, 0.25f, -1}, {0, 0, 0}}));
+  EXPECT_TRUE(p.targets[0].normals.empty());
+}
+
+TEST(ImportRules, MorphWeightsDefaultAndPerNode) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<float>({0, 0, 1, 0, 0, 1, 0, 0, 1});
+  const rig::Model model = import_ok("morph", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":36}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+                 {"bufferView":1,"componentType":5126,"count":3,"type":"VEC3"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"targets":[{"POSITION":1},{"NORMAL":1}]}],
+               "weights":[0.5]},
+              {"primitives":[{"attributes":{"POSITION":0}}]}],
+    "nodes":[{"mesh":0},{"mesh":1},{"mesh":0,"weights":[0.25,0.75]}]})",
+                                     bin);
+  // mesh.weights is zero-filled up to the target count.
+  EXPECT_EQ(model.meshes[0].default_weights, (std::vector<float>{0.5f, 0.0f}));
+  EXPECT_TRUE(model.meshes[1].default_weights.empty());
+  EXPECT_EQ(model.nodes[0].morph_offset, 0u);
+  EXPECT_EQ(model.nodes[0].morph_count, 2u);
+  EXPECT_EQ(model.nodes[1].morph_count, 0u);
+  EXPECT_EQ(model.nodes[2].morph_offset, 2u);
+  EXPECT_EQ(model.nodes[2].morph_count, 2u);
+  EXPECT_EQ(model.morph_weight_count, 4u);
+  // Node 0 has no weights of its own (mesh default); node 2 has.
+  EXPECT_EQ(model.rest_morph_weights, (std::vector<float>{0.5f, 0.0f, 0.25f, 0.75f}));
+  EXPECT_TRUE(model.meshes[0].primitives[0].targets[0].normals.empty());
+  EXPECT_EQ(model.meshes[0].primitives[0].targets[1].normals.size(), 3u);
+}
+
+TEST(ImportRules, GeneratedNormalsPointOutward) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  const rig::Model model = import_ok("triangle", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+    "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0})",
+                                     bin);
+  const rig::Primitive& p = model.meshes[0].primitives[0];
+  EXPECT_TRUE(p.normals_generated);
+  ASSERT_EQ(p.normals.size(), 3u);
+  // Counter-clockwise seen from +Z: the front face looks along +Z.
+  for (const glm::vec3& n : p.normals) EXPECT_EQ(n, glm::vec3(0, 0, 1));
+}
+
+TEST(ImportRules, GeneratedNormalsOfAClosedTetrahedronPointAwayFromItsCentre) {
+  ByteBuffer bin;
+  bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1});
+  // Outward (counter-clockwise seen from outside) faces.
+  bin.put<uint16_t>({0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3});
+  const rig::Model model = import_ok("tetra", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":48},{"buffer":0,"byteOffset":48,"byteLength":24}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3"},
+                 {"bufferView":1,"componentType":5123,"count":12,"type":"SCALAR"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1}]}],
+    "nodes":[{"mesh":0}]})",
+                                     bin);
+  const rig::Primitive& p = model.meshes[0].primitives[0];
+  const glm::vec3 centre(0.25f);
+  for (uint32_t v = 0; v < 4; ++v) {
+    EXPECT_GT(glm::dot(p.normals[v], p.positions[v] - centre), 0.0f) << "vertex " << v;
+    EXPECT_NEAR(glm::length(p.normals[v]), 1.0f, 1e-5f);
+  }
+  // Vertex 0 touches three faces of equal area whose normals are -X, -Y, -Z.
+  EXPECT_NEAR(p.normals[0].x, -1.0f / std::sqrt(3.0f), 1e-5f);
+}
+
+TEST(ImportRules, IndexBeyondTheVerticesIsRefused) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0, 1, 3, 0});
+  const std::string error = import_error("bad_index", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":3}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+                 {"bufferView":1,"componentType":5121,"count":3,"type":"SCALAR"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1}]}],
+    "nodes":[{"mesh":0}]})",
+                                         bin);
+  EXPECT_EQ(error, "mesh 0 primitive 0: index 2 is 3 but the primitive has 3 vertices");
+}
+
+const char* kRotationClipJson = R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":8},{"buffer":0,"byteOffset":8}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR"},
+                 {"bufferView":1,"componentType":{CTYPE},"normalized":true,"count":{COUNT},"type":"VEC4"}],
+    "nodes":[{}],
+    "animations":[{"name":"turn","samplers":[{"input":0,"output":1,"interpolation":"{MODE}"}],
+                   "channels":[{"sampler":0,"target":{"node":0,"path":"rotation"}}]}]})";
+
+std::string rotation_clip(int component_type, int count, const std::string& mode, size_t length) {
+  std::string json =
+      fill_in(fill_in(fill_in(kRotationClipJson, "CTYPE", std::to_string(component_type)), "COUNT",
+                      std::to_string(count)),
+              "MODE", mode);
+  const std::string marker = R"({"buffer":0,"byteOffset":8})";
+  json.replace(json.find(marker), marker.size(),
+               R"({"buffer":0,"byteOffset":8,"byteLength":)" + std::to_string(length) + "}");
+  return json;
+}
+
+TEST(ImportRules, NormalizedByteRotationKeysFollowTheSpec) {
+  ByteBuffer bin;
+  bin.put<float>({0, 1});
+  // (0,0,0,127) → (0,0,0,1); (-128,0,0,0) → max(-128/127,-1) = -1 → (-1,0,0,0).
+  bin.put<int8_t>({0, 0, 0, 127, -128, 0, 0, 0});
+  const rig::Model model = import_ok("rot_i8", rotation_clip(5120, 2, "STEP", 8), bin);
+  ASSERT_EQ(model.clips.size(), 1u);
+  EXPECT_EQ(model.clips[0].name, "turn");
+  const rig::Channel& channel = model.clips[0].channels[0];
+  EXPECT_EQ(channel.components, 4u);
+  EXPECT_EQ(channel.interpolation, rig::Interpolation::Step);
+  EXPECT_EQ(channel.values, (std::vector<float>{0, 0, 0, 1, -1, 0, 0, 0}));
+  EXPECT_EQ(find_warning(model, "ROTATION_NOT_NORMALIZED"), nullptr);
+}
+
+TEST(ImportRules, NonUnitRotationKeysAreNormalizedButNotCubicTangents) {
+  ByteBuffer bin;
+  bin.put<float>({0, 1});
+  // CUBICSPLINE: per key in-tangent, value, out-tangent. Value of key 0 has length 32767·2/32767.
+  bin.put<int16_t>({1000, 0, 0, 0, 0, 0, 32767, 32767, 1000, 0, 0, 0,
+                    1000, 0, 0, 0, 0, 0, 0,     32767, 1000, 0, 0, 0});
+  const rig::Model model = import_ok("rot_cubic", rotation_clip(5122, 6, "CUBICSPLINE", 48), bin);
+  const rig::Channel& channel = model.clips[0].channels[0];
+  ASSERT_EQ(channel.values.size(), 24u);
+  const float half = std::sqrt(0.5f);
+  EXPECT_NEAR(channel.values[6], half, 1e-6f);  // key 0 value: (0,0,1,1)/√2
+  EXPECT_NEAR(channel.values[7], half, 1e-6f);
+  EXPECT_NEAR(channel.values[0], 1000.0f / 32767.0f, 1e-7f);  // tangents untouched
+  EXPECT_EQ(channel.values[19], 1.0f);
+  const rig::ImportWarning* warning = find_warning(model, "ROTATION_NOT_NORMALIZED");
+  ASSERT_NE(warning, nullptr);
+  EXPECT_EQ(warning->count, 1u);
+  EXPECT_EQ(model.clips[0].interpolations, (std::vector<std::string>{"CUBICSPLINE"}));
+}
+
+TEST(ImportRules, CubicSplineOutputMustHoldThreeElementsPerKey) {
+  ByteBuffer bin;
+  bin.put<float>({0, 1});
+  bin.put<int16_t>({0, 0, 0, 32767, 0, 0, 0, 32767});
+  const std::string error =
+      import_error("cubic_short", rotation_clip(5122, 2, "CUBICSPLINE", 16), bin);
+  EXPECT_EQ(
+      error,
+      "animation 0 sampler 0: output has 2 elements, expected 6 (2 keys x 3 for CUBICSPLINE)");
+}
+
+TEST(ImportRules, KeyTimesMustIncrease) {
+  ByteBuffer bin;
+  bin.put<float>({1.3f, 1.2f});
+  bin.put<int16_t>({0, 0, 0, 32767, 0, 0, 0, 32767});
+  const std::string error = import_error("times", rotation_clip(5122, 2, "LINEAR", 16), bin);
+  EXPECT_EQ(error, "animation 0 sampler 0: key times not increasing at key 1 (1.2 after 1.3)");
+}
+
+TEST(ImportRules, WeightsChannelNeedsMorphTargets) {
+  ByteBuffer bin;
+  bin.put<float>({0, 1, 0, 0});
+  const std::string error = import_error("weights_no_targets", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":8},{"buffer":0,"byteOffset":8,"byteLength":8}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR"},
+                 {"bufferView":1,"componentType":5126,"count":2,"type":"SCALAR"}],
+    "nodes":[{}],
+    "animations":[{"samplers":[{"input":0,"output":1}],
+                   "channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}]}]})",
+                                         bin);
+  EXPECT_EQ(error,
+            "animation 0 channel 0 animates the weights of node 0, which has no morph targets");
+}
+
+TEST(ImportRules, UnsupportedRequiredExtensionIsRefused) {
+  const std::string error = import_error("draco", R"({
+    "asset":{"version":"2.0"},
+    "extensionsUsed":["KHR_draco_mesh_compression","KHR_mesh_quantization"],
+    "extensionsRequired":["KHR_mesh_quantization","KHR_draco_mesh_compression"]})",
+                                         ByteBuffer{});
+  EXPECT_EQ(error,
+            "the file requires extension KHR_draco_mesh_compression, which is not supported");
+}
+
+TEST(ImportRules, DrawsFollowTheSceneDepthFirst) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  const rig::Model model = import_ok("draws", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0}},{"attributes":{"POSITION":0},"mode":0}]}],
+    "nodes":[{"mesh":0,"children":[2,1]},{"mesh":0},{"mesh":0},{"mesh":0}],
+    "scenes":[{"nodes":[3]},{"nodes":[0]}],"scene":1})",
+                                     bin);
+  EXPECT_EQ(model.scene_roots, (std::vector<int>{0}));
+  std::vector<std::pair<int, int>> order;
+  for (const rig::DrawItem& d : model.draws) order.push_back({d.node, d.primitive});
+  EXPECT_EQ(order,
+            (std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {2, 0}, {2, 1}, {1, 0}, {1, 1}}));
+  EXPECT_EQ(model.meshes[0].primitives[1].mode, rig::PrimitiveMode::Points);
+  for (const rig::DrawItem& d : model.draws) EXPECT_EQ(d.skin, -1);
+}
+
+}  // namespace
+
+namespace {
+
+// Two images stored in bufferViews: bytes that are no picture at all, and a KTX2 header.
+// Neither may fail the import; each costs only its texture, with a warning.
+TEST(ImportRules, UndecodableImagesAreWarningsNotErrors) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({'n', 'o', 't', ' ', 'a', ' ', 'p', 'n', 'g', '!', 0, 0});
+  bin.put<uint8_t>({0xAB, 'K', 'T', 'X', ' ', '2', '0', 0xBB, '\r', '\n', 0x1A, '\n'});
+  const rig::Model model = import_ok("images", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":12},
+                   {"buffer":0,"byteOffset":48,"byteLength":12}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
+    "images":[{"bufferView":1,"mimeType":"image/png","name":"broken"},
+              {"bufferView":2,"mimeType":"image/ktx2"}],
+    "textures":[{"source":0},{"source":1}],
+    "materials":[{"pbrMetallicRoughness":{"baseColorFactor":[0.5,0.25,1,1],
+                                          "baseColorTexture":{"index":1,"texCoord":1}},
+                  "doubleSided":true},
+                 {}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"material":0}]}],
+    "nodes":[{"mesh":0}]})",
+                                     bin);
+  ASSERT_EQ(model.images.size(), 2u);
+  EXPECT_EQ(model.images[0].name, "broken");
+  EXPECT_TRUE(model.images[0].rgba.empty());
+  EXPECT_TRUE(model.images[1].rgba.empty());
+  EXPECT_NE(find_warning(model, "IMAGE_DECODE_FAILED"), nullptr);
+  EXPECT_NE(find_warning(model, "IMAGE_FORMAT_UNSUPPORTED"), nullptr);
+  ASSERT_EQ(model.materials.size(), 2u);
+  EXPECT_EQ(model.materials[0].base_color_factor, glm::vec4(0.5f, 0.25f, 1, 1));
+  EXPECT_EQ(model.materials[0].base_color_image, 1);  // texture 1 → its source, image 1
+  EXPECT_EQ(model.materials[0].base_color_texcoord, 1);
+  EXPECT_TRUE(model.materials[0].double_sided);
+  EXPECT_EQ(model.materials[1].base_color_factor, glm::vec4(1.0f));  // spec default
+  EXPECT_EQ(model.materials[1].base_color_image, -1);
+  EXPECT_FALSE(model.materials[1].double_sided);
+  EXPECT_EQ(model.meshes[0].primitives[0].material, 0);
+}
+
+}  // namespace
