@@ -17,7 +17,7 @@ float clip_frame_duration(const Clip& clip) {
       if (gap >= 1e-3f && (smallest == 0.0f || gap < smallest)) smallest = gap;
     }
   }
-  if (smallest >= 1e-3f && smallest <= 0.1f + 1e-4f) return smallest; // + float noise
+  if (smallest >= 1e-3f && smallest <= 0.1f + 1e-4f) return smallest;  // + float noise
   return Playback::kDefaultFrame;
 }
 
@@ -135,14 +135,14 @@ void Playback::set_fade_progress(float weight, float target_time) {
   if (fade_target_ < 0) return;
   const Clip& target = model_->clips[static_cast<size_t>(fade_target_)];
   fade_elapsed_ = (std::isfinite(weight) ? std::clamp(weight, 0.0f, 1.0f) : 0.0f) * fade_duration_;
-  fade_time_ = std::isfinite(target_time) ? std::clamp(target_time, target.start, target.end)
-                                          : target.start;
+  fade_time_ =
+      std::isfinite(target_time) ? std::clamp(target_time, target.start, target.end) : target.start;
 }
 
 bool Playback::advance_clip_time(int index, float delta, float& time) const {
   const Clip& clip = model_->clips[static_cast<size_t>(index)];
   const float duration = clip.end - clip.start;
-  if (delta == 0.0f) return false; // speed 0: nothing moves, nothing stops
+  if (delta == 0.0f) return false;  // speed 0: nothing moves, nothing stops
   if (duration <= 0.0f) {
     time = clip.start;
     return !looping_;

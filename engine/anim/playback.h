@@ -60,7 +60,7 @@ class Playback {
   bool looping() const { return looping_; }
   void set_looping(bool looping) { looping_ = looping; }
   float speed() const { return speed_; }
-  void set_speed(float speed); // clamped to [kMinSpeed, kMaxSpeed]
+  void set_speed(float speed);  // clamped to [kMinSpeed, kMaxSpeed]
 
   // --- crossfade ---
   // Starts fading from the current clip to `target` over `duration` seconds (clamped to
@@ -76,14 +76,14 @@ class Playback {
   int fade_target() const { return fade_target_; }
   float fade_target_time() const { return fade_time_; }
   float fade_duration() const { return fade_duration_; }
-  float blend_weight() const; // 0 at the start of the fade, 1 at its end (0 when not fading)
+  float blend_weight() const;  // 0 at the start of the fade, 1 at its end (0 when not fading)
 
   // --- clip facts ---
-  float clip_duration(int index) const;    // end - start, 0 for an invalid index
-  float frame_duration(int index) const;   // see the header comment
-  int frame_index() const;                 // current time's frame on the current clip's grid
-  int frame_count(int index) const;        // frames on the clip's grid, at least 1
-  float normalized_time(int index, float time) const; // (time - start) / duration, 0 when 0
+  float clip_duration(int index) const;   // end - start, 0 for an invalid index
+  float frame_duration(int index) const;  // see the header comment
+  int frame_index() const;                // current time's frame on the current clip's grid
+  int frame_count(int index) const;       // frames on the clip's grid, at least 1
+  float normalized_time(int index, float time) const;  // (time - start) / duration, 0 when 0
 
   // What the Animator should show now.
   PoseSelection selection() const;
@@ -94,7 +94,7 @@ class Playback {
   bool advance_clip_time(int index, float delta, float& time) const;
 
   const Model* model_ = nullptr;
-  std::vector<float> frame_durations_; // per clip, computed once (see the header comment)
+  std::vector<float> frame_durations_;  // per clip, computed once (see the header comment)
   int clip_ = -1;
   float time_ = 0.0f;
   bool playing_ = true;

@@ -1,0 +1,59 @@
+#if defined(RIGVIEW_HAS_RENDER)
+#include "viewer/camera_controls.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/constants.hpp>
+
+namespace rigview {
+
+namespace {
+constexpr float kOrbitRadiansPerPixel = 0.008f;
+constexpr float kMaxPitch = 1.55f;  // just under 90 degrees
+constexpr float kZoomPerStep = 0.85f;
+}  // namespace
+
+void reset_camera_angles(rig::render::OrbitCamera& camera) {
+  const rig::render::OrbitCamera defaults;
+  camera.yaw = defaults.yaw;
+  camera.pitch = defaults.pitch;
+}
+
+void orbit_camera(rig::render::OrbitCamera& camera, float dx, float dy) {
+  camera.yaw -= dx * kOrbitRadiansPerPixel;
+  camera.yaw = std::remainder(camera.yaw, 2.0f * glm::pi<float>());
+  camera.pitch = std::clamp(camera.pitch + dy * kOrbitRadiansPerPixel, -kMaxPitch, kMaxPitch);
+}
+
+void pan_camera(rig::render::OrbitCamera& camera, float dx, float dy, float viewport_height) {
+  if (viewport_height <= 0.0f) return;
+  // The view matrix's rows are the camera's right and up axes in world space.
+  const glm::mat4 view = camera.camera(1.0f).view;
+  const glm::vec3 right(view[0][0], view[1][0], view[2][0]);
+  const glm::vec3 up(view[0][1], view[1][1], view[2][1]);
+  // World units per pixel at the target's distance.
+  const float world_per_pixel =
+      2.0f * camera.distance * std::tan(0.5f * camera.fov_y) / viewport_height;
+  camera.target += (-dx * right + dy * up) * world_per_pixel;
+}
+
+void zoom_camera(rig::render::OrbitCamera& camera, float wheel_steps) {
+  const float radius = std::max(camera.scene_radius, 1e-4f);
+  camera.distance *= std::pow(kZoomPerStep, wheel_steps);
+  camera.distance = std::clamp(camera.distance, 0.01f * radius, 50.0f * radius);
+}
+
+bool project_to_window(const glm::mat4& view_projection, glm::vec3 world, float viewport_x,
+                       float viewport_y, float viewport_width, float viewport_height,
+                       glm::vec2& out_pixel) {
+  const glm::vec4 clip = view_projection * glm::vec4(world, 1.0f);
+  if (clip.w <= 1e-6f) return false;
+  const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+  out_pixel.x = viewport_x + (ndc.x * 0.5f + 0.5f) * viewport_width;
+  out_pixel.y = viewport_y + (0.5f - ndc.y * 0.5f) * viewport_height;
+  return true;
+}
+
+}  // namespace rigview
+
+#endif  // RIGVIEW_HAS_RENDER

@@ -1,0 +1,104 @@
+#if defined(RIGVIEW_HAS_RENDER)
+#include "viewer/document.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "import/gltf_import.h"
+
+namespace rigview {
+
+void Document::reveal_joint(int node) {
+  if (!model) return;
+  for (size_t s = 0; s < model->skins.size(); ++s) {
+    const rig::Skin& skin = model->skins[s];
+    std::vector<char>& marks = joint_on_selected_path[s];
+    std::fill(marks.begin(), marks.end(), 0);
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      if (skin.joints[j] != node) continue;
+      // Bounded walk: joint_parent comes from the importer, but a cycle must not hang the UI.
+      int joint = static_cast<int>(j);
+      for (size_t guard = 0; joint >= 0 && guard <= skin.joints.size(); ++guard) {
+        marks[static_cast<size_t>(joint)] = 1;
+        joint = skin.joint_parent[static_cast<size_t>(joint)];
+      }
+      break;
+    }
+  }
+}
+
+bool load_document(const std::string& path, Document& out, std::string& error) {
+  auto model = std::make_unique<rig::Model>();
+  if (!rig::import_gltf(path, *model, error)) return false;
+
+  Document doc;
+  doc.path = path;
+  const rig::Model& m = *model;
+
+  char buffer[64];
+  for (size_t c = 0; c < m.clips.size(); ++c) {
+    const rig::Clip& clip = m.clips[c];
+    doc.clip_labels.push_back(clip.name.empty() ? "animation " + std::to_string(c) : clip.name);
+    std::snprintf(buffer, sizeof buffer, "  (%.3f s)", static_cast<double>(clip.end - clip.start));
+    doc.clip_list_rows.push_back(doc.clip_labels.back() + buffer);
+  }
+  for (size_t n = 0; n < m.nodes.size(); ++n) {
+    doc.node_labels.push_back(m.nodes[n].name.empty() ? "node " + std::to_string(n)
+                                                      : m.nodes[n].name);
+  }
+
+  std::vector<char> is_joint(m.nodes.size(), 0);
+  for (size_t s = 0; s < m.skins.size(); ++s) {
+    const rig::Skin& skin = m.skins[s];
+    const size_t count = skin.joints.size();
+    doc.skin_labels.push_back("skin " + std::to_string(s) +
+                              (skin.name.empty() ? "" : ": " + skin.name) + " (" +
+                              std::to_string(count) + " joints)");
+    doc.joint_count += static_cast<uint32_t>(count);
+    std::vector<std::vector<int>> children(count);
+    std::vector<int> roots;
+    for (size_t j = 0; j < count; ++j) {
+      const int parent = j < skin.joint_parent.size() ? skin.joint_parent[j] : -1;
+      if (parent >= 0 && static_cast<size_t>(parent) < count && parent != static_cast<int>(j))
+        children[static_cast<size_t>(parent)].push_back(static_cast<int>(j));
+      else
+        roots.push_back(static_cast<int>(j));
+      const int node = skin.joints[j];
+      if (node >= 0 && static_cast<size_t>(node) < m.nodes.size() && !is_joint[node]) {
+        is_joint[static_cast<size_t>(node)] = 1;
+        doc.joint_nodes.push_back(node);
+      }
+    }
+    doc.joint_children.push_back(std::move(children));
+    doc.joint_roots.push_back(std::move(roots));
+    doc.joint_on_selected_path.emplace_back(count, 0);
+  }
+
+  for (const rig::DrawItem& item : m.draws) {
+    const rig::Primitive& prim =
+        m.meshes[static_cast<size_t>(item.mesh)].primitives[static_cast<size_t>(item.primitive)];
+    doc.vertex_count += prim.vertex_count();
+    if (item.skin >= 0 && prim.skinned()) ++doc.skinned_draw_items;
+  }
+
+  doc.animator = std::make_unique<rig::Animator>(m);
+  doc.playback = rig::Playback(m);
+  rig::PoseSelection first;
+  first.clip = m.clips.empty() ? -1 : 0;
+  first.time = m.clips.empty() ? 0.0f : m.clips[0].start;
+  doc.bounds = rig::render::clip_bounds(m, first);
+  if (!doc.bounds.valid()) {
+    doc.animator->evaluate(rig::PoseSelection{});
+    doc.bounds = rig::render::pose_bounds(*doc.animator);
+  }
+
+  doc.window_title = "rigview - " + std::filesystem::path(path).filename().string();
+  doc.model = std::move(model);
+  out = std::move(doc);
+  return true;
+}
+
+}  // namespace rigview
+
+#endif  // RIGVIEW_HAS_RENDER

@@ -1,0 +1,49 @@
+// One opened model and what the viewer derives from it once, at load time (labels, joint tree,
+// counts, framing bounds), so the per-frame UI only reads.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anim/playback.h"
+#include "model/model.h"
+#include "render/renderer.h"
+#include "scene/animator.h"
+
+namespace rigview {
+
+struct Document {
+  std::string path;
+  std::unique_ptr<rig::Model> model;  // heap: Animator and Playback keep its address
+  std::unique_ptr<rig::Animator> animator;
+  rig::Playback playback;
+
+  std::vector<std::string> clip_labels;     // file name, or "animation N" when unnamed
+  std::vector<std::string> clip_list_rows;  // "label  (1.250 s)"
+  std::vector<std::string> node_labels;     // file name, or "node N" when unnamed
+  std::vector<std::string> skin_labels;     // "skin N: name (J joints)"
+  // Per skin, per joint: the joint's children in the skin (from Skin::joint_parent); roots.
+  std::vector<std::vector<std::vector<int>>> joint_children;
+  std::vector<std::vector<int>> joint_roots;
+  // Per skin, per joint: 1 when the joint is the selected one or one of its ancestors (set by
+  // reveal_joint, so the tree can open down to a joint picked in the viewport).
+  std::vector<std::vector<char>> joint_on_selected_path;
+  std::vector<int> joint_nodes;  // every node that is a joint of some skin, once (for picking)
+
+  rig::render::Bounds bounds;  // over the first clip (rest pose without clips), for framing
+  uint64_t vertex_count = 0;   // over all draw items
+  uint32_t joint_count = 0;    // over all skins
+  uint32_t skinned_draw_items = 0;
+  std::string window_title;
+
+  bool loaded() const { return model != nullptr; }
+  // Marks the path from the skin's root down to `node` (no allocation).
+  void reveal_joint(int node);
+};
+
+// Imports `path` and fills everything above except the renderer's resources. false + one-line
+// error (no file name) on failure; `out` is then untouched.
+bool load_document(const std::string& path, Document& out, std::string& error);
+
+}  // namespace rigview

@@ -1,0 +1,184 @@
+// The interactive viewer, run for real: without a display it fails in one line pointing at
+// --output; under xvfb-run it opens a window, renders a few frames through the renderer and the
+// UI (self-test hooks RIGVIEW_VIEWER_*; see app/viewer/viewer.cpp), writes a screenshot, keeps
+// the current model when a dropped file fails to load, and remembers recent files.
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using rig::test::quote;
+
+// One triangle, positions in a data: URI (the buffer holds (0,0,0), (1,0,0), (0,1,0)).
+constexpr const char* kTriangleGltf = R"({
+  "asset": {"version": "2.0"},
+  "scene": 0,
+  "scenes": [{"nodes": [0]}],
+  "nodes": [{"mesh": 0}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                 "min": [0, 0, 0], "max": [1, 1, 0]}],
+  "bufferViews": [{"buffer": 0, "byteLength": 36}],
+  "buffers": [{"byteLength": 36,
+               "uri": "data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]
+})";
+
+class ViewerSmoke : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("rigview_viewer_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "config");
+    triangle_ = (dir_ / "triangle.gltf").string();
+    std::ofstream(triangle_) << kTriangleGltf;
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  static bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+  // Runs `env_prefix rigview args` through the shell; stdout+stderr captured.
+  rig::test::RunResult run(const std::string& env_prefix, const std::string& args) {
+    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+    const std::string cmd = env_prefix + " " + quote(RIGVIEW_EXE) + " " + args + " >" +
+                            quote(out.string()) + " 2>" + quote(err.string()) + " </dev/null";
+    const int raw = std::system(cmd.c_str());
+    rig::test::RunResult r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  // Under a virtual X server, with the settings folder inside the test's own folder. ctest runs
+  // these tests in parallel: each process starts its search for a free display number at its
+  // own place, so two xvfb-run -a do not race for the same one.
+  rig::test::RunResult run_in_xvfb(const std::string& env, const std::string& args) {
+    const int first_display = 100 + static_cast<int>(::getpid() % 4000) * 2;
+    return run("XDG_CONFIG_HOME=" + quote((dir_ / "config").string()) + " " + env +
+                   " xvfb-run -a -n " + std::to_string(first_display) +
+                   " -s '-screen 0 1280x720x24'",
+               args);
+  }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+  fs::path dir_;
+  std::string triangle_;
+};
+
+TEST_F(ViewerSmoke, WithoutADisplayFailsInOneLinePointingAtOutput) {
+  rig::test::RunResult r = run("env -u DISPLAY -u WAYLAND_DISPLAY", quote(triangle_));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("rigview: error: no display"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--output"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST_F(ViewerSmoke, ABadModelOnTheCommandLineFailsInOneLine) {
+  const std::string missing = (dir_ / "missing.glb").string();
+  rig::test::RunResult r = run("env -u DISPLAY -u WAYLAND_DISPLAY", quote(missing));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("rigview: error: " + missing + ": ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST_F(ViewerSmoke, RendersFramesAndWritesAScreenshotOfTheModel) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer smoke test skipped";
+  const std::string shot = (dir_ / "shot.png").string();
+  rig::test::RunResult r = run_in_xvfb(
+      "RIGVIEW_VIEWER_FRAMES=5 RIGVIEW_VIEWER_HIDE_UI=1 RIGVIEW_VIEWER_SCREENSHOT=" + quote(shot),
+      quote(triangle_) + " --resolution 320,240");
+  ASSERT_EQ(r.status, 0) << r.err;
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr) << "no readable screenshot at " << shot;
+  EXPECT_EQ(w, 320);
+  EXPECT_EQ(h, 240);
+  // The framed, lit triangle (light grey, untextured default material) covers much of the
+  // middle of the window; the background and the grid lines are dark grey.
+  auto bright = [&](int x, int y) {
+    const stbi_uc* p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+    return (p[0] + p[1] + p[2]) / 3 > 150;
+  };
+  int lit = 0;
+  for (int y = h / 4; y < 3 * h / 4; y += 4)
+    for (int x = w / 4; x < 3 * w / 4; x += 4) lit += bright(x, y);
+  stbi_image_free(pixels);
+  EXPECT_GT(lit, 150) << "the middle of the screenshot shows no lit surface";
+}
+
+TEST_F(ViewerSmoke, AFailedDropKeepsTheModelAndAGoodDropOpensAndIsRemembered) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer smoke test skipped";
+  const std::string broken = (dir_ / "broken.glb").string();
+  std::ofstream(broken) << "not a glb";
+  rig::test::RunResult bad =
+      run_in_xvfb("RIGVIEW_VIEWER_FRAMES=4 RIGVIEW_VIEWER_DROP=" + quote(broken), quote(triangle_));
+  EXPECT_EQ(bad.status, 0) << bad.err;  // the window stayed up on the first model
+  EXPECT_NE(bad.err.find("rigview: error: " + broken + ": "), std::string::npos) << bad.err;
+
+  const std::string second = (dir_ / "second.gltf").string();
+  std::ofstream(second) << kTriangleGltf;
+  rig::test::RunResult good =
+      run_in_xvfb("RIGVIEW_VIEWER_FRAMES=4 RIGVIEW_VIEWER_DROP=" + quote(second), quote(triangle_));
+  EXPECT_EQ(good.status, 0) << good.err;
+  EXPECT_EQ(good.err.find("rigview: error"), std::string::npos) << good.err;
+  // Recent files: the dropped model first, then the one from the command line.
+  std::ifstream recent(dir_ / "config" / "rigview" / "recent_files.txt");
+  std::string first_line, second_line;
+  std::getline(recent, first_line);
+  std::getline(recent, second_line);
+  EXPECT_EQ(first_line, fs::path(second).lexically_normal().string());
+  EXPECT_EQ(second_line, fs::path(triangle_).lexically_normal().string());
+}
+
+TEST_F(ViewerSmoke, OpensASkinnedCorpusCharacterInCompareModeWithBones) {
+  RIG_REQUIRE_CORPUS(corpus);
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer smoke test skipped";
+  const std::string shot = (dir_ / "compare.png").string();
+  const std::string model = (corpus / "CesiumMan" / "CesiumMan.glb").string();
+  rig::test::RunResult r = run_in_xvfb(
+      "RIGVIEW_VIEWER_FRAMES=6 RIGVIEW_VIEWER_HIDE_UI=1 RIGVIEW_VIEWER_SCREENSHOT=" + quote(shot),
+      quote(model) +
+          " --skinning compare --armature --animation-time 0.5 "
+          "--resolution 640,360");
+  ASSERT_EQ(r.status, 0) << r.err;
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr);
+  ASSERT_EQ(w, 640);
+  // Same pose and camera in both halves: each half's middle column crosses the (mostly white)
+  // character; the background and grid are dark.
+  auto column_hits = [&](int x) {
+    int hits = 0;
+    for (int y = 0; y < h; ++y) {
+      const stbi_uc* p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+      hits += (p[0] + p[1] + p[2]) / 3 > 150;
+    }
+    return hits;
+  };
+  const int left = column_hits(w / 4), right = column_hits(3 * w / 4);
+  stbi_image_free(pixels);
+  EXPECT_GT(left, 40);
+  EXPECT_GT(right, 40);
+}
+
+}  // namespace
