@@ -1,0 +1,72 @@
+// The per-frame path (sample, blend, local→world, palettes, dual quaternions, CPU skinning)
+// must not allocate. Global operator new is replaced in this test binary to count calls.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "import/gltf_import.h"
+#include "scene/animator.h"
+#include "test_support.h"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace rig {
+namespace {
+
+TEST(PerFrame, EvaluateAndSkinDoNotAllocate) {
+  RIG_REQUIRE_CORPUS(corpus);
+  for (const char* file : {"Fox/Fox.glb", "RobotExpressive/RobotExpressive.glb",
+                           "InterpolationTest/InterpolationTest.glb"}) {
+    Model m;
+    std::string error;
+    ASSERT_TRUE(import_gltf((corpus / file).string(), m, error)) << error;
+    ASSERT_GE(m.clips.size(), 2u);
+    Animator anim(m);
+    size_t most = 0;
+    for (const DrawItem& d : m.draws)
+      most = std::max<size_t>(most, m.meshes[d.mesh].primitives[d.primitive].vertex_count());
+    std::vector<glm::vec3> p(most), n(most);
+    const long before = g_allocations.load();
+    for (int frame = 0; frame < 50; ++frame) {
+      PoseSelection sel{0, frame / 30.0f, 1, frame / 25.0f, 0.3f};
+      anim.evaluate(sel);
+      for (const DrawItem& d : m.draws) {
+        const uint32_t count = m.meshes[d.mesh].primitives[d.primitive].vertex_count();
+        anim.skin_draw_item(d, SkinningMethod::Linear, std::span(p).first(count),
+                            std::span(n).first(count));
+        anim.skin_draw_item(d, SkinningMethod::DualQuaternion, std::span(p).first(count),
+                            std::span(n).first(count));
+      }
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0) << file;
+  }
+}
+
+TEST(PerFrame, TheCounterSeesAllocations) {
+  const long before = g_allocations.load();
+  std::vector<int>* v = new std::vector<int>(100);
+  delete v;
+  EXPECT_GE(g_allocations.load() - before, 2);
+}
+
+}  // namespace
+}  // namespace rig
