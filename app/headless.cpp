@@ -1,20 +1,120 @@
-// Placeholder until the renderer lands: headless rendering and GPU export report that they are
-// unavailable. (Owned by the renderer work; replace wholesale.)
+// Headless modes: `--output FILE.png` renders one frame offscreen, and `--backend gpu` skins
+// the export on the GPU (the real vertex shaders, read back with transform feedback). Both run
+// on an EGL surfaceless context, so they work without an X server.
+#include <algorithm>
 #include <cstdio>
 
 #include "modes.h"
+#include "pose_options.h"
+#include "render/headless_context.h"
+#include "render/offscreen.h"
+#include "render/renderer.h"
+#include "scene/animator.h"
 
 namespace rigview {
 
-int run_headless_render(const Options&, const rig::Model&) {
-  std::fprintf(stderr, "rigview: error: --output is not available in this build\n");
+namespace {
+
+rig::SkinningMethod method_of(SkinningMode mode) {
+  return mode == SkinningMode::Dqs ? rig::SkinningMethod::DualQuaternion
+                                   : rig::SkinningMethod::Linear;
+}
+
+int fail(const std::string& where, const std::string& what) {
+  std::fprintf(stderr, "rigview: error: %s: %s\n", where.c_str(), what.c_str());
   return 1;
 }
 
-bool gpu_skin_draw_items(const Options&, const rig::Model&, std::vector<std::vector<float>>&,
-                         std::vector<std::vector<float>>&, std::string& error) {
-  error = "--backend gpu is not available in this build";
-  return false;
+}  // namespace
+
+int run_headless_render(const Options& options, const rig::Model& model) {
+  std::string error;
+  rig::PoseSelection selection;
+  if (!pose_selection_from_options(options, model, selection, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
+    return 2;
+  }
+  rig::render::HeadlessContext context;
+  if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
+  rig::render::Renderer renderer;
+  if (!renderer.init(error) || !renderer.set_model(model, error))
+    return fail(options.output_png, error);
+  rig::render::OffscreenTarget target;
+  if (!target.create(options.width, options.height, 4, error))
+    return fail(options.output_png, error);
+
+  rig::Animator animator(model);
+  animator.evaluate(selection);
+  renderer.update(animator);
+
+  // Frame the whole clip (not just this instant) so renders of one clip share a camera.
+  rig::render::Bounds bounds = rig::render::clip_bounds(model, selection);
+  bounds.add(rig::render::pose_bounds(animator));
+  renderer.set_ground(bounds);
+  rig::render::OrbitCamera orbit;
+  orbit.frame(bounds);
+
+  rig::render::DrawOptions draw;
+  draw.method = method_of(options.skinning);
+  draw.skeleton = options.armature;
+  const rig::render::Viewport viewport{0, 0, target.width(), target.height()};
+  // The bounding sphere fits the vertical field of view; a view narrower than it is tall
+  // (portrait, or each half of the compare split) backs off to fit horizontally too.
+  const bool compare = options.skinning == SkinningMode::Compare;
+  const float view_aspect = compare ? 0.5f * viewport.aspect() : viewport.aspect();
+  if (view_aspect < 1.0f) orbit.distance /= std::max(view_aspect, 0.1f);
+  const rig::render::Camera camera = orbit.camera(viewport.aspect());
+  target.bind();
+  renderer.clear(viewport, draw.background);
+  if (compare)
+    renderer.draw_compare(camera, viewport, draw);
+  else
+    renderer.draw(camera, viewport, draw);
+
+  std::vector<uint8_t> pixels;
+  target.read_rgba(pixels);
+  if (renderer.gl_error_count() != 0)
+    return fail(options.output_png, "the OpenGL driver reported errors while rendering");
+  if (!rig::render::write_png(options.output_png, target.width(), target.height(), pixels, error))
+    return fail(options.output_png, error);
+  return 0;
+}
+
+bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
+                         std::vector<std::vector<float>>& positions,
+                         std::vector<std::vector<float>>& normals, std::string& error) {
+  rig::PoseSelection selection;
+  if (!pose_selection_from_options(options, model, selection, error)) return false;
+  rig::render::HeadlessContext context;
+  if (!context.create(error)) {
+    error = "no headless OpenGL for --backend gpu: " + error;
+    return false;
+  }
+  rig::render::Renderer renderer;
+  if (!renderer.init(error) || !renderer.set_model(model, error)) return false;
+  rig::Animator animator(model);
+  animator.evaluate(selection);
+  renderer.update(animator);
+
+  const rig::SkinningMethod method = method_of(options.skinning);
+  positions.assign(model.draws.size(), {});
+  normals.assign(model.draws.size(), {});
+  std::vector<glm::vec3> p, n;
+  for (size_t d = 0; d < model.draws.size(); ++d) {
+    const rig::DrawItem& item = model.draws[d];
+    const uint32_t count = model.meshes[item.mesh].primitives[item.primitive].vertex_count();
+    p.resize(count);
+    n.resize(count);
+    if (!renderer.read_back_skinned(d, method, p, n, error)) return false;
+    positions[d].resize(size_t(count) * 3);
+    normals[d].resize(size_t(count) * 3);
+    for (uint32_t v = 0; v < count; ++v)
+      for (int c = 0; c < 3; ++c) {
+        positions[d][size_t(v) * 3 + c] = p[v][c];
+        normals[d][size_t(v) * 3 + c] = n[v][c];
+      }
+  }
+  return true;
 }
 
 }  // namespace rigview

@@ -1,0 +1,32 @@
+// Small GL helpers shared by the renderer: program building from embedded sources and error
+// checking. Debug builds (RIGVIEW_GL_DEBUG) install KHR_debug output when the context has it
+// and otherwise poll glGetError after the renderer's GL work.
+#pragma once
+
+#include <glad/gl.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rig::render {
+
+// Compiles "#version 330 core" + `defines` + the named embedded files (shaders/*.glsl, in
+// order) for each stage and links them. `feedback_varyings` (may be empty) are captured
+// interleaved. Returns 0 and sets error (with the info log's first line) on failure.
+GLuint build_program(const std::vector<std::string_view>& vertex_files,
+                     const std::vector<std::string_view>& fragment_files,
+                     const std::string& defines, const std::vector<const char*>& feedback_varyings,
+                     std::string& error);
+
+// Installs the KHR_debug callback when available (once per context). Errors it reports and
+// errors found by check_gl_errors are counted and printed to stderr.
+void install_gl_debug_output();
+
+// Polls glGetError (debug builds only; a no-op otherwise), reporting `where` on each error.
+void check_gl_errors(const char* where);
+
+uint64_t gl_error_count();
+
+}  // namespace rig::render

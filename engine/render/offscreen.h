@@ -1,0 +1,39 @@
+// Offscreen colour+depth framebuffer (optionally multisampled) and PNG output, for headless
+// renders and tests. Needs a current GL context with glad loaded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rig::render {
+
+class OffscreenTarget {
+ public:
+  OffscreenTarget() = default;
+  ~OffscreenTarget();
+  OffscreenTarget(const OffscreenTarget&) = delete;
+  OffscreenTarget& operator=(const OffscreenTarget&) = delete;
+
+  // width x height RGBA8 + 24-bit depth; samples > 1 renders multisampled and resolves on
+  // read. false + error when the size is invalid or the framebuffer is incomplete.
+  bool create(int width, int height, int samples, std::string& error);
+  void destroy();
+  void bind() const;  // binds the draw framebuffer and sets the full viewport
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+  // Resolves (when multisampled) and reads the colour, rows top to bottom, RGBA8.
+  void read_rgba(std::vector<uint8_t>& out_top_down);
+
+ private:
+  int width_ = 0, height_ = 0, samples_ = 1;
+  unsigned draw_fbo_ = 0, color_rb_ = 0, depth_rb_ = 0;
+  unsigned resolve_fbo_ = 0, resolve_rb_ = 0;
+};
+
+// Writes RGBA8 rows (top to bottom) to a PNG. false + error when the file cannot be written.
+bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
+               std::string& error);
+
+}  // namespace rig::render

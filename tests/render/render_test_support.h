@@ -1,0 +1,112 @@
+// Shared pieces of the renderer tests: one headless GL context per test process, synthetic
+// models built by hand, and image helpers.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "render/headless_context.h"
+
+namespace rig::render::test {
+
+// The process-wide EGL context (created on first use). Fails the calling test when EGL's
+// surfaceless platform is unavailable.
+inline bool ensure_gl_context() {
+  static HeadlessContext* context = nullptr;
+  static std::string error;
+  if (!context) {
+    context = new HeadlessContext();
+    if (!context->create(error)) {
+      ADD_FAILURE() << "no headless GL context: " << error;
+      delete context;
+      context = nullptr;
+      return false;
+    }
+  }
+  return true;
+}
+
+#define RIG_REQUIRE_GL() ASSERT_TRUE(::rig::render::test::ensure_gl_context())
+
+// A joint of a hand-built chain: local TRS relative to its parent joint (or the root).
+struct ChainJoint {
+  glm::vec3 translation{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 scale{1.0f};
+};
+
+// Model: node 0 holds the skinned mesh (one triangle-list primitive), nodes 1..n are the
+// joints in a chain (each the child of the previous; joint 0 a root), bind pose = identity
+// inverse bind matrices unless `inverse_bind` is given. Vertices/influences set by the caller.
+inline Model chain_model(const std::vector<ChainJoint>& joints, std::vector<glm::vec3> positions,
+                         std::vector<glm::vec3> normals, uint32_t influences,
+                         std::vector<uint16_t> joint_ids, std::vector<float> weights,
+                         std::vector<uint32_t> indices, std::vector<glm::mat4> inverse_bind = {}) {
+  Model m;
+  m.file = "synthetic.gltf";
+  const int n = static_cast<int>(joints.size());
+  m.nodes.resize(size_t(n) + 1);
+  m.nodes[0].name = "mesh";
+  m.nodes[0].mesh = 0;
+  m.nodes[0].skin = 0;
+  m.scene_roots = {0, 1};
+  m.node_order = {0};
+  for (int j = 0; j < n; ++j) {
+    Node& node = m.nodes[size_t(j) + 1];
+    node.name = "joint" + std::to_string(j);
+    node.parent = j == 0 ? -1 : j;
+    node.rest.translation = joints[j].translation;
+    node.rest.rotation = joints[j].rotation;
+    node.rest.scale = joints[j].scale;
+    if (j + 1 < n) node.children = {j + 2};
+    m.node_order.push_back(j + 1);
+  }
+  Skin skin;
+  skin.name = "skin";
+  for (int j = 0; j < n; ++j) {
+    skin.joints.push_back(j + 1);
+    skin.joint_parent.push_back(j - 1);
+    skin.order.push_back(j);
+  }
+  skin.inverse_bind =
+      inverse_bind.empty() ? std::vector<glm::mat4>(size_t(n), glm::mat4(1.0f)) : inverse_bind;
+  m.skins.push_back(skin);
+  Primitive prim;
+  prim.positions = std::move(positions);
+  prim.normals = std::move(normals);
+  prim.influences = influences;
+  prim.joints = std::move(joint_ids);
+  prim.weights = std::move(weights);
+  prim.indices = std::move(indices);
+  Mesh mesh;
+  mesh.name = "mesh";
+  mesh.primitives.push_back(std::move(prim));
+  m.meshes.push_back(std::move(mesh));
+  m.draws.push_back(DrawItem{0, 0, 0, 0});
+  return m;
+}
+
+// Pixels of an RGBA8 image differing from `rgb` by more than `tolerance` in any channel.
+inline size_t count_pixels_unlike(const std::vector<uint8_t>& rgba, glm::ivec3 rgb,
+                                  int tolerance = 3, int x0 = 0, int x1 = -1, int width = 0) {
+  size_t count = 0;
+  const size_t pixels = rgba.size() / 4;
+  for (size_t i = 0; i < pixels; ++i) {
+    if (width > 0) {
+      const int x = static_cast<int>(i % size_t(width));
+      if (x < x0 || (x1 >= 0 && x >= x1)) continue;
+    }
+    const uint8_t* p = &rgba[i * 4];
+    if (std::abs(p[0] - rgb.r) > tolerance || std::abs(p[1] - rgb.g) > tolerance ||
+        std::abs(p[2] - rgb.b) > tolerance)
+      ++count;
+  }
+  return count;
+}
+
+}  // namespace rig::render::test

@@ -1,0 +1,94 @@
+// Frame-time measurement on the headless context: rig_render_bench MODEL [W H FRAMES].
+// Prints the median CPU wall time of update + draw + glFinish and the median GPU time
+// (GL_TIME_ELAPSED) over FRAMES frames of the first clip. Not a test: nothing is asserted.
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "import/gltf_import.h"
+#include "render/headless_context.h"
+#include "render/offscreen.h"
+#include "render/renderer.h"
+#include "scene/animator.h"
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: rig_render_bench MODEL [WIDTH HEIGHT FRAMES]\n");
+    return 2;
+  }
+  const int width = argc > 3 ? std::atoi(argv[2]) : 1280;
+  const int height = argc > 3 ? std::atoi(argv[3]) : 720;
+  const int frames = argc > 4 ? std::atoi(argv[4]) : 30;
+  rig::Model model;
+  std::string error;
+  if (!rig::import_gltf(argv[1], model, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", argv[1], error.c_str());
+    return 1;
+  }
+  rig::render::HeadlessContext context;
+  rig::render::Renderer renderer;
+  rig::render::OffscreenTarget target;
+  if (!context.create(error) || !renderer.init(error) || !renderer.set_model(model, error) ||
+      !target.create(width, height, 4, error)) {
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+    return 1;
+  }
+  rig::PoseSelection selection;
+  selection.clip = model.clips.empty() ? -1 : 0;
+  rig::Animator animator(model);
+  const rig::render::Bounds bounds = rig::render::clip_bounds(model, selection);
+  renderer.set_ground(bounds);
+  rig::render::OrbitCamera orbit;
+  orbit.frame(bounds);
+  const rig::render::Viewport viewport{0, 0, width, height};
+  rig::render::DrawOptions options;
+  options.skeleton = true;
+  size_t joints = 0;
+  for (const rig::Skin& s : model.skins) joints = std::max(joints, s.joints.size());
+  for (rig::SkinningMethod method :
+       {rig::SkinningMethod::Linear, rig::SkinningMethod::DualQuaternion}) {
+    options.method = method;
+    std::vector<double> cpu_ms, gpu_ms;
+    for (int f = 0; f < frames; ++f) {
+      if (selection.clip >= 0) {
+        const rig::Clip& clip = model.clips[selection.clip];
+        selection.time = clip.start + (clip.end - clip.start) * float(f) / float(frames);
+      }
+      const auto t0 = std::chrono::steady_clock::now();
+      animator.evaluate(selection);
+      renderer.update(animator);
+      target.bind();
+      renderer.begin_gpu_timer();
+      renderer.clear(viewport, options.background);
+      renderer.draw(orbit.camera(viewport.aspect()), viewport, options);
+      renderer.end_gpu_timer();
+      glFinish();
+      const auto t1 = std::chrono::steady_clock::now();
+      cpu_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      if (renderer.gpu_time_ms() >= 0.0) gpu_ms.push_back(renderer.gpu_time_ms());
+    }
+    auto median = [](std::vector<double> v) {
+      if (v.empty()) return -1.0;
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    std::printf(
+        "%s %dx%d %s: frame %.2f ms (median of %d), GPU timer %.2f ms, %zu vertices "
+        "draws %zu, largest skin %zu joints, renderer %s\n",
+        argv[1], width, height, method == rig::SkinningMethod::Linear ? "LBS" : "DQS",
+        median(cpu_ms), frames, median(gpu_ms),
+        [&] {
+          size_t n = 0;
+          for (const rig::DrawItem& d : model.draws)
+            n += model.meshes[d.mesh].primitives[d.primitive].vertex_count();
+          return n;
+        }(),
+        model.draws.size(), joints, context.renderer_name().c_str());
+  }
+  return 0;
+}
