@@ -71,8 +71,10 @@ int print_info(const rig::Model& model, std::FILE* out) {
     j += "{\"name\":" + json_string(c.name) + ",\"start\":" + json_number(c.start) +
          ",\"end\":" + json_number(c.end) + ",\"channels\":" + std::to_string(c.channels.size()) +
          ",\"interpolations\":[";
-    for (size_t k = 0; k < c.interpolations.size(); ++k)
-      j += (k ? "," : "") + json_string(c.interpolations[k]);
+    for (size_t k = 0; k < c.interpolations.size(); ++k) {
+      if (k) j += ",";
+      j += json_string(c.interpolations[k]);
+    }
     j += "]}";
   }
   j += "],\"warnings\":[";
