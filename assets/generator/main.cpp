@@ -1,0 +1,41 @@
+// rig_asset_generator: builds the bundled assets procedurally and writes them as .glb.
+//
+//   rig_asset_generator <output-dir>      writes <output-dir>/mannequin.glb and twist_arm.glb
+//
+// Regenerate the committed files with
+//   cmake --build <build-dir> --target regenerate_assets
+// (runs the generator on assets/). The output is deterministic: fixed parameters, no clock,
+// no random numbers, floating point without contraction or builtin folding (see
+// CMakeLists.txt), so a ctest can compare a fresh run with the committed bytes.
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <string>
+
+#include "gltf_writer.h"
+#include "models.h"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: rig_asset_generator <output-dir>\n");
+    return 2;
+  }
+  const std::filesystem::path dir(argv[1]);
+  try {
+    std::filesystem::create_directories(dir);
+    const rig::gen::Asset mannequin = rig::gen::build_mannequin();
+    rig::gen::write_glb(mannequin, (dir / "mannequin.glb").string());
+    std::printf("mannequin.glb: %zu joints, %zu vertices, %zu triangles, %zu clips\n",
+                mannequin.joints.size(), mannequin.mesh.positions.size(),
+                mannequin.mesh.indices.size() / 3, mannequin.clips.size());
+    const rig::gen::Asset arm = rig::gen::build_twist_arm();
+    rig::gen::write_glb(arm, (dir / "twist_arm.glb").string());
+    std::printf("twist_arm.glb: %zu joints, %zu vertices, %zu triangles, %zu clips\n",
+                arm.joints.size(), arm.mesh.positions.size(), arm.mesh.indices.size() / 3,
+                arm.clips.size());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", dir.string().c_str(), e.what());
+    return 1;
+  }
+  return 0;
+}

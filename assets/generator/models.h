@@ -1,0 +1,19 @@
+// The two bundled assets.
+#pragma once
+
+#include "asset.h"
+
+namespace rig::gen {
+
+// Humanoid mannequin: 24 joints, tubes and capsules, Idle/Walk/Run/Wave/Twist/Bend clips.
+Asset build_mannequin();
+
+// A striped cylinder along +X with two joints and one Twist clip (0 -> 180 -> 0 degrees).
+Asset build_twist_arm();
+
+// Rounds every joint's local translation to float and recomputes rest_world from the rounded
+// values, so the file's node translations and inverse bind matrices agree to the last bit the
+// generator can control.
+void snap_skeleton_to_float(std::vector<JointDef>& joints);
+
+}  // namespace rig::gen
