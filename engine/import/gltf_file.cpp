@@ -2,10 +2,13 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <map>
 #include <vector>
 
 namespace rig::import {
@@ -18,6 +21,8 @@ constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
 constexpr uint32_t kChunkBin = 0x004E4942;   // "BIN\0"
 constexpr uint64_t kGlbHeaderSize = 12;
 constexpr uint64_t kChunkHeaderSize = 8;
+// Bounds the reloads for buffer files longer than their byteLength (one per such file).
+constexpr size_t kMaxBufferFileRetries = 64;
 
 uint32_t read_u32(const std::vector<unsigned char>& bytes, uint64_t at) {
   return uint32_t{bytes[at]} | uint32_t{bytes[at + 1]} << 8 | uint32_t{bytes[at + 2]} << 16 |
@@ -136,6 +141,85 @@ bool decode_image_callback(tinygltf::Image* image, const int image_index, std::s
   return true;
 }
 
+// tinygltf looks for a relative URI first in the base folder and then in "." (the working
+// directory), so a model whose .bin is missing could silently load someone else's file from
+// wherever rigview was started. These callbacks only let it see files under the model's own
+// folder: tinygltf joins the (absolute) base folder and the URI, so every legitimate candidate
+// starts with `prefix`, and the "./uri" candidate never does.
+struct ModelFolder {
+  std::string prefix;  // absolute folder of the model, ending in '/'
+  // Buffer files longer than their buffer's byteLength, and that byteLength: read as their
+  // first byteLength bytes (see load_gltf_source).
+  std::map<std::string, size_t> declared_lengths;
+};
+
+bool inside_model_folder(const std::string& candidate, void* user_data) {
+  const std::string& prefix = static_cast<const ModelFolder*>(user_data)->prefix;
+  return candidate.size() > prefix.size() && candidate.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool file_exists_in_model_folder(const std::string& candidate, void* user_data) {
+  std::error_code ec;
+  return inside_model_folder(candidate, user_data) && fs::is_regular_file(candidate, ec);
+}
+
+std::string expand_nothing(const std::string& path, void* /*user_data*/) { return path; }
+
+bool read_file_in_model_folder(std::vector<unsigned char>* out, std::string* err,
+                               const std::string& candidate, void* user_data) {
+  if (!inside_model_folder(candidate, user_data)) {
+    if (err) *err += "outside the model's folder";
+    return false;
+  }
+  std::ifstream in(candidate, std::ios::binary);
+  if (!in) {
+    if (err) *err += std::strerror(errno);
+    return false;
+  }
+  out->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    if (err) *err += "read failed";
+    return false;
+  }
+  const auto& declared = static_cast<const ModelFolder*>(user_data)->declared_lengths;
+  if (auto it = declared.find(candidate); it != declared.end() && it->second < out->size()) {
+    out->resize(it->second);
+  }
+  return true;
+}
+
+// tinygltf refuses an external buffer file whose size is not exactly byteLength. A file that
+// is longer (exporters pad .bin files to 4 bytes; the spec only requires byteLength bytes to be
+// there, and the Khronos validator only objects to shorter files) is fine: this recognizes
+// tinygltf's message ("File size mismatch : PATH, requestedBytes N, but got M") and, when
+// M > N, records PATH so that the next attempt reads its first N bytes.
+bool note_longer_buffer_file(const std::string& message, ModelFolder& folder) {
+  const std::string marker = "File size mismatch : ";
+  const std::string requested = ", requestedBytes ";
+  const std::string got = ", but got ";
+  const size_t at = message.find(marker);
+  if (at == std::string::npos) return false;
+  const size_t path_begin = at + marker.size();
+  const size_t requested_at = message.find(requested, path_begin);
+  if (requested_at == std::string::npos) return false;
+  const size_t got_at = message.find(got, requested_at);
+  if (got_at == std::string::npos) return false;
+  const std::string file = message.substr(path_begin, requested_at - path_begin);
+  const unsigned long long declared =
+      std::strtoull(message.c_str() + requested_at + requested.size(), nullptr, 10);
+  const unsigned long long actual =
+      std::strtoull(message.c_str() + got_at + got.size(), nullptr, 10);
+  if (actual <= declared || folder.declared_lengths.count(file) != 0) return false;
+  folder.declared_lengths[file] = static_cast<size_t>(declared);
+  return true;
+}
+
+bool never_write(std::string* err, const std::string& /*path*/,
+                 const std::vector<unsigned char>& /*contents*/, void* /*user_data*/) {
+  if (err) *err += "rigview never writes through tinygltf";
+  return false;
+}
+
 // Text after `marker` up to the end of its line (or `stop`).
 std::string text_after(const std::string& text, const std::string& marker,
                        const std::string& stop = "\n") {
@@ -225,26 +309,39 @@ bool load_gltf_source(const std::string& path, GltfSource& source, std::string& 
   uint64_t glb_length = 0;
   if (is_glb && !check_glb(bytes, glb_length, error)) return false;
 
-  tinygltf::TinyGLTF loader;
-  ImageState image_state{&source.uri_images};
-  loader.SetImageLoader(&decode_image_callback, &image_state);
-  // Relative URIs resolve against the model's folder.
-  const std::string base_dir = fs::path(path).parent_path().string();
-  std::string err, warn;
-  bool loaded = false;
-  if (is_glb) {
-    loaded = loader.LoadBinaryFromMemory(&source.document, &err, &warn, bytes.data(),
-                                         static_cast<unsigned int>(glb_length), base_dir);
-  } else {
-    loaded = loader.LoadASCIIFromString(&source.document, &err, &warn,
-                                        reinterpret_cast<const char*>(bytes.data()),
-                                        static_cast<unsigned int>(bytes.size()), base_dir);
-  }
-  if (!loaded) {
+  // Relative URIs resolve against the model's folder, and only there (see ModelFolder).
+  std::error_code ec;
+  fs::path folder = fs::absolute(fs::path(path), ec).parent_path();
+  if (ec) folder = fs::path(path).parent_path();
+  const std::string base_dir = folder.string();
+  ModelFolder model_folder{base_dir.empty() || base_dir.back() == '/' ? base_dir : base_dir + "/",
+                           {}};
+  // One more attempt per buffer file found longer than its byteLength (usually none).
+  for (size_t attempt = 0;; ++attempt) {
+    source.document = tinygltf::Model{};
+    source.uri_images.clear();
+    tinygltf::TinyGLTF loader;
+    ImageState image_state{&source.uri_images};
+    loader.SetImageLoader(&decode_image_callback, &image_state);
+    loader.SetFsCallbacks({&file_exists_in_model_folder, &expand_nothing,
+                           &read_file_in_model_folder, &never_write, &model_folder});
+    std::string err, warn;
+    bool loaded = false;
+    if (is_glb) {
+      loaded = loader.LoadBinaryFromMemory(&source.document, &err, &warn, bytes.data(),
+                                           static_cast<unsigned int>(glb_length), base_dir);
+    } else {
+      loaded = loader.LoadASCIIFromString(&source.document, &err, &warn,
+                                          reinterpret_cast<const char*>(bytes.data()),
+                                          static_cast<unsigned int>(bytes.size()), base_dir);
+    }
+    if (loaded) break;
+    if (attempt < kMaxBufferFileRetries && note_longer_buffer_file(err, model_folder)) continue;
     // A few tinygltf failures (e.g. an empty image file) only leave a warning behind.
     error = explain_tinygltf_error(err.empty() ? warn : err, source.document);
     return false;
   }
+  source.longer_buffer_files = model_folder.declared_lengths.size();
   return true;
 }
 

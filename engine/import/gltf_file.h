@@ -17,6 +17,8 @@ struct GltfSource {
   // Images given by `uri` (file or data:), decoded while tinygltf parsed them. Images stored in a
   // bufferView are not here: they are decoded later, after their bufferView is bounds-checked.
   std::map<int, DecodedImage> uri_images;
+  // External buffer files longer than their byteLength (read as their first byteLength bytes).
+  size_t longer_buffer_files = 0;
 };
 
 bool load_gltf_source(const std::string& path, GltfSource& source, std::string& error);

@@ -19,8 +19,22 @@ bool extension_supported(const std::string& name) {
          name == "KHR_lights_punctual" || name.rfind("KHR_materials_", 0) == 0;
 }
 
-bool check_required_extensions(const tinygltf::Model& document, std::string& error) {
-  for (const std::string& name : document.extensionsRequired) {
+// Required extensions that only change how a texture's picture is stored (KTX2/Basis, WebP,
+// AVIF, DDS). We cannot decode those pictures, but the geometry and animation, which is what a
+// rig viewer shows, are unaffected: load the file and draw those materials untextured.
+bool texture_format_extension(const std::string& name) {
+  return name == "KHR_texture_basisu" || name == "EXT_texture_webp" || name == "EXT_texture_avif" ||
+         name == "MSFT_texture_dds";
+}
+
+bool check_required_extensions(ImportContext& context, std::string& error) {
+  for (const std::string& name : context.document.extensionsRequired) {
+    if (texture_format_extension(name)) {
+      context.warnings.add(
+          "EXTENSION_IGNORED", 1,
+          "the file requires " + name + ", whose textures are not decoded (drawn untextured)");
+      continue;
+    }
     if (!extension_supported(name)) {
       error = "the file requires extension " + name + ", which is not supported";
       return false;
@@ -340,8 +354,11 @@ void build_draws(Model& model) {
 bool run_import(const std::string& path, Model& out, std::string& error) {
   import::GltfSource source;
   if (!import::load_gltf_source(path, source, error)) return false;
-  if (!check_required_extensions(source.document, error)) return false;
   ImportContext context(source.document, out);
+  context.warnings.add("BUFFER_FILE_LONGER", source.longer_buffer_files,
+                       "buffer files are longer than their byteLength (the extra bytes are "
+                       "ignored)");
+  if (!check_required_extensions(context, error)) return false;
   // Order matters: each stage reads what the ones before it produced.
   if (!import_nodes(context, error)) return false;
   if (!import::import_meshes(context, error)) return false;

@@ -279,6 +279,39 @@ TEST(ImportRules, SparseAccessorReplacesElements) {
   EXPECT_TRUE(p.targets[0].normals.empty());
 }
 
+TEST(ImportRules, QuantizedTexcoordsFollowTheSpec) {
+  ByteBuffer bin;
+  put_triangle(bin);                                            // 0..36
+  bin.put<uint8_t>({0, 0, 0, 0, 255, 51, 0, 0, 0, 255, 0, 0});  // 36..48: UNSIGNED_BYTE, stride 4
+  bin.put<int16_t>({0, 0, 32767, -32768, -16384, 16384});       // 48..60: SHORT
+  const rig::Model model = import_ok("texcoords", R"({
+    "asset":{"version":"2.0"},
+    "extensionsUsed":["KHR_mesh_quantization"],"extensionsRequired":["KHR_mesh_quantization"],
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},
+                   {"buffer":0,"byteOffset":36,"byteLength":12,"byteStride":4},
+                   {"buffer":0,"byteOffset":48,"byteLength":12}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+                 {"bufferView":1,"componentType":5121,"normalized":true,"count":3,"type":"VEC2"},
+                 {"bufferView":2,"componentType":5122,"normalized":true,"count":3,"type":"VEC2"},
+                 {"bufferView":2,"componentType":5122,"count":3,"type":"VEC2"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1}},
+                             {"attributes":{"POSITION":0,"TEXCOORD_0":2}},
+                             {"attributes":{"POSITION":0,"TEXCOORD_0":3}}]}],
+    "nodes":[{"mesh":0}]})",
+                                     bin);
+  const auto& primitives = model.meshes[0].primitives;
+  ASSERT_EQ(primitives.size(), 3u);
+  // Normalized UNSIGNED_BYTE c/255 (51/255 = 0.2); byteStride 4 skips the padding.
+  EXPECT_EQ(primitives[0].texcoords0,
+            (std::vector<glm::vec2>{{0, 0}, {1, 51.0f / 255.0f}, {0, 1}}));
+  // Normalized SHORT max(c/32767, -1); unnormalized SHORT as it is.
+  EXPECT_EQ(primitives[1].texcoords0,
+            (std::vector<glm::vec2>{{0, 0}, {1, -1}, {-16384.0f / 32767.0f, 16384.0f / 32767.0f}}));
+  EXPECT_EQ(primitives[2].texcoords0,
+            (std::vector<glm::vec2>{{0, 0}, {32767, -32768}, {-16384, 16384}}));
+}
+
 TEST(ImportRules, MorphWeightsDefaultAndPerNode) {
   ByteBuffer bin;
   put_triangle(bin);
@@ -467,6 +500,28 @@ TEST(ImportRules, UnsupportedRequiredExtensionIsRefused) {
                                          ByteBuffer{});
   EXPECT_EQ(error,
             "the file requires extension KHR_draco_mesh_compression, which is not supported");
+}
+
+TEST(ImportRules, RequiredTextureFormatExtensionLoadsUntextured) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  // The picture exists only as KTX2 (texture.source absent, the extension names it).
+  const rig::Model model = import_ok("basisu", R"({
+    "asset":{"version":"2.0"},
+    "extensionsUsed":["KHR_texture_basisu"],"extensionsRequired":["KHR_texture_basisu"],
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteLength":36}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
+    "images":[{"uri":"picture.ktx2"}],
+    "textures":[{"extensions":{"KHR_texture_basisu":{"source":0}}}],
+    "materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"material":0}]}],
+    "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]})",
+                                     bin);
+  ASSERT_EQ(model.draws.size(), 1u);
+  ASSERT_EQ(model.materials.size(), 1u);
+  EXPECT_EQ(model.materials[0].base_color_image, -1);
+  EXPECT_NE(find_warning(model, "EXTENSION_IGNORED"), nullptr);
 }
 
 TEST(ImportRules, DrawsFollowTheSceneDepthFirst) {

@@ -73,10 +73,24 @@ inline std::string fill_in(std::string text, const std::string& key, const std::
   return text;
 }
 
-// A fresh folder under the system temp folder, unique per process and name.
+// This process's folder under the system temp folder, removed with everything in it when the
+// test program exits normally (a static's destructor), so runs leave nothing behind.
+inline const std::filesystem::path& temp_root() {
+  struct Root {
+    std::filesystem::path dir;
+    ~Root() {
+      std::error_code ignored;  // best effort: never throw from a destructor at exit
+      std::filesystem::remove_all(dir, ignored);
+    }
+  };
+  static const Root root{std::filesystem::temp_directory_path() /
+                         ("rigview_import_" + std::to_string(::getpid()))};
+  return root.dir;
+}
+
+// A fresh folder under temp_root(), unique per process and name.
 inline std::filesystem::path temp_folder(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("rigview_import_" + std::to_string(::getpid())) / name;
+  const std::filesystem::path dir = temp_root() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
