@@ -16,11 +16,21 @@ std::string json_string(const std::string& s) {
   std::string r = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': r += "\\\""; break;
-      case '\\': r += "\\\\"; break;
-      case '\n': r += "\\n"; break;
-      case '\r': r += "\\r"; break;
-      case '\t': r += "\\t"; break;
+      case '"':
+        r += "\\\"";
+        break;
+      case '\\':
+        r += "\\\\";
+        break;
+      case '\n':
+        r += "\\n";
+        break;
+      case '\r':
+        r += "\\r";
+        break;
+      case '\t':
+        r += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -135,8 +145,7 @@ void write_faces(std::FILE* f, const rig::Primitive& prim, uint64_t base) {
       if (count > 2) line(count - 1, 0);
       break;
     case M::Points:
-      for (uint32_t i = 0; i < count; ++i)
-        std::fprintf(f, "p %llu\n", (unsigned long long)idx(i));
+      for (uint32_t i = 0; i < count; ++i) std::fprintf(f, "p %llu\n", (unsigned long long)idx(i));
       break;
   }
 }
@@ -181,7 +190,8 @@ int export_obj(const Options& options, const rig::Model& model) {
     normals.resize(n);
     if (options.backend == Backend::Gpu) {
       for (uint32_t v = 0; v < n; ++v) {
-        positions[v] = {gpu_positions[d][3 * v], gpu_positions[d][3 * v + 1], gpu_positions[d][3 * v + 2]};
+        positions[v] = {gpu_positions[d][3 * v], gpu_positions[d][3 * v + 1],
+                        gpu_positions[d][3 * v + 2]};
         normals[v] = {gpu_normals[d][3 * v], gpu_normals[d][3 * v + 1], gpu_normals[d][3 * v + 2]};
       }
     } else {

@@ -129,19 +129,28 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.animation_time = t;
     } else if (a == "--skinning") {
       if (!value(v)) return false;
-      if (v == "lbs") o.skinning = SkinningMode::Lbs;
-      else if (v == "dqs") o.skinning = SkinningMode::Dqs;
-      else if (v == "compare") o.skinning = SkinningMode::Compare;
-      else return error = "--skinning expects lbs, dqs or compare, got '" + std::string(v) + "'", false;
+      if (v == "lbs")
+        o.skinning = SkinningMode::Lbs;
+      else if (v == "dqs")
+        o.skinning = SkinningMode::Dqs;
+      else if (v == "compare")
+        o.skinning = SkinningMode::Compare;
+      else
+        return error = "--skinning expects lbs, dqs or compare, got '" + std::string(v) + "'",
+               false;
     } else if (a == "--backend") {
       if (!value(v)) return false;
-      if (v == "cpu") o.backend = Backend::Cpu;
-      else if (v == "gpu") o.backend = Backend::Gpu;
-      else return error = "--backend expects cpu or gpu, got '" + std::string(v) + "'", false;
+      if (v == "cpu")
+        o.backend = Backend::Cpu;
+      else if (v == "gpu")
+        o.backend = Backend::Gpu;
+      else
+        return error = "--backend expects cpu or gpu, got '" + std::string(v) + "'", false;
     } else if (a == "--blend-index") {
       if (!value(v)) return false;
       if (!parse_int(v, o.blend_index) || o.blend_index < 0)
-        return error = "--blend-index expects a clip index >= 0, got '" + std::string(v) + "'", false;
+        return error = "--blend-index expects a clip index >= 0, got '" + std::string(v) + "'",
+               false;
     } else if (a == "--blend-time") {
       if (!value(v)) return false;
       if (!parse_float(v, o.blend_time))

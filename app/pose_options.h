@@ -12,7 +12,7 @@ namespace rigview {
 // Validates clip indices against the model (false + one-line error when out of range) and
 // fills `out`: --animation-time defaults to the clip's start and is clamped to [start, end];
 // --blend-time is clamped to the target clip; a model without clips gives the rest pose.
-bool pose_selection_from_options(const Options& o, const rig::Model& model,
-                                 rig::PoseSelection& out, std::string& error);
+bool pose_selection_from_options(const Options& o, const rig::Model& model, rig::PoseSelection& out,
+                                 std::string& error);
 
 }  // namespace rigview

@@ -2,29 +2,28 @@
 // that lets DQS handle joints whose skinning matrix carries scale, shear or a mirror.
 #pragma once
 
-#include <span>
-
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <span>
 
 namespace rig {
 
 struct DualQuat {
-  glm::quat real{1.0f, 0.0f, 0.0f, 0.0f}; // rotation
-  glm::quat dual{0.0f, 0.0f, 0.0f, 0.0f}; // 0.5 * t * real
+  glm::quat real{1.0f, 0.0f, 0.0f, 0.0f};  // rotation
+  glm::quat dual{0.0f, 0.0f, 0.0f, 0.0f};  // 0.5 * t * real
 };
 
 // A skinning matrix M (affine) split as M = [R|t] * [S|0]: R a proper rotation, S symmetric
 // (negative determinant when M mirrors). `rigid` is [R|t] as a unit dual quaternion.
 struct JointDualQuat {
   DualQuat rigid;
-  glm::mat3 stretch{1.0f}; // S
+  glm::mat3 stretch{1.0f};  // S
 };
 
 DualQuat dual_quat_from_rotation_translation(glm::quat r, glm::vec3 t);
 glm::vec3 dual_quat_translation(const DualQuat& dq);
-glm::vec3 dual_quat_transform_point(const DualQuat& dq, glm::vec3 p); // dq must be unit
-glm::mat4 dual_quat_to_matrix(const DualQuat& dq);                    // dq must be unit
+glm::vec3 dual_quat_transform_point(const DualQuat& dq, glm::vec3 p);  // dq must be unit
+glm::mat4 dual_quat_to_matrix(const DualQuat& dq);                     // dq must be unit
 
 // Polar decomposition of the 3x3 part of m: m3 = R * S. Returns false (and R = I, S = m3) when
 // m3 is singular or not finite.

@@ -1,7 +1,6 @@
 #include "anim/pose.h"
 
 #include <algorithm>
-
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/sampling.h"
@@ -42,8 +41,9 @@ void sample_clip(const Model& model, const Clip& clip, float time, Pose& pose) {
       case TargetPath::Weights: {
         const Node& node = model.nodes[c.node];
         if (node.morph_count != c.components) break;  // the importer rejects this; stay safe
-        sample_channel(c, time,
-                       std::span<float>(pose.morph_weights).subspan(node.morph_offset, node.morph_count));
+        sample_channel(
+            c, time,
+            std::span<float>(pose.morph_weights).subspan(node.morph_offset, node.morph_count));
         break;
       }
     }
@@ -60,7 +60,8 @@ void blend_poses(const Pose& a, const Pose& b, float w, Pose& out) {
     to.scale = ta.scale + (tb.scale - ta.scale) * w;
     to.rotation = slerp_shortest(ta.rotation, tb.rotation, w);
   }
-  const size_t m = std::min({a.morph_weights.size(), b.morph_weights.size(), out.morph_weights.size()});
+  const size_t m =
+      std::min({a.morph_weights.size(), b.morph_weights.size(), out.morph_weights.size()});
   for (size_t i = 0; i < m; ++i)
     out.morph_weights[i] = a.morph_weights[i] + (b.morph_weights[i] - a.morph_weights[i]) * w;
 }
@@ -89,7 +90,8 @@ void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm:
 
 void compute_skinning_matrices(const Skin& skin, std::span<const glm::mat4> world,
                                std::span<glm::mat4> out) {
-  for (size_t j = 0; j < skin.joints.size(); ++j) out[j] = world[skin.joints[j]] * skin.inverse_bind[j];
+  for (size_t j = 0; j < skin.joints.size(); ++j)
+    out[j] = world[skin.joints[j]] * skin.inverse_bind[j];
 }
 
 }  // namespace rig

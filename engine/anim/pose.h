@@ -9,8 +9,8 @@
 namespace rig {
 
 struct Pose {
-  std::vector<Transform> local;     // one per node
-  std::vector<float> morph_weights; // Model::morph_weight_count, see Node::morph_offset
+  std::vector<Transform> local;      // one per node
+  std::vector<float> morph_weights;  // Model::morph_weight_count, see Node::morph_offset
 };
 
 // Sizes `pose` for `model` and fills it with the rest pose. Allocates: call once per model.

@@ -25,8 +25,7 @@ glm::quat slerp_shortest(glm::quat a, glm::quat b, float t) {
     s0 = std::sin((1.0 - t) * theta0) / sin0;
     s1 = std::sin(t * theta0) / sin0;
   }
-  double x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz,
-         w = s0 * aw + s1 * bw;
+  double x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
   double len = std::sqrt(x * x + y * y + z * z + w * w);
   if (len <= 0.0) return a;
   return glm::quat(static_cast<float>(w / len), static_cast<float>(x / len),
@@ -85,8 +84,8 @@ void sample_channel(const Channel& c, float time, std::span<float> out) {
       const float* a = key_value(c, k);
       const float* b = key_value(c, k + 1);
       if (rotation) {
-        glm::quat q = slerp_shortest(glm::quat(a[3], a[0], a[1], a[2]),
-                                     glm::quat(b[3], b[0], b[1], b[2]), u);
+        glm::quat q =
+            slerp_shortest(glm::quat(a[3], a[0], a[1], a[2]), glm::quat(b[3], b[0], b[1], b[2]), u);
         out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
       } else {
         for (uint32_t i = 0; i < m; ++i) out[i] = a[i] + (b[i] - a[i]) * u;
@@ -104,7 +103,8 @@ void sample_channel(const Channel& c, float time, std::span<float> out) {
       const float u2 = u * u, u3 = u2 * u;
       const float h00 = 2 * u3 - 3 * u2 + 1, h10 = (u3 - 2 * u2 + u) * td;
       const float h01 = -2 * u3 + 3 * u2, h11 = (u3 - u2) * td;
-      for (uint32_t i = 0; i < m; ++i) out[i] = h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i];
+      for (uint32_t i = 0; i < m; ++i)
+        out[i] = h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i];
       if (rotation) normalize4(out.data());
       return;
     }

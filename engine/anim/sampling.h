@@ -2,10 +2,9 @@
 #pragma once
 
 #include <cstddef>
-#include <span>
-
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <span>
 
 #include "model/model.h"
 

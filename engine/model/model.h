@@ -3,11 +3,10 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
-
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <string>
+#include <vector>
 
 namespace rig {
 
@@ -19,37 +18,42 @@ struct Transform {
 };
 
 struct Node {
-  std::string name;          // the file's name, empty when it has none
-  int parent = -1;           // -1 at roots
-  std::vector<int> children; // file order
-  Transform rest;            // TRS from the file (decomposed from `matrix` when that is used)
+  std::string name;           // the file's name, empty when it has none
+  int parent = -1;            // -1 at roots
+  std::vector<int> children;  // file order
+  Transform rest;             // TRS from the file (decomposed from `matrix` when that is used)
   // The file gave `matrix` and no clip animates the node: local = matrix (which may hold shear
   // that TRS cannot). Nodes that are animated use `rest` (the decomposed matrix) instead.
   bool has_matrix = false;
   glm::mat4 matrix{1.0f};
   int mesh = -1;
   int skin = -1;
-  uint32_t morph_offset = 0; // where this node's morph weights live in Pose::morph_weights
-  uint32_t morph_count = 0;  // number of morph targets of its mesh (0 without a mesh)
+  uint32_t morph_offset = 0;  // where this node's morph weights live in Pose::morph_weights
+  uint32_t morph_count = 0;   // number of morph targets of its mesh (0 without a mesh)
 };
 
 struct MorphTarget {
-  std::vector<glm::vec3> positions; // deltas; empty when the target has no POSITION
-  std::vector<glm::vec3> normals;   // deltas; empty when the target has no NORMAL
+  std::vector<glm::vec3> positions;  // deltas; empty when the target has no POSITION
+  std::vector<glm::vec3> normals;    // deltas; empty when the target has no NORMAL
 };
 
 enum class PrimitiveMode : int {
-  Points = 0, Lines = 1, LineLoop = 2, LineStrip = 3, Triangles = 4, TriangleStrip = 5,
+  Points = 0,
+  Lines = 1,
+  LineLoop = 2,
+  LineStrip = 3,
+  Triangles = 4,
+  TriangleStrip = 5,
   TriangleFan = 6
 };
 
 struct Primitive {
   PrimitiveMode mode = PrimitiveMode::Triangles;
   std::vector<glm::vec3> positions;
-  std::vector<glm::vec3> normals;    // always vertex_count(); generated when the file has none
+  std::vector<glm::vec3> normals;  // always vertex_count(); generated when the file has none
   bool normals_generated = false;
-  std::vector<glm::vec2> texcoords0; // empty when absent
-  std::vector<uint32_t> indices;     // empty when the primitive is not indexed
+  std::vector<glm::vec2> texcoords0;  // empty when absent
+  std::vector<uint32_t> indices;      // empty when the primitive is not indexed
   // Skin influences, vertex-major: vertex v owns [v*influences, (v+1)*influences).
   // `influences` is 4 per JOINTS_n/WEIGHTS_n set; weights are normalized to sum 1 on import.
   uint32_t influences = 0;
@@ -65,27 +69,27 @@ struct Primitive {
 struct Mesh {
   std::string name;
   std::vector<Primitive> primitives;
-  std::vector<float> default_weights; // mesh.weights, zero-filled to the target count
+  std::vector<float> default_weights;  // mesh.weights, zero-filled to the target count
 };
 
 struct Skin {
   std::string name;
-  std::vector<int> joints;                // node index per joint, in the file's order (JOINTS_n index this)
-  std::vector<glm::mat4> inverse_bind;    // one per joint; identity when the file has none
-  std::vector<int> joint_parent;          // nearest ancestor that is a joint of this skin, -1 otherwise
-  std::vector<int> order;                 // joint indices, parents before children
+  std::vector<int> joints;  // node index per joint, in the file's order (JOINTS_n index this)
+  std::vector<glm::mat4> inverse_bind;  // one per joint; identity when the file has none
+  std::vector<int> joint_parent;  // nearest ancestor that is a joint of this skin, -1 otherwise
+  std::vector<int> order;         // joint indices, parents before children
 };
 
 struct Image {
   std::string name;
   int width = 0, height = 0;
-  std::vector<uint8_t> rgba; // width*height*4, empty when decoding failed
+  std::vector<uint8_t> rgba;  // width*height*4, empty when decoding failed
 };
 
 struct Material {
   std::string name;
   glm::vec4 base_color_factor{1.0f};
-  int base_color_image = -1; // index into Model::images, -1 when untextured
+  int base_color_image = -1;  // index into Model::images, -1 when untextured
   int base_color_texcoord = 0;
   bool double_sided = false;
 };
@@ -97,19 +101,19 @@ struct Channel {
   int node = -1;
   TargetPath path = TargetPath::Translation;
   Interpolation interpolation = Interpolation::Linear;
-  uint32_t components = 3;  // 3 (T, S), 4 (R: x, y, z, w), or the node's morph target count
-  std::vector<float> times; // strictly increasing seconds
+  uint32_t components = 3;   // 3 (T, S), 4 (R: x, y, z, w), or the node's morph target count
+  std::vector<float> times;  // strictly increasing seconds
   // times.size() elements of `components` floats; CUBICSPLINE stores three elements per key:
   // in-tangent, value, out-tangent (the spec's layout).
   std::vector<float> values;
 };
 
 struct Clip {
-  std::string name;  // the file's name, empty when it has none
-  float start = 0.0f; // first key time over all channels (seconds on the file's timeline)
-  float end = 0.0f;   // last key time over all channels
+  std::string name;    // the file's name, empty when it has none
+  float start = 0.0f;  // first key time over all channels (seconds on the file's timeline)
+  float end = 0.0f;    // last key time over all channels
   std::vector<Channel> channels;
-  std::vector<std::string> interpolations; // distinct sampler modes used, for reports
+  std::vector<std::string> interpolations;  // distinct sampler modes used, for reports
 };
 
 // One drawn primitive, in scene order (depth first from the scene roots, children in file order).
@@ -117,28 +121,29 @@ struct DrawItem {
   int node = -1;
   int mesh = -1;
   int primitive = -1;
-  int skin = -1; // skin used to deform it, -1 when rigid (then the node's world matrix applies)
+  int skin = -1;  // skin used to deform it, -1 when rigid (then the node's world matrix applies)
 };
 
 struct ImportWarning {
-  std::string code;    // stable identifier, e.g. WEIGHTS_NOT_NORMALIZED
-  std::string message; // what and where
-  uint64_t count = 0;  // how many items it applies to
+  std::string code;     // stable identifier, e.g. WEIGHTS_NOT_NORMALIZED
+  std::string message;  // what and where
+  uint64_t count = 0;   // how many items it applies to
 };
 
 struct Model {
   std::string file;
-  std::vector<Node> nodes;      // indexed by glTF node index
-  std::vector<int> node_order;  // every node, parents before children
-  std::vector<int> scene_roots; // roots of the default scene
+  std::vector<Node> nodes;       // indexed by glTF node index
+  std::vector<int> node_order;   // every node, parents before children
+  std::vector<int> scene_roots;  // roots of the default scene
   std::vector<Mesh> meshes;
   std::vector<Skin> skins;
   std::vector<Material> materials;
   std::vector<Image> images;
   std::vector<Clip> clips;
   std::vector<DrawItem> draws;
-  uint32_t morph_weight_count = 0;      // total morph weights over all nodes
-  std::vector<float> rest_morph_weights; // morph_weight_count: node.weights, else mesh.weights, else 0
+  uint32_t morph_weight_count = 0;  // total morph weights over all nodes
+  std::vector<float>
+      rest_morph_weights;  // morph_weight_count: node.weights, else mesh.weights, else 0
   std::vector<ImportWarning> warnings;
 };
 

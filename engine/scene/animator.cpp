@@ -36,7 +36,8 @@ void Animator::evaluate(const PoseSelection& sel) {
   for (size_t s = 0; s < m.skins.size(); ++s) {
     std::span<glm::mat4> pal(palette_.data() + skin_offset_[s], m.skins[s].joints.size());
     compute_skinning_matrices(m.skins[s], world_, pal);
-    compute_joint_dual_quats(pal, std::span<JointDualQuat>(dual_quats_.data() + skin_offset_[s], pal.size()));
+    compute_joint_dual_quats(
+        pal, std::span<JointDualQuat>(dual_quats_.data() + skin_offset_[s], pal.size()));
   }
 }
 

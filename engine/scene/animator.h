@@ -16,10 +16,10 @@ namespace rig {
 // Which pose to show. clip < 0 (or a model without clips) is the rest pose.
 struct PoseSelection {
   int clip = -1;
-  float time = 0.0f;        // seconds on the file's timeline (clamped by sampling)
-  int blend_clip = -1;      // crossfade target, -1 for none
+  float time = 0.0f;    // seconds on the file's timeline (clamped by sampling)
+  int blend_clip = -1;  // crossfade target, -1 for none
   float blend_time = 0.0f;
-  float blend_weight = 0.0f; // 0 = clip, 1 = blend_clip
+  float blend_weight = 0.0f;  // 0 = clip, 1 = blend_clip
 };
 
 class Animator {
@@ -41,16 +41,16 @@ class Animator {
   // World-space positions and normals of one draw item under the current pose, skinned on the
   // CPU with `method` (rigid items use their node's world matrix). out spans sized
   // prim.vertex_count(). Normals come back unit length.
-  void skin_draw_item(const DrawItem& item, SkinningMethod method, std::span<glm::vec3> out_positions,
-                      std::span<glm::vec3> out_normals) const;
+  void skin_draw_item(const DrawItem& item, SkinningMethod method,
+                      std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) const;
 
  private:
   const Model* model_;
   Pose pose_, blend_pose_;
   std::vector<glm::mat4> world_;
-  std::vector<glm::mat4> palette_;          // all skins, flat
-  std::vector<JointDualQuat> dual_quats_;   // all skins, flat
-  std::vector<uint32_t> skin_offset_;       // first palette entry of each skin
+  std::vector<glm::mat4> palette_;         // all skins, flat
+  std::vector<JointDualQuat> dual_quats_;  // all skins, flat
+  std::vector<uint32_t> skin_offset_;      // first palette entry of each skin
 };
 
 }  // namespace rig

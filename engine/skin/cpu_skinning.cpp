@@ -43,8 +43,8 @@ glm::mat4 blend_matrices(std::span<const glm::mat4> palette, const uint16_t* joi
 }
 
 struct BlendedDualQuat {
-  DualQuat dq;           // unit
-  glm::mat3 stretch;     // sum w_i S_i
+  DualQuat dq;        // unit
+  glm::mat3 stretch;  // sum w_i S_i
   bool ok;
 };
 

@@ -1,9 +1,8 @@
 // CPU skinning: the reference the GPU shaders are tested against.
 #pragma once
 
-#include <span>
-
 #include <glm/glm.hpp>
+#include <span>
 
 #include "anim/dual_quat.h"
 #include "model/model.h"

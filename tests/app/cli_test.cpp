@@ -14,9 +14,7 @@ using rig::test::quote;
 using rig::test::run_rigview;
 
 std::string tmp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() /
-          ("rigview_cli_" + std::to_string(::getpid()) + "_" + name))
-      .string();
+  return (rig::test::scratch_dir() / ("cli_" + name)).string();
 }
 
 // A tiny two-joint skinned strip as a .gltf with an embedded data: URI buffer, written by hand:
@@ -27,7 +25,7 @@ std::string write_strip_gltf() {
   std::vector<float> pos = {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0};
   std::vector<uint8_t> joints = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
   std::vector<float> weights = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-  std::vector<float> ibm = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
+  std::vector<float> ibm = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,  0, 0, 1,
                             1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -2, 0, 0, 1};
   std::vector<float> times = {1, 3};
   const float s = std::sqrt(0.5f);
@@ -56,8 +54,8 @@ std::string write_strip_gltf() {
   }
   std::ostringstream j;
   auto view = [&](size_t off, size_t len) {
-    return "{\"buffer\":0,\"byteOffset\":" + std::to_string(off) + ",\"byteLength\":" +
-           std::to_string(len) + "}";
+    return "{\"buffer\":0,\"byteOffset\":" + std::to_string(off) +
+           ",\"byteLength\":" + std::to_string(len) + "}";
   };
   j << R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,2]}],)"
     << R"("nodes":[{"children":[1]},{"translation":[2,0,0]},{"mesh":0,"skin":0,"translation":[50,0,0]}],)"
@@ -66,7 +64,8 @@ std::string write_strip_gltf() {
     << R"("animations":[{"name":"Bend","channels":[{"sampler":0,"target":{"node":1,"path":"rotation"}}],)"
     << R"("samplers":[{"input":4,"output":5,"interpolation":"LINEAR"}]}],)"
     << "\"bufferViews\":[" << view(o_pos, 48) << "," << view(o_j, 16) << "," << view(o_w, 64) << ","
-    << view(o_ibm, 128) << "," << view(o_t, 8) << "," << view(o_r, 32) << "," << view(o_i, 12) << "],"
+    << view(o_ibm, 128) << "," << view(o_t, 8) << "," << view(o_r, 32) << "," << view(o_i, 12)
+    << "],"
     << R"("accessors":[)"
     << R"({"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[0,0,0],"max":[3,0,0]},)"
     << R"({"bufferView":1,"componentType":5121,"count":4,"type":"VEC4"},)"
@@ -102,9 +101,9 @@ TEST(Cli, HelpAndVersion) {
 }
 
 TEST(Cli, UsageErrorsExitTwoWithOneLine) {
-  for (const char* args : {"--bogus", "--animation-index", "--animation-index -3",
-                           "--skinning sideways", "--blend-weight 2 --blend-index 0",
-                           "--blend-time 1", "--resolution 0,5", "a.glb b.glb"}) {
+  for (const char* args :
+       {"--bogus", "--animation-index", "--animation-index -3", "--skinning sideways",
+        "--blend-weight 2 --blend-index 0", "--blend-time 1", "--resolution 0,5", "a.glb b.glb"}) {
     auto r = run_rigview(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;

@@ -8,13 +8,12 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
-#include <sstream>
-
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/gtx/dual_quaternion.hpp>
+#include <sstream>
 
 #include "test_support.h"
 
@@ -69,7 +68,8 @@ struct Reference {
     std::vector<Trs> out(m.nodes.size());
     for (size_t i = 0; i < m.nodes.size(); ++i) {
       const auto& n = m.nodes[i];
-      if (n.translation.size() == 3) out[i].t = glm::vec3(n.translation[0], n.translation[1], n.translation[2]);
+      if (n.translation.size() == 3)
+        out[i].t = glm::vec3(n.translation[0], n.translation[1], n.translation[2]);
       if (n.rotation.size() == 4)
         out[i].r = glm::quat(float(n.rotation[3]), float(n.rotation[0]), float(n.rotation[1]),
                              float(n.rotation[2]));
@@ -93,7 +93,8 @@ struct Reference {
     return w;
   }
 
-  std::vector<Trs> sample(int anim, float t, std::vector<std::vector<float>>* morph = nullptr) const {
+  std::vector<Trs> sample(int anim, float t,
+                          std::vector<std::vector<float>>* morph = nullptr) const {
     std::vector<Trs> pose = rest();
     if (morph) *morph = morph_rest();
     if (anim < 0 || anim >= int(m.animations.size())) return pose;
@@ -112,7 +113,8 @@ struct Reference {
           read_float(s.output, tinygltf::GetNumComponentsInType(m.accessors[s.output].type));
       auto value = [&](size_t key, int which) {  // which: 0 in-tangent, 1 value, 2 out-tangent
         size_t element = cubic ? 3 * key + which : key;
-        return std::vector<float>(flat.begin() + element * comps, flat.begin() + (element + 1) * comps);
+        return std::vector<float>(flat.begin() + element * comps,
+                                  flat.begin() + (element + 1) * comps);
       };
       std::vector<float> out;
       if (t <= times.front() || times.size() == 1) {
@@ -131,7 +133,8 @@ struct Reference {
         } else if (cubic) {
           std::vector<float> b0 = value(k, 2), a1 = value(k + 1, 0);
           for (int i = 0; i < comps; ++i)
-            out[i] = (2 * u * u * u - 3 * u * u + 1) * v0[i] + td * (u * u * u - 2 * u * u + u) * b0[i] +
+            out[i] = (2 * u * u * u - 3 * u * u + 1) * v0[i] +
+                     td * (u * u * u - 2 * u * u + u) * b0[i] +
                      (-2 * u * u * u + 3 * u * u) * v1[i] + td * (u * u * u - u * u) * a1[i];
         } else if (comps == 4 && ch.target_path == "rotation") {
           glm::quat q = glm::slerp(glm::quat(v0[3], v0[0], v0[1], v0[2]),
@@ -211,10 +214,12 @@ struct Reference {
           std::vector<float> weights = read_float(prim.attributes.at("WEIGHTS_0"), 4);
           for (size_t v = 0; v < count; ++v) {
             glm::vec4 p(glm::make_vec3(&pos[3 * v]), 1);
-            float sum = weights[4 * v] + weights[4 * v + 1] + weights[4 * v + 2] + weights[4 * v + 3];
+            float sum =
+                weights[4 * v] + weights[4 * v + 1] + weights[4 * v + 2] + weights[4 * v + 3];
             if (!dqs) {
               glm::mat4 blend(0);
-              for (int i = 0; i < 4; ++i) blend += joint_mats[joints[4 * v + i]] * (weights[4 * v + i] / sum);
+              for (int i = 0; i < 4; ++i)
+                blend += joint_mats[joints[4 * v + i]] * (weights[4 * v + i] / sum);
               out.push_back(glm::vec3(blend * p));
               continue;
             }
@@ -304,8 +309,7 @@ void check_case(const std::filesystem::path& corpus, const Case& c, bool dqs) {
   }
   std::vector<glm::vec3> want = ref.posed_vertices(pose, dqs, morph);
 
-  const std::string obj = (std::filesystem::temp_directory_path() /
-                           ("rigview_ref_" + std::to_string(::getpid()) + ".obj")).string();
+  const std::string obj = (rig::test::scratch_dir() / "reference.obj").string();
   std::string args = "--export-obj " + rig::test::quote(obj) + " --animation-index " +
                      std::to_string(c.clip) + " --animation-time " + std::to_string(c.time) +
                      (dqs ? " --skinning dqs" : " --skinning lbs");
@@ -327,8 +331,8 @@ void check_case(const std::filesystem::path& corpus, const Case& c, bool dqs) {
     float d = glm::length(got[i] - want[i]);
     if (d > worst) worst = d, worst_at = i;
   }
-  EXPECT_LE(worst, tol) << c.file << (dqs ? " DQS" : " LBS") << ": vertex " << worst_at
-                        << " is " << worst << " away (tolerance " << tol << ")";
+  EXPECT_LE(worst, tol) << c.file << (dqs ? " DQS" : " LBS") << ": vertex " << worst_at << " is "
+                        << worst << " away (tolerance " << tol << ")";
   // The pose must actually differ from the bind pose somewhere, or the check proves nothing.
   std::vector<glm::vec3> bind = ref.posed_vertices(ref.rest(), dqs, ref.morph_rest());
   float moved = 0;
@@ -350,21 +354,20 @@ TEST_P(ExportReference, DqsMatchesIndependentImplementation) {
 
 INSTANTIATE_TEST_SUITE_P(
     Corpus, ExportReference,
-    ::testing::Values(Case{"RiggedSimple/RiggedSimple.glb", 0, 0.7f, -1, 0, 0},
-                      Case{"RiggedSimple/RiggedSimple.glb", 0, 1.55f, -1, 0, 0},
-                      Case{"CesiumMan/CesiumMan.glb", 0, 0.9f, -1, 0, 0},
-                      Case{"Fox/Fox.glb", 1, 0.3f, -1, 0, 0},
-                      Case{"Fox/Fox.glb", 2, 0.61f, -1, 0, 0},
-                      Case{"Fox/Fox.glb", 1, 0.3f, 2, 0.5f, 0.4f},
-                      Case{"KayKit_Knight/Knight.glb", 3, 0.77f, 40, 0.3f, 0.7f},
-                      Case{"InterpolationTest/InterpolationTest.glb", 2, 0.63f, -1, 0, 0},
-                      Case{"InterpolationTest/InterpolationTest.glb", 4, 1.37f, -1, 0, 0},
-                      Case{"InterpolationTest/InterpolationTest.glb", 7, 0.45f, -1, 0, 0},
-                      Case{"InterpolationTest/InterpolationTest.glb", 8, 0.81f, 6, 1.2f, 0.5f},
-                      Case{"AnimatedMorphCube/AnimatedMorphCube.gltf", 0, 1.3f, -1, 0, 0},
-                      Case{"MorphStressTest/MorphStressTest.gltf", 1, 0.9f, 2, 2.5f, 0.3f},
-                      Case{"AssetGenerator_Animation_Node/Animation_Node_05.gltf", 0, 1.7f, -1, 0, 0},
-                      Case{"RobotExpressive/RobotExpressive.glb", 2, 1.1f, -1, 0, 0}),
+    ::testing::Values(
+        Case{"RiggedSimple/RiggedSimple.glb", 0, 0.7f, -1, 0, 0},
+        Case{"RiggedSimple/RiggedSimple.glb", 0, 1.55f, -1, 0, 0},
+        Case{"CesiumMan/CesiumMan.glb", 0, 0.9f, -1, 0, 0}, Case{"Fox/Fox.glb", 1, 0.3f, -1, 0, 0},
+        Case{"Fox/Fox.glb", 2, 0.61f, -1, 0, 0}, Case{"Fox/Fox.glb", 1, 0.3f, 2, 0.5f, 0.4f},
+        Case{"KayKit_Knight/Knight.glb", 3, 0.77f, 40, 0.3f, 0.7f},
+        Case{"InterpolationTest/InterpolationTest.glb", 2, 0.63f, -1, 0, 0},
+        Case{"InterpolationTest/InterpolationTest.glb", 4, 1.37f, -1, 0, 0},
+        Case{"InterpolationTest/InterpolationTest.glb", 7, 0.45f, -1, 0, 0},
+        Case{"InterpolationTest/InterpolationTest.glb", 8, 0.81f, 6, 1.2f, 0.5f},
+        Case{"AnimatedMorphCube/AnimatedMorphCube.gltf", 0, 1.3f, -1, 0, 0},
+        Case{"MorphStressTest/MorphStressTest.gltf", 1, 0.9f, 2, 2.5f, 0.3f},
+        Case{"AssetGenerator_Animation_Node/Animation_Node_05.gltf", 0, 1.7f, -1, 0, 0},
+        Case{"RobotExpressive/RobotExpressive.glb", 2, 1.1f, -1, 0, 0}),
     [](const ::testing::TestParamInfo<Case>& info) { return "case" + std::to_string(info.index); });
 
 }  // namespace

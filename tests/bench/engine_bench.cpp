@@ -6,9 +6,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <random>
-
 #include <glm/gtc/matrix_transform.hpp>
+#include <random>
 
 #include "import/gltf_import.h"
 #include "scene/animator.h"
@@ -50,7 +49,8 @@ void animation_update(benchmark::State& state, const char* file, int clip_a, int
     animator.evaluate(sel);
     benchmark::DoNotOptimize(animator.skinning_matrices(0).data());
   }
-  state.counters["joints"] = static_cast<double>(model.skins.empty() ? 0 : model.skins[0].joints.size());
+  state.counters["joints"] =
+      static_cast<double>(model.skins.empty() ? 0 : model.skins[0].joints.size());
 }
 
 void BM_AnimationUpdate_Fox(benchmark::State& s) { animation_update(s, "Fox/Fox.glb", 1, 2); }
@@ -88,7 +88,8 @@ struct SkinFixture {
     }
     for (uint32_t k = 0; k < joints; ++k)
       palette.push_back(glm::translate(glm::mat4(1), {u(rng), u(rng), u(rng)}) *
-                        glm::mat4_cast(glm::angleAxis(u(rng) * 3.0f, glm::normalize(glm::vec3(u(rng), u(rng), 1)))));
+                        glm::mat4_cast(glm::angleAxis(
+                            u(rng) * 3.0f, glm::normalize(glm::vec3(u(rng), u(rng), 1)))));
     dqs.resize(joints);
     rig::compute_joint_dual_quats(palette, dqs);
     out_p.resize(n);

@@ -28,9 +28,9 @@ float sample_x(const Channel& c, float t) {
 
 // Seed 000 §3-4: elbow track 0° → 100° → 10° at 0, 0.2, 0.4 s about Z.
 TEST(SeedSlerp, ElbowTrackKeepsConstantAngularSpeed) {
-  Channel c = test::rotation_channel(0, {0.0f, 0.2f, 0.4f},
-                                     {axis_angle({0, 0, 1}, 0), axis_angle({0, 0, 1}, 100),
-                                      axis_angle({0, 0, 1}, 10)});
+  Channel c = test::rotation_channel(
+      0, {0.0f, 0.2f, 0.4f},
+      {axis_angle({0, 0, 1}, 0), axis_angle({0, 0, 1}, 100), axis_angle({0, 0, 1}, 10)});
   EXPECT_NEAR(angle_degrees(sample_rotation(c, 0.05f)), 25.0f, 1e-3f);
   EXPECT_NEAR(angle_degrees(sample_rotation(c, 0.13f)), 65.0f, 1e-3f);
   EXPECT_NEAR(angle_degrees(sample_rotation(c, 0.20f)), 100.0f, 1e-3f);
@@ -40,9 +40,9 @@ TEST(SeedSlerp, ElbowTrackKeepsConstantAngularSpeed) {
 
 // Seed 000 §15 exercise: 0° → 45° → 90° about Y at 0, 0.5, 1 s.
 TEST(SeedSlerp, ExerciseTrackQuarterPoints) {
-  Channel c = test::rotation_channel(0, {0.0f, 0.5f, 1.0f},
-                                     {axis_angle({0, 1, 0}, 0), axis_angle({0, 1, 0}, 45),
-                                      axis_angle({0, 1, 0}, 90)});
+  Channel c = test::rotation_channel(
+      0, {0.0f, 0.5f, 1.0f},
+      {axis_angle({0, 1, 0}, 0), axis_angle({0, 1, 0}, 45), axis_angle({0, 1, 0}, 90)});
   EXPECT_NEAR(angle_degrees(sample_rotation(c, 0.25f)), 22.5f, 1e-3f);
   EXPECT_NEAR(angle_degrees(sample_rotation(c, 0.75f)), 67.5f, 1e-3f);
   // The axis stays Y.
@@ -69,9 +69,9 @@ TEST(SpecSampling, LinearLerpsAndClampsOutsideTheKeys) {
   EXPECT_FLOAT_EQ(sample_x(c, 1.25f), 2.5f);
   EXPECT_FLOAT_EQ(sample_x(c, 2.0f), 10.0f);
   EXPECT_FLOAT_EQ(sample_x(c, 2.5f), 15.0f);
-  EXPECT_FLOAT_EQ(sample_x(c, 0.0f), 0.0f);    // before the first key: first value
+  EXPECT_FLOAT_EQ(sample_x(c, 0.0f), 0.0f);  // before the first key: first value
   EXPECT_FLOAT_EQ(sample_x(c, -7.0f), 0.0f);
-  EXPECT_FLOAT_EQ(sample_x(c, 9.0f), 20.0f);   // after the last key: last value
+  EXPECT_FLOAT_EQ(sample_x(c, 9.0f), 20.0f);  // after the last key: last value
   float v[3];
   sample_channel(c, 2.75f, v);
   EXPECT_FLOAT_EQ(v[1], -3.0f);
@@ -124,10 +124,10 @@ TEST(SpecSampling, LinearRotationTakesTheShortestPathAcrossASignFlip) {
 }
 
 TEST(SpecSampling, StepRotationAndExactKeyTimes) {
-  Channel c = test::rotation_channel(0, {0, 1, 2},
-                                     {axis_angle({0, 1, 0}, 0), axis_angle({0, 1, 0}, 30),
-                                      axis_angle({0, 1, 0}, 60)},
-                                     Interpolation::Step);
+  Channel c = test::rotation_channel(
+      0, {0, 1, 2},
+      {axis_angle({0, 1, 0}, 0), axis_angle({0, 1, 0}, 30), axis_angle({0, 1, 0}, 60)},
+      Interpolation::Step);
   EXPECT_NEAR(angle_degrees(sample_rotation(c, 0.99f)), 0.0f, 1e-3f);
   EXPECT_NEAR(angle_degrees(sample_rotation(c, 1.0f)), 30.0f, 1e-3f);
   EXPECT_NEAR(angle_degrees(sample_rotation(c, 1.5f)), 30.0f, 1e-3f);

@@ -1,14 +1,12 @@
 // CPU skinning: the seeds' LBS and DQS examples, the candy wrapper, and the non-rigid split.
-#include "skin/cpu_skinning.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/dual_quat.h"
 #include "scene/animator.h"
+#include "skin/cpu_skinning.h"
 #include "test_models.h"
 
 namespace rig {
@@ -60,8 +58,7 @@ class TwistTest : public ::testing::TestWithParam<float> {};
 
 TEST_P(TwistTest, LbsCollapsesByCosHalfAngleDqsKeepsRadius) {
   const float theta = GetParam();
-  std::vector<glm::mat4> palette = {glm::mat4(1.0f),
-                                    glm::mat4_cast(axis_angle({0, 0, 1}, theta))};
+  std::vector<glm::mat4> palette = {glm::mat4(1.0f), glm::mat4_cast(axis_angle({0, 0, 1}, theta))};
   const uint16_t j[2] = {0, 1};
   const float w[2] = {0.5f, 0.5f};
   const glm::vec3 v(1, 0, 0);
@@ -107,21 +104,22 @@ TEST(Dqs, HemisphereAlignmentUsesTheLargestWeight) {
   dqs[1].rigid = b;
   const uint16_t j[2] = {0, 1};
   const float w[2] = {0.25f, 0.75f};
-  glm::quat expected = glm::normalize(axis_angle({0, 1, 0}, 10) * 0.25f +
-                                      axis_angle({0, 1, 0}, 30) * 0.75f);
+  glm::quat expected =
+      glm::normalize(axis_angle({0, 1, 0}, 10) * 0.25f + axis_angle({0, 1, 0}, 30) * 0.75f);
   glm::vec3 got = skin_point_dual_quat(dqs, j, w, 2, {1, 0, 0});
   expect_vec3(got, expected * glm::vec3(1, 0, 0));
   EXPECT_NEAR(glm::length(got), 1.0f, 1e-5f);
 }
 
 TEST(Dqs, RigidSingleInfluenceEqualsTheMatrix) {
-  glm::mat4 m = glm::translate(glm::mat4(1), {1, -2, 3}) *
-                glm::mat4_cast(axis_angle({1, 2, 3}, 77));
+  glm::mat4 m =
+      glm::translate(glm::mat4(1), {1, -2, 3}) * glm::mat4_cast(axis_angle({1, 2, 3}, 77));
   std::vector<glm::mat4> palette = {m};
   const uint16_t j[1] = {0};
   const float w[1] = {1.0f};
   const glm::vec3 p(0.3f, -0.7f, 2.0f);
-  expect_vec3(skin_point_dual_quat(dual_quats(palette), j, w, 1, p), glm::vec3(m * glm::vec4(p, 1)));
+  expect_vec3(skin_point_dual_quat(dual_quats(palette), j, w, 1, p),
+              glm::vec3(m * glm::vec4(p, 1)));
 }
 
 TEST(Dqs, ScaledShearedAndMirroredJointsReproduceTheMatrixWhenInfluencesAgree) {
@@ -216,8 +214,8 @@ TEST(Animator, SkinnedMeshNodeTransformIsIgnored) {
   m.meshes.push_back(mesh);
   m.draws.push_back({mesh_node, 0, 0, 0});
   Clip clip;
-  clip.channels.push_back(test::rotation_channel(0, {0, 1}, {axis_angle({0, 0, 1}, 0),
-                                                              axis_angle({0, 0, 1}, 90)}));
+  clip.channels.push_back(
+      test::rotation_channel(0, {0, 1}, {axis_angle({0, 0, 1}, 0), axis_angle({0, 0, 1}, 90)}));
   clip.end = 1;
   m.clips.push_back(clip);
   Animator anim(m);

@@ -1,10 +1,9 @@
 // Small models built in code for engine tests (no importer involved).
 #pragma once
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <numbers>
 #include <string>
-
-#include <glm/gtc/matrix_transform.hpp>
 
 #include "model/model.h"
 
@@ -30,8 +29,10 @@ inline int add_node(Model& m, const std::string& name, int parent, glm::vec3 t,
   n.rest.rotation = r;
   m.nodes.push_back(n);
   const int idx = static_cast<int>(m.nodes.size()) - 1;
-  if (parent >= 0) m.nodes[parent].children.push_back(idx);
-  else m.scene_roots.push_back(idx);
+  if (parent >= 0)
+    m.nodes[parent].children.push_back(idx);
+  else
+    m.scene_roots.push_back(idx);
   m.node_order.push_back(idx);  // callers add parents first
   return idx;
 }

@@ -2,14 +2,13 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace rig::test {
 
@@ -23,10 +22,10 @@ inline std::filesystem::path corpus_root_or_empty() {
   return p;
 }
 
-#define RIG_REQUIRE_CORPUS(var)                                                          \
-  std::filesystem::path var = ::rig::test::corpus_root_or_empty();                       \
-  if (var.empty()) GTEST_SKIP() << "RIGVIEW_CORPUS is not set: corpus test skipped";     \
-  ASSERT_TRUE(std::filesystem::is_directory(var))                                        \
+#define RIG_REQUIRE_CORPUS(var)                                                      \
+  std::filesystem::path var = ::rig::test::corpus_root_or_empty();                   \
+  if (var.empty()) GTEST_SKIP() << "RIGVIEW_CORPUS is not set: corpus test skipped"; \
+  ASSERT_TRUE(std::filesystem::is_directory(var))                                    \
       << "RIGVIEW_CORPUS points at a missing folder: " << var
 
 struct RunResult {
@@ -35,16 +34,30 @@ struct RunResult {
   std::string err;
 };
 
+// A per-process scratch folder, removed when the test program exits.
+inline const std::filesystem::path& scratch_dir() {
+  struct Dir {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("rigview_test_" + std::to_string(::getpid()));
+    Dir() { std::filesystem::create_directories(path); }
+    ~Dir() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
+}
+
 // Runs `rigview <args>` (args already shell-quoted), capturing stdout and stderr.
 inline RunResult run_rigview(const std::string& args) {
   namespace fs = std::filesystem;
   static int counter = 0;
-  fs::path dir = fs::temp_directory_path() / ("rigview_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path& dir = scratch_dir();
   fs::path out = dir / ("out" + std::to_string(counter) + ".txt");
   fs::path err = dir / ("err" + std::to_string(counter++) + ".txt");
-  std::string cmd = std::string("'") + RIGVIEW_EXE + "' " + args + " >'" + out.string() +
-                    "' 2>'" + err.string() + "' </dev/null";
+  std::string cmd = std::string("'") + RIGVIEW_EXE + "' " + args + " >'" + out.string() + "' 2>'" +
+                    err.string() + "' </dev/null";
   int raw = std::system(cmd.c_str());
   RunResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
@@ -66,8 +79,10 @@ inline RunResult run_rigview(const std::string& args) {
 inline std::string quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
   }
   return q + "'";
 }
