@@ -131,9 +131,10 @@ class Viewer {
   void draw_help_window();
   bool write_screenshot(const std::string& path, int fb_width, int fb_height);
   rig::render::Camera current_camera(float aspect) const { return camera_.camera(aspect); }
-  // Left edge (window pixels) of the single view: right of the side panel while the panel sits
-  // at the window's left edge, so the framed model is not hidden behind it. The compare split
-  // always uses the whole window.
+  // Left edge (window pixels) of the 3D view: right of the side panel while the panel sits at
+  // the window's left edge, so the framed model is not hidden behind it. In compare mode that
+  // free area is what is split into the LBS (left) and DQS (right) halves, so neither half is
+  // covered; with the panels hidden (Tab) the halves are exactly the window's halves.
   float single_view_left(float window_width) const {
     return (!hide_ui_ && panel_right_ > 0.0f && window_width - panel_right_ >= 200.0f)
                ? panel_right_
@@ -352,8 +353,7 @@ void Viewer::frame_model() {
                                             static_cast<float>(width) / window_width
                                       : 0.0f;
   float aspect = (static_cast<float>(width) - left) / static_cast<float>(height);
-  if (skinning_ == SkinningMode::Compare)
-    aspect = 0.5f * static_cast<float>(width) / static_cast<float>(height);
+  if (skinning_ == SkinningMode::Compare) aspect *= 0.5f;
   if (aspect >= 1.0f) return;
   const float half_fov_x = std::atan(aspect * std::tan(0.5f * camera_.fov_y));
   camera_.distance =
@@ -509,9 +509,11 @@ void Viewer::update_hover() {
   if (width <= 0.0f || height <= 0.0f) return;
   float vx = single_view_left(width), vw = width - vx;
   if (skinning_ == SkinningMode::Compare) {
-    vx = 0.0f;
-    vw = std::floor(width * 0.5f);
-    if (io.MousePos.x >= vw) vx = vw, vw = width - vw;
+    const float left_half = std::floor(vw * 0.5f);
+    if (io.MousePos.x >= vx + left_half)
+      vx += left_half, vw -= left_half;
+    else
+      vw = left_half;
   }
   const rig::render::Camera camera = current_camera(vw / height);
   const glm::mat4 view_projection = camera.projection * camera.view;
@@ -545,16 +547,16 @@ void Viewer::render_scene(int fb_width, int fb_height) {
   glViewport(0, 0, viewport.width, viewport.height);
   renderer_->begin_gpu_timer();
   renderer_->clear(viewport, draw.background);
+  const float window_width = ImGui::GetIO().DisplaySize.x;
+  rig::render::Viewport view = viewport;
+  if (window_width > 0.0f) {
+    view.x = static_cast<int>(single_view_left(window_width) * viewport.width / window_width);
+    view.width = std::max(viewport.width - view.x, 1);
+  }
   if (skinning_ == SkinningMode::Compare) {
-    const float half_aspect = 0.5f * static_cast<float>(viewport.width) / viewport.height;
-    renderer_->draw_compare(current_camera(half_aspect), viewport, draw, false);
+    const float half_aspect = 0.5f * static_cast<float>(view.width) / view.height;
+    renderer_->draw_compare(current_camera(half_aspect), view, draw, false);
   } else {
-    const float window_width = ImGui::GetIO().DisplaySize.x;
-    rig::render::Viewport view = viewport;
-    if (window_width > 0.0f) {
-      view.x = static_cast<int>(single_view_left(window_width) * viewport.width / window_width);
-      view.width = std::max(viewport.width - view.x, 1);
-    }
     renderer_->draw(current_camera(view.aspect()), view, draw);
   }
   renderer_->end_gpu_timer();
@@ -809,7 +811,8 @@ void Viewer::draw_compare_labels() {
   if (skinning_ != SkinningMode::Compare) return;
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImDrawList* draw = ImGui::GetForegroundDrawList();
-  const float mid = viewport->Pos.x + std::floor(viewport->Size.x * 0.5f);
+  const float view_left = single_view_left(viewport->Size.x);
+  const float mid = viewport->Pos.x + view_left + std::floor((viewport->Size.x - view_left) * 0.5f);
   const float y = viewport->Pos.y + 12.0f;
   const char* left = "LBS (linear blend)";
   const char* right = "DQS (dual quaternion)";
