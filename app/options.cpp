@@ -42,6 +42,8 @@ const char* usage_text() {
          "  --output FILE.png         render one frame headless to a PNG and exit\n"
          "  --resolution W,H          size of the --output image (default 1280,720)\n"
          "  --armature                draw the skeleton in --output renders\n"
+         "  --weights JOINT|influences  colour --output renders by JOINT's skin weights, or by\n"
+         "                            each vertex's number of influences\n"
          "\n"
          "Pose selection (export, render and the viewer's first frame):\n"
          "  --animation-index N       clip to sample (default 0)\n"
@@ -98,6 +100,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.armature = true;
     } else if (a == "--rest-pose") {
       o.rest_pose = true;
+    } else if (a == "--weights") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--weights expects a joint name or 'influences'", false;
+      o.weights_view = v;
     } else if (a == "--export-obj") {
       if (!value(v)) return false;
       if (v.empty()) return error = "--export-obj needs a file name", false;
