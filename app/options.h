@@ -24,8 +24,9 @@ struct Options {
   float blend_time = 0.0f;
   float blend_weight = 0.0f;
   Backend backend = Backend::Cpu;
-  bool armature = false;   // draw bones in --output renders
-  bool rest_pose = false;  // --rest-pose: ignore animations
+  bool armature = false;     // draw bones in --output renders
+  bool rest_pose = false;    // --rest-pose: ignore animations
+  std::string weights_view;  // --weights JOINT|influences: skin-weight view in --output renders
 };
 
 // Parses argv. On a usage error returns false and sets `error` to a one-line hint.
