@@ -1,6 +1,7 @@
-// Headless modes: `--output FILE.png` renders one frame offscreen, and `--backend gpu` skins
-// the export on the GPU (the real vertex shaders, read back with transform feedback). Both run
-// on an EGL surfaceless context, so they work without an X server.
+// Headless modes: `--output FILE.png` renders one frame offscreen (`--weights` colours it by
+// skin weights), and `--backend gpu` skins the export on the GPU (the real vertex shaders, read
+// back with transform feedback). Both run on an EGL surfaceless context, so they work without
+// an X server.
 #include <algorithm>
 #include <cstdio>
 
@@ -9,6 +10,7 @@
 #include "render/headless_context.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
+#include "render/weight_view.h"
 #include "scene/animator.h"
 
 namespace rigview {
@@ -31,6 +33,14 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   std::string error;
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options, model, selection, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
+    return 2;
+  }
+  // --weights: a usage error like a bad pose, checked before any GL work.
+  rig::render::WeightView weight_view = rig::render::WeightView::Off;
+  int weight_joint_node = -1;
+  if (!rig::render::weight_view_from_name(model, options.weights_view, weight_view,
+                                          weight_joint_node, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return 2;
   }
@@ -57,6 +67,9 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   rig::render::DrawOptions draw;
   draw.method = method_of(options.skinning);
   draw.skeleton = options.armature;
+  draw.weight_view = weight_view;
+  draw.weight_joint_node = weight_joint_node;
+  draw.selected_joint_node = weight_joint_node;  // with --armature, the joint shown is marked
   const rig::render::Viewport viewport{0, 0, target.width(), target.height()};
   // The bounding sphere fits the vertical field of view; a view narrower than it is tall
   // (portrait, or each half of the compare split) backs off to fit horizontally too.

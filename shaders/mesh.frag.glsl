@@ -1,9 +1,11 @@
 // Mesh fragment shader: base colour (factor x sRGB texture), a key light plus hemispheric
-// ambient, gamma-encoded output. u_flat_color draws the wireframe overlay in one colour.
+// ambient, gamma-encoded output. u_flat_color draws the wireframe overlay in one colour;
+// u_weight_view swaps the base colour for a skin-weight colour (the lighting stays).
 
 in vec3 v_world_position;
 in vec3 v_world_normal;
 in vec2 v_texcoord;
+in vec2 v_weight_info; // (weight of the chosen joint, usable influence count), see mesh.vert
 
 uniform vec4 u_base_color_factor;
 uniform sampler2D u_base_color_texture; // sRGB texture: sampling returns linear values
@@ -12,6 +14,12 @@ uniform vec3 u_eye;
 uniform vec3 u_key_direction; // unit, from the surface towards the light
 uniform bool u_flat;
 uniform vec4 u_flat_color;
+// Skin-weight views (render/weight_colors.h): 0 off, 1 the chosen joint's weight as a heat
+// map, 2 the influence count. Set per draw item: rigid items always draw with 0.
+uniform int u_weight_view;
+uniform vec3 u_heat_stops[5];      // weights 0, 1/4, 1/2, 3/4, 1
+uniform vec3 u_zero_weight_color;  // weight exactly 0
+uniform vec3 u_count_colors[9];    // by influence count; [0] marks an unskinnable vertex
 
 out vec4 frag_color;
 
@@ -22,6 +30,25 @@ void main() {
   }
   vec4 base = u_base_color_factor;
   if (u_has_texture) base *= texture(u_base_color_texture, v_texcoord);
+  if (u_weight_view != 0) {
+    // Interpolated influence counts round to the nearest vertex's count, so regions keep crisp
+    // borders; a triangle whose vertices all have weight 0 interpolates to exactly 0.
+    int used = int(floor(v_weight_info.y + 0.5));
+    vec3 display;
+    if (used <= 0) {
+      display = u_count_colors[0];
+    } else if (u_weight_view == 2) {
+      display = u_count_colors[min(used, 8)];
+    } else if (v_weight_info.x <= 0.0) {
+      display = u_zero_weight_color;
+    } else {
+      float x = clamp(v_weight_info.x, 0.0, 1.0) * 4.0;
+      int i = min(int(x), 3);
+      display = mix(u_heat_stops[i], u_heat_stops[i + 1], x - float(i));
+    }
+    // Display colours to linear, so after lighting and gamma they read as chosen.
+    base = vec4(pow(display, vec3(2.2)), 1.0);
+  }
   vec3 n = normalize(v_world_normal);
   vec3 to_eye = normalize(u_eye - v_world_position);
   // Two-sided lighting: back faces (double-sided materials, thin shells) face the viewer.

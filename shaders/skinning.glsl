@@ -108,3 +108,23 @@ bool skin_dual_quat(uint joints[kMaxInfluences], float weights[kMaxInfluences], 
   out_n = safe_normalize(quat_rotate(real, transform_normal(stretch, n)), n);
   return true;
 }
+
+// What the weight views show for one vertex: (weight of `joint`, usable influence count).
+// The same rules as skin_linear: weights divided by their sum over all `count` influences,
+// zero weights and joints outside the skin skipped. A vertex whose weights sum to 0 (or whose
+// influences all point outside the skin) has no usable influence: (0, 0).
+vec2 weight_info(uint joints[kMaxInfluences], float weights[kMaxInfluences], int count,
+                 int joint_count, int joint) {
+  float sum = 0.0;
+  for (int i = 0; i < count; ++i) sum += weights[i];
+  if (!(sum > 0.0)) return vec2(0.0);
+  float inv = 1.0 / sum;
+  float weight = 0.0, used = 0.0;
+  for (int i = 0; i < count; ++i) {
+    float w = weights[i] * inv;
+    if (w == 0.0 || int(joints[i]) >= joint_count) continue;
+    used += 1.0;
+    if (int(joints[i]) == joint) weight += w;
+  }
+  return vec2(weight, used);
+}

@@ -7,6 +7,7 @@
 //   RIGVIEW_VIEWER_DROP=PATH       on frame 2, open PATH as if it had been dropped on the window
 //   RIGVIEW_VIEWER_HELP=1          start with the Help panel open
 //   RIGVIEW_VIEWER_HIDE_UI=1       draw no panels (screenshots of the scene alone)
+//   RIGVIEW_VIEWER_KEYS=KEYS       on frame 2, press these shortcut keys (letters, digits)
 #include <cstdio>
 
 #include "modes.h"
@@ -38,6 +39,7 @@ int run_viewer(const Options&, const std::string& model_path) {
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -48,6 +50,8 @@ int run_viewer(const Options&, const std::string& model_path) {
 #include "pose_options.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
+#include "render/weight_colors.h"
+#include "render/weight_view.h"
 #include "viewer/camera_controls.h"
 #include "viewer/document.h"
 #include "viewer/viewer_settings.h"
@@ -97,8 +101,9 @@ class Viewer {
   explicit Viewer(const Options& options) : options_(options) {}
   ~Viewer();
 
-  // Loads the first model and applies the command-line pose; false + message printed.
-  bool load_initial(const std::string& path);
+  // Loads the first model and applies the command-line pose and --weights. 0, or the exit
+  // status after printing one line (1: the model, 2: a usage error).
+  int load_initial(const std::string& path);
   // Window, GL, ImGui, renderer. Returns 0, or the exit status after printing one line.
   int open_window();
   int run();
@@ -127,6 +132,7 @@ class Viewer {
   void draw_skeleton_section();
   void draw_joint_tree(int skin, int joint);
   void draw_stats_overlay();
+  void draw_weight_legend();
   void draw_compare_labels();
   void draw_help_window();
   bool write_screenshot(const std::string& path, int fb_width, int fb_height);
@@ -159,6 +165,8 @@ class Viewer {
   bool show_wireframe_ = false;
   bool show_grid_ = true;
   bool show_help_ = false;
+  // Skin-weight view; SelectedJoint shows selected_node_'s weights.
+  rig::render::WeightView weight_view_ = rig::render::WeightView::Off;
   int selected_node_ = -1;
   int hovered_node_ = -1;
   bool reveal_selection_ = false;
@@ -184,9 +192,10 @@ class Viewer {
 
   // Self-test.
   int test_frames_ = 0;
-  std::string test_screenshot_, test_drop_;
+  std::string test_screenshot_, test_drop_, test_keys_;
   bool hide_ui_ = false;
   float panel_right_ = 8.0f + kPanelWidth;  // where the panel ends; its first-use place until drawn
+  float stats_height_ = 50.0f;  // of the stats overlay, as last drawn (the legend sits above it)
 
   // Key presses since the last frame (fixed storage: no allocation per event).
   struct QueuedKey {
@@ -214,16 +223,27 @@ Viewer::~Viewer() {
   glfwTerminate();
 }
 
-bool Viewer::load_initial(const std::string& path) {
+int Viewer::load_initial(const std::string& path) {
   std::string error;
   if (!load_document(path, doc_, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
-    return false;
+    return 1;
   }
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options_, *doc_.model, selection, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
-    return false;
+    return 1;
+  }
+  // --weights opens the viewer on that view (and joint, selected and revealed in the tree).
+  int weight_joint = -1;
+  if (!rig::render::weight_view_from_name(*doc_.model, options_.weights_view, weight_view_,
+                                          weight_joint, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
+    return 2;
+  }
+  if (weight_joint >= 0) {
+    selected_node_ = weight_joint;
+    reveal_selection_ = true;
   }
   skinning_ = options_.skinning;
   rest_pose_ = options_.rest_pose;
@@ -242,13 +262,14 @@ bool Viewer::load_initial(const std::string& path) {
   // An explicit time or blend on the command line asks for that exact pose: start paused.
   if (options_.animation_time.has_value() || selection.blend_clip >= 0) p.set_playing(false);
   open_path_ = path;
-  return true;
+  return 0;
 }
 
 int Viewer::open_window() {
   test_frames_ = env_int("RIGVIEW_VIEWER_FRAMES", 0);
   if (const char* s = std::getenv("RIGVIEW_VIEWER_SCREENSHOT")) test_screenshot_ = s;
   if (const char* s = std::getenv("RIGVIEW_VIEWER_DROP")) test_drop_ = s;
+  if (const char* s = std::getenv("RIGVIEW_VIEWER_KEYS")) test_keys_ = s;
   show_help_ = env_int("RIGVIEW_VIEWER_HELP", 0) != 0;
   hide_ui_ = env_int("RIGVIEW_VIEWER_HIDE_UI", 0) != 0;
 
@@ -448,6 +469,10 @@ void Viewer::handle_keyboard() {
       case GLFW_KEY_W:
         show_wireframe_ = !show_wireframe_;
         break;
+      case GLFW_KEY_V:  // Off → selected joint → influence count → Off
+        weight_view_ =
+            static_cast<rig::render::WeightView>((static_cast<int>(weight_view_) + 1) % 3);
+        break;
       case GLFW_KEY_G:
         show_grid_ = !show_grid_;
         break;
@@ -543,6 +568,8 @@ void Viewer::render_scene(int fb_width, int fb_height) {
   draw.grid = show_grid_;
   draw.skeleton = show_skeleton_;
   draw.selected_joint_node = selected_node_;
+  draw.weight_view = weight_view_;
+  draw.weight_joint_node = selected_node_;
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, viewport.width, viewport.height);
   renderer_->begin_gpu_timer();
@@ -713,6 +740,26 @@ void Viewer::draw_display_section() {
   ImGui::Checkbox("Surfaces", &show_surfaces_);
   ImGui::SameLine();
   ImGui::Checkbox("Wireframe (W)", &show_wireframe_);
+  using rig::render::WeightView;
+  int weights = static_cast<int>(weight_view_);
+  ImGui::SetNextItemWidth(170.0f);
+  ImGui::Combo("Weights (V)", &weights, "Off\0Selected joint\0Influence count\0");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Selected joint: its skin weight per vertex (heat map, grey = none)\n"
+        "Influence count: non-zero influences per vertex");
+  weight_view_ = static_cast<WeightView>(weights);
+  if (weight_view_ == WeightView::SelectedJoint) {
+    if (selected_node_ < 0) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+      ImGui::TextWrapped("Select a joint in the tree or click one with bones on (B).");
+      ImGui::PopStyleColor();
+    } else
+      ImGui::TextDisabled("Weights of %s",
+                          doc_.node_labels[static_cast<size_t>(selected_node_)].c_str());
+  }
+  if (doc_.skinned_draw_items == 0 && weight_view_ != WeightView::Off)
+    ImGui::TextDisabled("This model has no skinned mesh: it draws as usual.");
   if (ImGui::Button("Frame model (F)")) frame_model();
   ImGui::SameLine();
   if (ImGui::Button("Reset camera")) reset_camera();
@@ -787,6 +834,7 @@ void Viewer::draw_stats_overlay() {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##stats", nullptr, flags)) {
+    stats_height_ = ImGui::GetWindowSize().y;
     const double gpu = renderer_->gpu_time_ms();
     const int views = skinning_ == SkinningMode::Compare ? 2 : 1;
     const int passes = (show_surfaces_ ? 1 : 0) + (show_wireframe_ ? 1 : 0);
@@ -802,6 +850,78 @@ void Viewer::draw_stats_overlay() {
                 skinning_name(skinning_));
     ImGui::Text("%u joints | %llu vertices | %u skinned draw calls", doc_.joint_count,
                 static_cast<unsigned long long>(doc_.vertex_count), skinned_draws);
+  }
+  ImGui::End();
+}
+
+ImU32 legend_color(glm::vec3 c) {
+  return IM_COL32(static_cast<int>(c.r * 255.0f + 0.5f), static_cast<int>(c.g * 255.0f + 0.5f),
+                  static_cast<int>(c.b * 255.0f + 0.5f), 255);
+}
+
+// The weight view's key, at the bottom left of the 3D view (above the stats): the heat map as a bar
+// from 0 to 1 (plus the "not influenced" and "broken" swatches), or one swatch per influence count.
+// The colours are the renderer's own (render/weight_colors.h), unlit.
+void Viewer::draw_weight_legend() {
+  using rig::render::WeightView;
+  if (weight_view_ == WeightView::Off) return;
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  // Above the stats overlay, which spans the bottom of narrow windows.
+  ImGui::SetNextWindowPos(
+      ImVec2(viewport->WorkPos.x + single_view_left(viewport->Size.x) + 10.0f,
+             viewport->WorkPos.y + viewport->WorkSize.y - 16.0f - stats_height_),
+      ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.65f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  if (ImGui::Begin("##weight_legend", nullptr, flags)) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float h = ImGui::GetTextLineHeight();
+    auto swatch = [&](glm::vec3 color, const char* label) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      draw->AddRectFilled(p, ImVec2(p.x + h, p.y + h), legend_color(color));
+      ImGui::Dummy(ImVec2(h, h));
+      ImGui::SameLine();
+      ImGui::TextUnformatted(label);
+    };
+    if (weight_view_ == WeightView::SelectedJoint) {
+      if (selected_node_ >= 0)
+        ImGui::Text("Weight of %s", doc_.node_labels[static_cast<size_t>(selected_node_)].c_str());
+      else
+        ImGui::TextUnformatted("Weight of the selected joint (none selected)");
+      constexpr float kBarWidth = 220.0f;
+      const size_t segments = rig::render::kWeightHeatStops.size() - 1;
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float segment = kBarWidth / static_cast<float>(segments);
+      for (size_t i = 0; i < segments; ++i) {
+        const ImU32 a = legend_color(rig::render::kWeightHeatStops[i]);
+        const ImU32 b = legend_color(rig::render::kWeightHeatStops[i + 1]);
+        const float x0 = p.x + segment * static_cast<float>(i);
+        draw->AddRectFilledMultiColor(ImVec2(x0, p.y), ImVec2(x0 + segment, p.y + h), a, b, b, a);
+      }
+      ImGui::Dummy(ImVec2(kBarWidth, h));
+      // Tick labels under the bar's start, middle and end (SameLine offsets count from the
+      // window's left edge, padding included).
+      const float left = ImGui::GetCursorPosX();
+      ImGui::TextUnformatted("0");
+      ImGui::SameLine(left + 0.5f * (kBarWidth - ImGui::CalcTextSize("0.5").x));
+      ImGui::TextUnformatted("0.5");
+      ImGui::SameLine(left + kBarWidth - ImGui::CalcTextSize("1").x);
+      ImGui::TextUnformatted("1");
+      swatch(rig::render::kZeroWeightColor, "not influenced (0)");
+      ImGui::SameLine();
+      swatch(rig::render::kBrokenWeightColor, "no usable weights");
+    } else {
+      ImGui::TextUnformatted("Non-zero influences per vertex");
+      static const char* const kCounts[] = {"", "1", "2", "3", "4", "5", "6", "7", "8"};
+      static_assert(std::size(kCounts) == rig::render::kInfluenceCountColors.size());
+      for (size_t n = 1; n < rig::render::kInfluenceCountColors.size(); ++n) {
+        if (n > 1) ImGui::SameLine();
+        swatch(rig::render::kInfluenceCountColors[n], kCounts[n]);
+      }
+      swatch(rig::render::kBrokenWeightColor, "none usable (broken)");
+    }
   }
   ImGui::End();
 }
@@ -848,6 +968,7 @@ void Viewer::draw_help_window() {
         {"B", "bones on / off (hover a joint: name; click: select)"},
         {"R", "rest pose on / off"},
         {"W / G", "wireframe / grid"},
+        {"V", "weights: off / selected joint (heat map) / influence count"},
         {"O", "focus the Open field"},
         {"Esc", "clear the joint selection"},
         {"H or F1", "this help"},
@@ -899,6 +1020,7 @@ void Viewer::draw_ui() {
   }
   ImGui::End();
   draw_stats_overlay();
+  draw_weight_legend();
   draw_compare_labels();
   draw_help_window();
 }
@@ -931,6 +1053,13 @@ int Viewer::run() {
   for (int frame = 1; !glfwWindowShouldClose(window_); ++frame) {
     glfwPollEvents();
     if (frame == 2 && !test_drop_.empty()) pending_open_ = test_drop_;
+    if (frame == 2) {
+      for (const char c : test_keys_) {
+        const int upper = std::toupper(static_cast<unsigned char>(c));
+        if (upper >= 'A' && upper <= 'Z') queue_key(GLFW_KEY_A + (upper - 'A'), GLFW_PRESS, 0);
+        if (upper >= '0' && upper <= '9') queue_key(GLFW_KEY_0 + (upper - '0'), GLFW_PRESS, 0);
+      }
+    }
     if (!pending_open_.empty()) {
       std::string path;
       path.swap(pending_open_);
@@ -983,7 +1112,7 @@ int Viewer::run() {
 
 int run_viewer(const Options& options, const std::string& model_path) {
   Viewer viewer(options);
-  if (!viewer.load_initial(model_path)) return 1;
+  if (const int status = viewer.load_initial(model_path); status != 0) return status;
   if (const int status = viewer.open_window(); status != 0) return status;
   return viewer.run();
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "render/gl_util.h"
+#include "render/weight_colors.h"
 
 namespace rig::render {
 
@@ -43,7 +44,7 @@ struct MeshProgram {
   GLuint id = 0;
   GLint view_proj = -1, model = -1, normal_matrix = -1, skinning = -1, influences = -1,
         joint_count = -1, base_color_factor = -1, has_texture = -1, eye = -1, key_direction = -1,
-        flat = -1, flat_color = -1;
+        flat = -1, flat_color = -1, weight_view = -1, weight_joint = -1;
 };
 
 struct LineProgram {
@@ -155,7 +156,19 @@ MeshProgram mesh_program(GLuint id) {
   p.key_direction = glGetUniformLocation(id, "u_key_direction");
   p.flat = glGetUniformLocation(id, "u_flat");
   p.flat_color = glGetUniformLocation(id, "u_flat_color");
+  p.weight_view = glGetUniformLocation(id, "u_weight_view");
+  p.weight_joint = glGetUniformLocation(id, "u_weight_joint");
   glUseProgram(id);
+  // The weight views' colours never change: set once per program.
+  if (GLint loc = glGetUniformLocation(id, "u_heat_stops"); loc >= 0)
+    glUniform3fv(loc, GLsizei(kWeightHeatStops.size()), glm::value_ptr(kWeightHeatStops[0]));
+  if (GLint loc = glGetUniformLocation(id, "u_count_colors"); loc >= 0)
+    glUniform3fv(loc, GLsizei(kInfluenceCountColors.size()),
+                 glm::value_ptr(kInfluenceCountColors[0]));
+  if (GLint loc = glGetUniformLocation(id, "u_zero_weight_color"); loc >= 0)
+    glUniform3fv(loc, 1, glm::value_ptr(kZeroWeightColor));
+  if (p.weight_view >= 0) glUniform1i(p.weight_view, 0);
+  if (p.weight_joint >= 0) glUniform1i(p.weight_joint, -1);
   GLint tex = glGetUniformLocation(id, "u_base_color_texture");
   if (tex >= 0) glUniform1i(tex, kBaseColorUnit);
   GLint pal = glGetUniformLocation(id, "u_palette_tbo");
@@ -164,6 +177,16 @@ MeshProgram mesh_program(GLuint id) {
   if (block != GL_INVALID_INDEX) glUniformBlockBinding(id, block, kPaletteBinding);
   glUseProgram(0);
   return p;
+}
+
+// Index of `node` in the skin's joint list, -1 when it is not one of its joints (then every
+// vertex of the skin has weight 0 for it). A linear scan: skins have at most a few hundred
+// joints and this runs once per skinned draw item, with no allocation.
+int skin_joint_of_node(const rig::Skin& skin, int node) {
+  if (node < 0) return -1;
+  for (size_t j = 0; j < skin.joints.size(); ++j)
+    if (skin.joints[j] == node) return static_cast<int>(j);
+  return -1;
 }
 
 float nice_step(float raw) {
@@ -296,8 +319,8 @@ struct Renderer::Impl {
   void release_all();
   bool create_palette(GpuSkin& skin, uint32_t rows_per_joint, GLuint& buffer, GLuint& texture,
                       std::string& error);
-  void draw_items(const Camera& camera, rig::SkinningMethod method, bool flat,
-                  glm::vec4 flat_color);
+  void draw_items(const Camera& camera, rig::SkinningMethod method, bool flat, glm::vec4 flat_color,
+                  WeightView weight_view = WeightView::Off, int weight_joint_node = -1);
   void draw_lines(const glm::mat4& view_proj, GLuint vao, GLenum mode, GLint first, GLsizei count,
                   float point_size, bool round, glm::vec4 override_color = glm::vec4(0.0f));
   void collect_finished_queries();
@@ -764,7 +787,8 @@ void Renderer::clear(const Viewport& viewport, glm::vec3 color) {
 }
 
 void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method, bool flat,
-                                glm::vec4 flat_color) {
+                                glm::vec4 flat_color, WeightView weight_view,
+                                int weight_joint_node) {
   const rig::Model& m = *model;
   const glm::mat4 view_proj = camera.projection * camera.view;
   // Key light from above and to the left of the camera, fixed in view space so the visible
@@ -807,6 +831,11 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
       glBindBufferBase(GL_UNIFORM_BUFFER, kPaletteBinding, dummy_palette_ubo);
     }
     if (!flat) {
+      // Weight views colour skinned items only; the node maps to this item's skin's joint.
+      const WeightView view = skin ? weight_view : WeightView::Off;
+      glUniform1i(p.weight_view, static_cast<GLint>(view));
+      if (view == WeightView::SelectedJoint)
+        glUniform1i(p.weight_joint, skin_joint_of_node(m.skins[item.skin], weight_joint_node));
       const rig::Primitive& prim = m.meshes[item.mesh].primitives[item.primitive];
       glm::vec4 factor(0.8f, 0.8f, 0.8f, 1.0f);
       GLuint base_tex = 0;
@@ -868,7 +897,8 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
       // Push the filled surfaces back a little so the wireframe overlay wins the depth test.
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(1.0f, 1.0f);
-      r.draw_items(camera, options.method, false, glm::vec4(0.0f));
+      r.draw_items(camera, options.method, false, glm::vec4(0.0f), options.weight_view,
+                   options.weight_joint_node);
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (options.wireframe) {

@@ -83,6 +83,18 @@ struct OrbitCamera {
   Camera camera(float aspect) const;
 };
 
+// Skin-weight display of skinned surfaces (rigid items always draw normally). Colours in
+// render/weight_colors.h; the surfaces stay lit so the shape reads.
+enum class WeightView {
+  Off,
+  // Heat map of the weight DrawOptions::weight_joint_node has on each vertex: the sum over the
+  // vertex's influences on that joint after the skinning's own renormalization (kept GPU
+  // influences divided by their sum). Weight exactly 0: grey; no joint chosen: all grey.
+  SelectedJoint,
+  // Number of non-zero influences per vertex (1..8), each count its own colour.
+  InfluenceCount,
+};
+
 struct DrawOptions {
   rig::SkinningMethod method = rig::SkinningMethod::Linear;  // ignored by draw_compare
   bool surfaces = true;                                      // shaded meshes
@@ -90,6 +102,10 @@ struct DrawOptions {
   bool grid = true;              // ground grid (see Renderer::set_ground)
   bool skeleton = false;         // bones joint→parent and joint markers, drawn through the mesh
   int selected_joint_node = -1;  // node index drawn highlighted in the skeleton overlay
+  WeightView weight_view = WeightView::Off;
+  // Node whose weights WeightView::SelectedJoint shows (a node, like selected_joint_node: each
+  // skin maps it to its own joint index; a skin it is not a joint of shows all grey). -1: none.
+  int weight_joint_node = -1;
   glm::vec3 background{0.20f, 0.21f, 0.23f};
 };
 

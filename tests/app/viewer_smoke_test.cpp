@@ -181,4 +181,63 @@ TEST_F(ViewerSmoke, OpensASkinnedCorpusCharacterInCompareModeWithBones) {
   EXPECT_GT(right, 40);
 }
 
+TEST_F(ViewerSmoke, WeightViewsColourTheBundledCharacterAndVCyclesThem) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer smoke test skipped";
+  const std::string model = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
+  if (!fs::exists(model)) GTEST_SKIP() << "assets/mannequin.glb is not built";
+  // Pixels of the 480x360 screenshot `shot` for which `pick(r, g, b)` holds.
+  auto count_pixels = [](const std::string& shot, auto pick) {
+    int w = 0, h = 0, channels = 0;
+    stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
+    EXPECT_NE(pixels, nullptr) << shot;
+    if (!pixels) return -1;
+    EXPECT_EQ(w, 480);
+    int n = 0;
+    for (int i = 0; i < w * h; ++i) n += pick(pixels[i * 4], pixels[i * 4 + 1], pixels[i * 4 + 2]);
+    stbi_image_free(pixels);
+    return n;
+  };
+  auto red = [](int r, int g, int b) { return r > 150 && g < 100 && b < 100; };
+  auto blue = [](int r, int g, int b) { return b > r + 80 && b > g + 40; };
+  auto green = [](int r, int g, int b) { return g > r + 60 && g > b + 40; };
+  // G turns the grid off: its red and blue axis lines would count as weight colours.
+  const std::string env = "RIGVIEW_VIEWER_FRAMES=4 RIGVIEW_VIEWER_HIDE_UI=1 ";
+  const std::string args = quote(model) + " --rest-pose --resolution 480,360";
+
+  auto grey = [](int r, int g, int b) {
+    return std::abs(r - g) <= 8 && std::abs(g - b) <= 8 && r > 70;  // the background is darker
+  };
+
+  // --weights LeftArm: the upper arm is bound to it alone (red on the heat map); most of the
+  // body is not influenced at all (grey), its texture and material colours gone.
+  const std::string arm = (dir_ / "arm.png").string();
+  rig::test::RunResult r =
+      run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=g RIGVIEW_VIEWER_SCREENSHOT=" + quote(arm),
+                  args + " --weights LeftArm");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_GT(count_pixels(arm, red), 100);
+  EXPECT_GT(count_pixels(arm, grey), 2000);
+
+  // V twice from Off: the influence count; the mannequin has one- and two-influence bands.
+  const std::string counts = (dir_ / "counts.png").string();
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(counts), args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_GT(count_pixels(counts, blue), 500);
+  EXPECT_GT(count_pixels(counts, green), 500);
+  // Three presses come back to Off: the normal shading has neither band colour in bulk.
+  const std::string off = (dir_ / "off.png").string();
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off), args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(count_pixels(off, blue), 100);
+  EXPECT_LT(count_pixels(off, green), 100);
+
+  // An unknown joint is a usage error before any window opens.
+  r = run("env -u DISPLAY -u WAYLAND_DISPLAY", quote(model) + " --weights NoSuchJoint");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("rigview: error: " + model + ": no joint named 'NoSuchJoint' (joints: ", 0),
+            0u)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 }  // namespace

@@ -1,0 +1,49 @@
+#include "render/weight_view.h"
+
+#include <vector>
+
+namespace rig::render {
+
+bool weight_view_from_name(const rig::Model& model, const std::string& name, WeightView& view,
+                           int& joint_node, std::string& error) {
+  view = WeightView::Off;
+  joint_node = -1;
+  if (name.empty()) return true;
+  if (name == kInfluencesWeightName) {
+    view = WeightView::InfluenceCount;
+    return true;
+  }
+  std::vector<char> is_joint(model.nodes.size(), 0);
+  for (const rig::Skin& skin : model.skins)
+    for (int node : skin.joints)
+      if (node >= 0 && node < static_cast<int>(model.nodes.size())) is_joint[size_t(node)] = 1;
+  for (size_t n = 0; n < model.nodes.size(); ++n) {
+    if (is_joint[n] && model.nodes[n].name == name) {
+      view = WeightView::SelectedJoint;
+      joint_node = static_cast<int>(n);
+      return true;
+    }
+  }
+  // The first few joint names, so a typo is easy to fix; unnamed joints as "node N".
+  constexpr int kListed = 12;
+  std::string listed;
+  int joints = 0;
+  for (size_t n = 0; n < model.nodes.size(); ++n) {
+    if (!is_joint[n]) continue;
+    if (joints < kListed) {
+      if (joints > 0) listed += ", ";
+      listed += model.nodes[n].name.empty() ? "node " + std::to_string(n) : model.nodes[n].name;
+    }
+    ++joints;
+  }
+  error = "no joint named '" + name + "' ";
+  if (joints == 0)
+    error += "(the model has no skin)";
+  else if (joints > kListed)
+    error += "(joints: " + listed + ", ... " + std::to_string(joints) + " in all)";
+  else
+    error += "(joints: " + listed + ")";
+  return false;
+}
+
+}  // namespace rig::render
