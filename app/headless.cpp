@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "leak_check.h"
 #include "modes.h"
 #include "pose_options.h"
 #include "render/headless_context.h"
@@ -44,6 +45,7 @@ int run_headless_render(const Options& options, const rig::Model& model) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return 2;
   }
+  leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
   rig::render::Renderer renderer;
@@ -98,6 +100,7 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
                          std::vector<std::vector<float>>& normals, std::string& error) {
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options, model, selection, error)) return false;
+  leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) {
     error = "no headless OpenGL for --backend gpu: " + error;

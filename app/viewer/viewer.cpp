@@ -10,6 +10,7 @@
 //   RIGVIEW_VIEWER_KEYS=KEYS       on frame 2, press these shortcut keys (letters, digits)
 #include <cstdio>
 
+#include "leak_check.h"
 #include "modes.h"
 
 #if !defined(RIGVIEW_HAS_RENDER)
@@ -1113,6 +1114,7 @@ int Viewer::run() {
 int run_viewer(const Options& options, const std::string& model_path) {
   Viewer viewer(options);
   if (const int status = viewer.load_initial(model_path); status != 0) return status;
+  leak_check_before_gl();
   if (const int status = viewer.open_window(); status != 0) return status;
   return viewer.run();
 }
