@@ -2,7 +2,6 @@
 // compare split shows both, and the CLI's --output works without an X server.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +22,7 @@ namespace {
 
 using test::ChainJoint;
 using test::count_pixels_unlike;
+using test::load_png;
 
 constexpr int kWidth = 320, kHeight = 240;
 const glm::vec3 kBackground(0.2f, 0.4f, 0.6f);
@@ -204,15 +204,6 @@ TEST(RenderImage, SkeletonOverlayIsVisibleThroughTheMesh) {
   const std::vector<uint8_t> bones = render(model, PoseSelection{}, View::Lbs, false, true);
   // The bone (0,0,0)→(0,1,0) runs inside the cylinder: only visible if drawn through it.
   EXPECT_GT(count_different(plain, bones), 50u);
-}
-
-std::vector<uint8_t> load_png(const std::string& path, int& w, int& h) {
-  int channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), &w, &h, &channels, 4);
-  if (!data) return {};
-  std::vector<uint8_t> out(data, data + size_t(w) * size_t(h) * 4);
-  stbi_image_free(data);
-  return out;
 }
 
 TEST(RenderCli, OutputRendersTheAnimatedCharacterWithoutDisplay) {

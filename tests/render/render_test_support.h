@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <stb_image.h>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -107,6 +108,16 @@ inline size_t count_pixels_unlike(const std::vector<uint8_t>& rgba, glm::ivec3 r
       ++count;
   }
   return count;
+}
+
+// Decodes a PNG written by the CLI to RGBA8; empty when it cannot be read.
+inline std::vector<uint8_t> load_png(const std::string& path, int& w, int& h) {
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &w, &h, &channels, 4);
+  if (!data) return {};
+  std::vector<uint8_t> out(data, data + size_t(w) * size_t(h) * 4);
+  stbi_image_free(data);
+  return out;
 }
 
 }  // namespace rig::render::test

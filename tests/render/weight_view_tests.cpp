@@ -5,7 +5,6 @@
 // Expectations are the documented colours' hues and orderings, not the renderer's output.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <algorithm>
 #include <array>
@@ -25,6 +24,8 @@
 
 namespace rig::render {
 namespace {
+
+using test::load_png;
 
 constexpr int kWidth = 320, kHeight = 240;
 const glm::vec3 kBackground(0.0f, 0.0f, 0.0f);
@@ -394,15 +395,6 @@ TEST(WeightView, CesiumManWeightRenderDiffersFromTheNormalRender) {
   EXPECT_GT(heat, covered / 10);
   EXPECT_EQ(broken, 0u);
   EXPECT_EQ(renderer.gl_error_count(), 0u);
-}
-
-std::vector<uint8_t> load_png(const std::string& path, int& w, int& h) {
-  int channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), &w, &h, &channels, 4);
-  if (!data) return {};
-  std::vector<uint8_t> out(data, data + size_t(w) * size_t(h) * 4);
-  stbi_image_free(data);
-  return out;
 }
 
 TEST(WeightViewCli, OutputWithWeightsRendersAndAnUnknownJointIsAUsageError) {
