@@ -2,7 +2,6 @@
 // skin weights), and `--backend gpu` skins the export on the GPU (the real vertex shaders, read
 // back with transform feedback). Both run on an EGL surfaceless context, so they work without
 // an X server.
-#include <algorithm>
 #include <cstdio>
 
 #include "leak_check.h"
@@ -23,9 +22,10 @@ rig::SkinningMethod method_of(SkinningMode mode) {
                                    : rig::SkinningMethod::Linear;
 }
 
-int fail(const std::string& where, const std::string& what) {
+// Prints the one-line error; returns `status` (1: the model or output, 2: a usage error).
+int fail(const std::string& where, const std::string& what, int status = 1) {
   std::fprintf(stderr, "rigview: error: %s: %s\n", where.c_str(), what.c_str());
-  return 1;
+  return status;
 }
 
 }  // namespace
@@ -33,18 +33,14 @@ int fail(const std::string& where, const std::string& what) {
 int run_headless_render(const Options& options, const rig::Model& model) {
   std::string error;
   rig::PoseSelection selection;
-  if (!pose_selection_from_options(options, model, selection, error)) {
-    std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
-    return 2;
-  }
+  if (!pose_selection_from_options(options, model, selection, error))
+    return fail(model.file, error, 2);
   // --weights: a usage error like a bad pose, checked before any GL work.
   rig::render::WeightView weight_view = rig::render::WeightView::Off;
   int weight_joint_node = -1;
   if (!rig::render::weight_view_from_name(model, options.weights_view, weight_view,
-                                          weight_joint_node, error)) {
-    std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
-    return 2;
-  }
+                                          weight_joint_node, error))
+    return fail(model.file, error, 2);
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
@@ -73,11 +69,10 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   draw.weight_joint_node = weight_joint_node;
   draw.selected_joint_node = weight_joint_node;  // with --armature, the joint shown is marked
   const rig::render::Viewport viewport{0, 0, target.width(), target.height()};
-  // The bounding sphere fits the vertical field of view; a view narrower than it is tall
-  // (portrait, or each half of the compare split) backs off to fit horizontally too.
+  // A view narrower than tall (portrait, or each half of the compare split) backs off so the
+  // model fits horizontally too.
   const bool compare = options.skinning == SkinningMode::Compare;
-  const float view_aspect = compare ? 0.5f * viewport.aspect() : viewport.aspect();
-  if (view_aspect < 1.0f) orbit.distance /= std::max(view_aspect, 0.1f);
+  orbit.fit_width(compare ? 0.5f * viewport.aspect() : viewport.aspect());
   const rig::render::Camera camera = orbit.camera(viewport.aspect());
   target.bind();
   renderer.clear(viewport, draw.background);

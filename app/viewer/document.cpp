@@ -48,7 +48,7 @@ bool load_document(const std::string& path, Document& out, std::string& error) {
                                                       : m.nodes[n].name);
   }
 
-  std::vector<char> is_joint(m.nodes.size(), 0);
+  doc.joint_nodes = rig::render::skin_joint_nodes(m).nodes;
   for (size_t s = 0; s < m.skins.size(); ++s) {
     const rig::Skin& skin = m.skins[s];
     const size_t count = skin.joints.size();
@@ -64,11 +64,6 @@ bool load_document(const std::string& path, Document& out, std::string& error) {
         children[static_cast<size_t>(parent)].push_back(static_cast<int>(j));
       else
         roots.push_back(static_cast<int>(j));
-      const int node = skin.joints[j];
-      if (node >= 0 && static_cast<size_t>(node) < m.nodes.size() && !is_joint[node]) {
-        is_joint[static_cast<size_t>(node)] = 1;
-        doc.joint_nodes.push_back(node);
-      }
     }
     doc.joint_children.push_back(std::move(children));
     doc.joint_roots.push_back(std::move(roots));

@@ -64,6 +64,11 @@ namespace {
 constexpr float kPanelWidth = 380.0f;
 constexpr float kPickRadiusPixels = 8.0f;
 constexpr float kFixedTestStep = 1.0f / 30.0f;
+// Read-only overlays over the 3D view (stats, weight legend): no frame, no input, no focus.
+constexpr ImGuiWindowFlags kOverlayFlags =
+    ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs |
+    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
 
 std::string g_glfw_error;  // last GLFW error, for the one-line failure messages
 
@@ -189,7 +194,6 @@ class Viewer {
   bool scroll_to_clip_ = true;  // bring the current clip into the list's view after a load
   double frame_ms_ = 0.0;
   double animation_cpu_ms_ = 0.0;
-  rig::PoseSelection selection_;
 
   // Self-test.
   int test_frames_ = 0;
@@ -301,6 +305,10 @@ int Viewer::open_window() {
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_SAMPLES, 4);
+#ifdef RIGVIEW_GL_DEBUG
+  // A debug context makes every driver deliver KHR_debug messages (see render/gl_util.h).
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+#endif
   window_ = glfwCreateWindow(geometry.width, geometry.height, doc_.window_title.c_str(), nullptr,
                              nullptr);
   if (!window_) {  // multisampling is a nicety; retry without it
@@ -368,7 +376,7 @@ void Viewer::frame_model() {
   camera_.frame(doc_.bounds);
   int width = 0, height = 0;
   if (window_) glfwGetFramebufferSize(window_, &width, &height);
-  if (width <= 0 || height <= 0) return;
+  if (width <= 0 || height <= 0) return;  // minimized: framed for the vertical view only
   int window_width = 0, window_height = 0;
   glfwGetWindowSize(window_, &window_width, &window_height);
   const float left = window_width > 0 ? single_view_left(static_cast<float>(window_width)) *
@@ -376,10 +384,7 @@ void Viewer::frame_model() {
                                       : 0.0f;
   float aspect = (static_cast<float>(width) - left) / static_cast<float>(height);
   if (skinning_ == SkinningMode::Compare) aspect *= 0.5f;
-  if (aspect >= 1.0f) return;
-  const float half_fov_x = std::atan(aspect * std::tan(0.5f * camera_.fov_y));
-  camera_.distance =
-      std::max(camera_.distance, camera_.scene_radius / std::sin(half_fov_x) * 1.05f);
+  camera_.fit_width(aspect);
 }
 
 void Viewer::reset_camera() {
@@ -831,10 +836,7 @@ void Viewer::draw_stats_overlay() {
                                  viewport->WorkPos.y + viewport->WorkSize.y - 10.0f),
                           ImGuiCond_Always, ImVec2(1.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.55f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs |
-                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-  if (ImGui::Begin("##stats", nullptr, flags)) {
+  if (ImGui::Begin("##stats", nullptr, kOverlayFlags)) {
     stats_height_ = ImGui::GetWindowSize().y;
     const double gpu = renderer_->gpu_time_ms();
     const int views = skinning_ == SkinningMode::Compare ? 2 : 1;
@@ -873,10 +875,7 @@ void Viewer::draw_weight_legend() {
              viewport->WorkPos.y + viewport->WorkSize.y - 16.0f - stats_height_),
       ImGuiCond_Always, ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.65f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs |
-                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-  if (ImGui::Begin("##weight_legend", nullptr, flags)) {
+  if (ImGui::Begin("##weight_legend", nullptr, kOverlayFlags)) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float h = ImGui::GetTextLineHeight();
     auto swatch = [&](glm::vec3 color, const char* label) {
@@ -1027,17 +1026,11 @@ void Viewer::draw_ui() {
 }
 
 bool Viewer::write_screenshot(const std::string& path, int fb_width, int fb_height) {
-  std::vector<uint8_t> rows(static_cast<size_t>(fb_width) * fb_height * 4);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  std::vector<uint8_t> top_down;
   glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, fb_width, fb_height, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
-  // GL rows run bottom to top; PNG rows top to bottom. Alpha forced opaque.
-  std::vector<uint8_t> top_down(rows.size());
-  const size_t stride = static_cast<size_t>(fb_width) * 4;
-  for (int y = 0; y < fb_height; ++y) {
-    std::copy_n(&rows[static_cast<size_t>(fb_height - 1 - y) * stride], stride,
-                &top_down[static_cast<size_t>(y) * stride]);
-  }
+  rig::render::read_pixels_top_down(fb_width, fb_height, top_down);
+  // The window's alpha is not meant to be seen (ImGui's blending writes it; some framebuffers
+  // have none): force the PNG opaque.
   for (size_t i = 3; i < top_down.size(); i += 4) top_down[i] = 255;
   std::string error;
   if (!rig::render::write_png(path, fb_width, fb_height, top_down, error)) {
@@ -1082,9 +1075,10 @@ int Viewer::run() {
     handle_mouse();
 
     if (!rest_pose_ && !scrubbing_) doc_.playback.advance(dt);
-    selection_ = rest_pose_ ? rig::PoseSelection{} : doc_.playback.selection();
+    const rig::PoseSelection selection =
+        rest_pose_ ? rig::PoseSelection{} : doc_.playback.selection();
     const Clock::time_point t0 = Clock::now();
-    doc_.animator->evaluate(selection_);
+    doc_.animator->evaluate(selection);
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     animation_cpu_ms_ = animation_cpu_ms_ == 0.0 ? cpu_ms : 0.9 * animation_cpu_ms_ + 0.1 * cpu_ms;
     renderer_->update(*doc_.animator);
@@ -1095,7 +1089,8 @@ int Viewer::run() {
 
     int fb_width = 0, fb_height = 0;
     glfwGetFramebufferSize(window_, &fb_width, &fb_height);
-    if (fb_width > 0 && fb_height > 0) {
+    const bool minimized = fb_width <= 0 || fb_height <= 0;
+    if (!minimized) {
       render_scene(fb_width, fb_height);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     }
@@ -1105,6 +1100,9 @@ int Viewer::run() {
       exit_status = 1;
     glfwSwapBuffers(window_);
     if (last_test_frame) break;
+    // Minimized: nothing to draw, and swapping may not wait for vsync; sleep until an event
+    // (restore, close) or a short timeout so playback still advances.
+    if (minimized && test_frames_ == 0) glfwWaitEventsTimeout(0.1);
   }
   return exit_status;
 }

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 
 #include "render/shader_sources.h"
 
@@ -20,8 +21,16 @@ void GLAD_API_PTR debug_callback(GLenum, GLenum type, GLuint, GLenum severity, G
 }
 #endif
 
-std::string first_line(const std::string& log) {
-  size_t end = log.find('\n');
+// First line of a shader's or program's info log: the first error, for a one-line message.
+// get_iv/get_log: glGetShaderiv/glGetShaderInfoLog or glGetProgramiv/glGetProgramInfoLog.
+template <typename GetIv, typename GetLog>
+std::string info_log_first_line(GLuint object, GetIv get_iv, GetLog get_log) {
+  GLint len = 0;
+  get_iv(object, GL_INFO_LOG_LENGTH, &len);
+  std::string log(static_cast<size_t>(len > 0 ? len : 1), '\0');
+  get_log(object, static_cast<GLsizei>(log.size()), nullptr, log.data());
+  log.resize(std::strlen(log.c_str()));
+  const size_t end = log.find('\n');
   return end == std::string::npos ? log : log.substr(0, end);
 }
 
@@ -45,11 +54,8 @@ GLuint compile(GLenum stage, const std::vector<std::string_view>& files, const s
   GLint ok = GL_FALSE;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    GLint len = 0;
-    glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &len);
-    std::string log(static_cast<size_t>(len > 0 ? len : 1), '\0');
-    glGetShaderInfoLog(shader, len, nullptr, log.data());
-    error = "shader " + std::string(files.back()) + " does not compile: " + first_line(log);
+    error = "shader " + std::string(files.back()) +
+            " does not compile: " + info_log_first_line(shader, glGetShaderiv, glGetShaderInfoLog);
     glDeleteShader(shader);
     return 0;
   }
@@ -81,12 +87,9 @@ GLuint build_program(const std::vector<std::string_view>& vertex_files,
   GLint ok = GL_FALSE;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   if (!ok) {
-    GLint len = 0;
-    glGetProgramiv(program, GL_INFO_LOG_LENGTH, &len);
-    std::string log(static_cast<size_t>(len > 0 ? len : 1), '\0');
-    glGetProgramInfoLog(program, len, nullptr, log.data());
     error = "program " + std::string(vertex_files.back()) + " + " +
-            std::string(fragment_files.back()) + " does not link: " + first_line(log);
+            std::string(fragment_files.back()) +
+            " does not link: " + info_log_first_line(program, glGetProgramiv, glGetProgramInfoLog);
     glDeleteProgram(program);
     return 0;
   }

@@ -4,6 +4,7 @@
 #include <EGL/eglext.h>
 #include <glad/gl.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "render/gl_util.h"

@@ -81,18 +81,23 @@ void OffscreenTarget::read_rgba(std::vector<uint8_t>& out_top_down) {
                       GL_NEAREST);
     read_fbo = resolve_fbo_;
   }
-  const size_t row = size_t(width_) * 4;
-  std::vector<uint8_t> bottom_up(row * size_t(height_));
   glBindFramebuffer(GL_READ_FRAMEBUFFER, read_fbo);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+  read_pixels_top_down(width_, height_, out_top_down);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   check_gl_errors("OffscreenTarget::read_rgba");
-  // GL rows start at the bottom; images start at the top.
-  out_top_down.resize(bottom_up.size());
-  for (int y = 0; y < height_; ++y)
-    std::copy_n(bottom_up.data() + size_t(height_ - 1 - y) * row, row,
-                out_top_down.data() + size_t(y) * row);
+}
+
+void read_pixels_top_down(int width, int height, std::vector<uint8_t>& out_top_down) {
+  const size_t row = size_t(std::max(width, 0)) * 4;
+  const size_t rows = size_t(std::max(height, 0));
+  out_top_down.resize(row * rows);
+  if (out_top_down.empty()) return;
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, out_top_down.data());
+  for (size_t y = 0; y < rows / 2; ++y)
+    std::swap_ranges(out_top_down.begin() + std::ptrdiff_t(y * row),
+                     out_top_down.begin() + std::ptrdiff_t((y + 1) * row),
+                     out_top_down.begin() + std::ptrdiff_t((rows - 1 - y) * row));
 }
 
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,

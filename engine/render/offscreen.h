@@ -32,6 +32,10 @@ class OffscreenTarget {
   unsigned resolve_fbo_ = 0, resolve_rb_ = 0;
 };
 
+// Reads pixels (0, 0)..(width, height) of the bound read framebuffer as RGBA8 rows, top to
+// bottom (GL's rows start at the bottom, images' at the top).
+void read_pixels_top_down(int width, int height, std::vector<uint8_t>& out_top_down);
+
 // Writes RGBA8 rows (top to bottom) to a PNG. false + error when the file cannot be written.
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
                std::string& error);

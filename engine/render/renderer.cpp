@@ -26,6 +26,11 @@ constexpr GLint kBaseColorUnit = 0;
 constexpr GLint kPaletteUnit = 1;
 constexpr int kTimerQueries = 4;
 constexpr int kMaxTextQuads = 2048;
+// Uniform-block palettes are allocated at the block's full size, so the driver's
+// GL_MAX_UNIFORM_BLOCK_SIZE (2 GiB on some) is capped; 64 KiB is what most GPUs offer anyway.
+constexpr uint32_t kMaxPaletteUniformBytes = 65536;
+constexpr uint32_t kMinPaletteUniformBytes = 16384;  // GL 3.3's minimum block size
+constexpr int kGridHalfLines = 10;                   // lines each side of the grid's centre
 
 // Interleaved static attributes of a draw item (positions and normals live in their own
 // buffer, rewritten per frame when the primitive has morph targets).
@@ -63,6 +68,9 @@ struct GpuDrawItem {
   GLsizei vertex_count = 0, index_count = 0;
   int influences = 0;  // 0 (rigid), 4 or 8
   bool morphed = false;
+  // The material's base colour (a neutral grey without one) and texture (0: none).
+  glm::vec4 base_color_factor{0.8f, 0.8f, 0.8f, 1.0f};
+  GLuint base_color_texture = 0;
   glm::mat4 world{1.0f};
   glm::mat3 normal_matrix{1.0f};
 };
@@ -180,8 +188,8 @@ MeshProgram mesh_program(GLuint id) {
 }
 
 // Index of `node` in the skin's joint list, -1 when it is not one of its joints (then every
-// vertex of the skin has weight 0 for it). A linear scan: skins have at most a few hundred
-// joints and this runs once per skinned draw item, with no allocation.
+// vertex of the skin has weight 0 for it). A linear scan, run only when the weight view's joint
+// changes (Renderer::Impl::select_weight_joint).
 int skin_joint_of_node(const rig::Skin& skin, int node) {
   if (node < 0) return -1;
   for (size_t j = 0; j < skin.joints.size(); ++j)
@@ -218,8 +226,9 @@ Bounds pose_bounds(const rig::Animator& animator) {
 Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples) {
   rig::Animator animator(model);
   rig::PoseSelection sel = selection;
-  const bool animated = sel.clip >= 0 && sel.clip < static_cast<int>(model.clips.size());
-  if (!animated || samples < 2) {
+  const bool animated = sel.clip >= 0 && sel.clip < static_cast<int>(model.clips.size()) &&
+                        model.clips[sel.clip].end > model.clips[sel.clip].start;
+  if (!animated || samples < 2) {  // a zero-length clip has a single pose
     animator.evaluate(sel);
     return pose_bounds(animator);
   }
@@ -233,11 +242,29 @@ Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection,
   return b;
 }
 
+SkinJointNodes skin_joint_nodes(const rig::Model& model) {
+  SkinJointNodes joints;
+  joints.slot_of_node.assign(model.nodes.size(), -1);
+  for (const rig::Skin& skin : model.skins)
+    for (int node : skin.joints)
+      if (node >= 0 && node < int(model.nodes.size()) && joints.slot_of_node[node] < 0) {
+        joints.slot_of_node[node] = static_cast<int>(joints.nodes.size());
+        joints.nodes.push_back(node);
+      }
+  return joints;
+}
+
 void OrbitCamera::frame(const Bounds& bounds) {
   target = bounds.center();
   scene_radius = std::max(bounds.radius(), 1e-4f);
   // The bounding sphere fits the vertical field of view with a small margin.
   distance = scene_radius / std::sin(0.5f * fov_y) * 1.05f;
+}
+
+void OrbitCamera::fit_width(float view_aspect) {
+  if (!(view_aspect > 0.0f) || view_aspect >= 1.0f) return;  // wider than tall: frame() fits
+  const float half_fov_x = std::atan(view_aspect * std::tan(0.5f * fov_y));
+  distance = std::max(distance, scene_radius / std::sin(half_fov_x) * 1.05f);
 }
 
 glm::vec3 OrbitCamera::eye() const {
@@ -263,6 +290,9 @@ Camera OrbitCamera::camera(float aspect) const {
 struct Renderer::Impl {
   RendererConfig config;
   bool initialized = false;
+  // init() has run, so GL objects may exist (also after a failed init) and a context is known:
+  // release_all() deletes them. Without it, release_all() makes no GL call at all.
+  bool owns_gl_objects = false;
   uint32_t palette_limit_bytes = 0;  // bytes usable by a uniform-block palette
   GLint max_texture_buffer_texels = 0;
 
@@ -285,7 +315,8 @@ struct Renderer::Impl {
   // Skeleton overlay: every node that is a joint of some skin, linked to its nearest joint
   // ancestor.
   std::vector<int> joint_nodes;
-  std::vector<int> joint_parent_slot;  // index into joint_nodes, -1 at skeleton roots
+  std::vector<int> joint_parent_slot;   // index into joint_nodes, -1 at skeleton roots
+  std::vector<int> joint_slot_of_node;  // per node: index into joint_nodes, -1 for non-joints
   std::vector<LineVertex> bone_vertices, marker_vertices;
   GLuint bone_vao = 0, bone_vbo = 0, marker_vao = 0, marker_vbo = 0;
   GLsizei bone_vertex_count = 0;
@@ -293,6 +324,11 @@ struct Renderer::Impl {
   // Ground grid.
   GLuint grid_vao = 0, grid_vbo = 0;
   GLsizei grid_vertex_count = 0;
+
+  // WeightView::SelectedJoint: the joint index of `weight_joint_node` in each skin (-1 where it
+  // is not a joint), recomputed only when the node changes, so draws do no lookups.
+  std::vector<int> weight_joint_of_skin;
+  int weight_joint_node = -1;
 
   // Text.
   GLuint text_vao = 0, text_vbo = 0, text_ebo = 0;
@@ -319,11 +355,13 @@ struct Renderer::Impl {
   void release_all();
   bool create_palette(GpuSkin& skin, uint32_t rows_per_joint, GLuint& buffer, GLuint& texture,
                       std::string& error);
+  void select_weight_joint(int node);
   void draw_items(const Camera& camera, rig::SkinningMethod method, bool flat, glm::vec4 flat_color,
-                  WeightView weight_view = WeightView::Off, int weight_joint_node = -1);
+                  WeightView weight_view = WeightView::Off);
   void draw_lines(const glm::mat4& view_proj, GLuint vao, GLenum mode, GLint first, GLsizei count,
                   float point_size, bool round, glm::vec4 override_color = glm::vec4(0.0f));
   void collect_finished_queries();
+  void store_query_result(int slot);
 };
 
 Renderer::Renderer(const RendererConfig& config) : impl_(std::make_unique<Impl>()) {
@@ -335,11 +373,15 @@ Renderer::~Renderer() = default;
 bool Renderer::init(std::string& error) {
   Impl& r = *impl_;
   if (r.initialized) return true;
+  r.release_all();  // what an earlier, failed init() created
+  r.owns_gl_objects = true;
   install_gl_debug_output();
   GLint max_block = 0;
   glGetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &max_block);
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r.max_texture_buffer_texels);
-  uint32_t limit = static_cast<uint32_t>(std::max(max_block, 16384));  // GL 3.3 minimum
+  // max_block < 0: a driver whose 2^31 overflowed GLint.
+  uint32_t limit = max_block > 0 ? static_cast<uint32_t>(max_block) : kMinPaletteUniformBytes;
+  limit = std::clamp(limit, kMinPaletteUniformBytes, kMaxPaletteUniformBytes);
   if (r.config.palette_uniform_limit_bytes > 0)
     limit = std::min(limit, r.config.palette_uniform_limit_bytes);
   limit = std::max<uint32_t>(limit / 16u, 1u) * 16u;
@@ -453,12 +495,15 @@ void Renderer::Impl::release_model() {
   textures.clear();
   joint_nodes.clear();
   joint_parent_slot.clear();
+  joint_slot_of_node.clear();
+  weight_joint_of_skin.clear();
+  weight_joint_node = -1;
   bone_vertex_count = 0;
   model = nullptr;
 }
 
 void Renderer::Impl::release_all() {
-  if (!initialized) return;
+  if (!owns_gl_objects) return;
   release_model();
   for (auto* progs : {&draw_programs, &capture_programs})
     for (MeshProgram& p : *progs)
@@ -474,6 +519,19 @@ void Renderer::Impl::release_all() {
   glDeleteQueries(kTimerQueries, queries.data());
   if (feedback_fbo) glDeleteFramebuffers(1, &feedback_fbo);
   if (feedback_rb) glDeleteRenderbuffers(1, &feedback_rb);
+  // Names back to 0, so a later init() starts clean and nothing is deleted twice.
+  draw_programs = {};
+  capture_programs = {};
+  lines = {};
+  text = {};
+  grid_vao = bone_vao = marker_vao = text_vao = 0;
+  grid_vbo = bone_vbo = marker_vbo = text_vbo = text_ebo = 0;
+  feedback_buffer = dummy_palette_ubo = feedback_fbo = feedback_rb = 0;
+  feedback_bytes = 0;
+  queries = {};
+  query_pending = {};
+  query_active = false;
+  owns_gl_objects = false;
   initialized = false;
 }
 
@@ -532,7 +590,9 @@ bool Renderer::set_model(const rig::Model& model, std::string& error) {
     const int i = m.base_color_image;
     if (i < 0 || i >= int(model.images.size()) || r.textures[i]) continue;
     const rig::Image& img = model.images[i];
-    if (img.rgba.size() != size_t(img.width) * size_t(img.height) * 4 || img.width <= 0) continue;
+    if (img.width <= 0 || img.height <= 0 ||
+        img.rgba.size() != size_t(img.width) * size_t(img.height) * 4)
+      continue;
     glGenTextures(1, &r.textures[i]);
     glBindTexture(GL_TEXTURE_2D, r.textures[i]);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -544,6 +604,7 @@ bool Renderer::set_model(const rig::Model& model, std::string& error) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
   }
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // the GL default, which the app's own uploads expect
   glBindTexture(GL_TEXTURE_2D, 0);
 
   // Draw items: one VAO each (morph weights and node matrices are per node).
@@ -560,6 +621,12 @@ bool Renderer::set_model(const rig::Model& model, std::string& error) {
     g.vertex_count = static_cast<GLsizei>(n);
     g.index_count = static_cast<GLsizei>(prim.indices.size());
     g.morphed = !prim.targets.empty();
+    if (prim.material >= 0 && prim.material < int(model.materials.size())) {
+      const rig::Material& mat = model.materials[prim.material];
+      g.base_color_factor = mat.base_color_factor;
+      if (mat.base_color_image >= 0 && mat.base_color_image < int(r.textures.size()))
+        g.base_color_texture = r.textures[mat.base_color_image];
+    }
     const bool skinned = item.skin >= 0 && prim.skinned();
     g.influences = skinned ? static_cast<int>(std::min<uint32_t>(prim.influences, 8)) : 0;
     if (g.morphed) max_morph_vertices = std::max<size_t>(max_morph_vertices, n);
@@ -621,13 +688,10 @@ bool Renderer::set_model(const rig::Model& model, std::string& error) {
   r.morph_interleaved.assign(max_morph_vertices * 6, 0.0f);
 
   // Skeleton: joints of every skin, each linked to its nearest ancestor that is also a joint.
-  std::vector<int> slot_of_node(model.nodes.size(), -1);
-  for (const rig::Skin& s : model.skins)
-    for (int node : s.joints)
-      if (node >= 0 && node < int(model.nodes.size()) && slot_of_node[node] < 0) {
-        slot_of_node[node] = static_cast<int>(r.joint_nodes.size());
-        r.joint_nodes.push_back(node);
-      }
+  SkinJointNodes joints = skin_joint_nodes(model);
+  r.joint_nodes = std::move(joints.nodes);
+  r.joint_slot_of_node = std::move(joints.slot_of_node);
+  const std::vector<int>& slot_of_node = r.joint_slot_of_node;
   for (int node : r.joint_nodes) {
     int parent = model.nodes[node].parent, slot = -1;
     for (int guard = 0; parent >= 0 && guard < int(model.nodes.size()); ++guard) {
@@ -639,6 +703,7 @@ bool Renderer::set_model(const rig::Model& model, std::string& error) {
     }
     r.joint_parent_slot.push_back(slot);
   }
+  r.weight_joint_of_skin.assign(model.skins.size(), -1);
   r.bone_vertices.assign(r.joint_nodes.size() * 2, LineVertex{});
   r.marker_vertices.assign(r.joint_nodes.size(), LineVertex{});
   glBindBuffer(GL_ARRAY_BUFFER, r.bone_vbo);
@@ -670,14 +735,13 @@ void Renderer::set_ground(const Bounds& bounds) {
   const glm::vec3 size = b.max - b.min;
   const float footprint = std::max({size.x, size.z, 0.25f * size.y, 1e-3f});
   const float step = nice_step(footprint / 6.0f);
-  const int half_lines = 10;
-  const float extent = step * half_lines;
+  const float extent = step * kGridHalfLines;
   const glm::vec2 center(std::round(b.center().x / step) * step,
                          std::round(b.center().z / step) * step);
   const float y = b.min.y;
-  std::vector<LineVertex> v;
-  v.reserve(size_t(half_lines * 2 + 1) * 4);
-  for (int i = -half_lines; i <= half_lines; ++i) {
+  std::array<LineVertex, (2 * kGridHalfLines + 1) * 4> v;
+  size_t count = 0;
+  for (int i = -kGridHalfLines; i <= kGridHalfLines; ++i) {
     const float o = float(i) * step;
     const bool major = i % 5 == 0;
     glm::vec4 c =
@@ -686,10 +750,10 @@ void Renderer::set_ground(const Bounds& bounds) {
     // World axes get their usual colours where they cross the grid.
     const glm::vec4 cz = std::abs(x) < 0.5f * step ? glm::vec4(0.25f, 0.45f, 0.85f, 1.0f) : c;
     const glm::vec4 cx = std::abs(z) < 0.5f * step ? glm::vec4(0.85f, 0.30f, 0.30f, 1.0f) : c;
-    v.push_back({{x, y, center.y - extent}, cz});
-    v.push_back({{x, y, center.y + extent}, cz});
-    v.push_back({{center.x - extent, y, z}, cx});
-    v.push_back({{center.x + extent, y, z}, cx});
+    v[count++] = {{x, y, center.y - extent}, cz};
+    v[count++] = {{x, y, center.y + extent}, cz};
+    v[count++] = {{center.x - extent, y, z}, cx};
+    v[count++] = {{center.x + extent, y, z}, cx};
   }
   glBindBuffer(GL_ARRAY_BUFFER, r.grid_vbo);
   glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(v.size() * sizeof(LineVertex)), v.data(),
@@ -786,9 +850,15 @@ void Renderer::clear(const Viewport& viewport, glm::vec3 color) {
   check_gl_errors("Renderer::clear");
 }
 
+void Renderer::Impl::select_weight_joint(int node) {
+  if (node == weight_joint_node) return;
+  weight_joint_node = node;
+  for (size_t s = 0; s < weight_joint_of_skin.size(); ++s)
+    weight_joint_of_skin[s] = skin_joint_of_node(model->skins[s], node);
+}
+
 void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method, bool flat,
-                                glm::vec4 flat_color, WeightView weight_view,
-                                int weight_joint_node) {
+                                glm::vec4 flat_color, WeightView weight_view) {
   const rig::Model& m = *model;
   const glm::mat4 view_proj = camera.projection * camera.view;
   // Key light from above and to the left of the camera, fixed in view space so the visible
@@ -835,20 +905,11 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
       const WeightView view = skin ? weight_view : WeightView::Off;
       glUniform1i(p.weight_view, static_cast<GLint>(view));
       if (view == WeightView::SelectedJoint)
-        glUniform1i(p.weight_joint, skin_joint_of_node(m.skins[item.skin], weight_joint_node));
-      const rig::Primitive& prim = m.meshes[item.mesh].primitives[item.primitive];
-      glm::vec4 factor(0.8f, 0.8f, 0.8f, 1.0f);
-      GLuint base_tex = 0;
-      if (prim.material >= 0 && prim.material < int(m.materials.size())) {
-        const rig::Material& mat = m.materials[prim.material];
-        factor = mat.base_color_factor;
-        if (mat.base_color_image >= 0 && mat.base_color_image < int(textures.size()))
-          base_tex = textures[mat.base_color_image];
-      }
-      glUniform4fv(p.base_color_factor, 1, glm::value_ptr(factor));
-      glUniform1i(p.has_texture, base_tex ? 1 : 0);
+        glUniform1i(p.weight_joint, weight_joint_of_skin[item.skin]);
+      glUniform4fv(p.base_color_factor, 1, glm::value_ptr(g.base_color_factor));
+      glUniform1i(p.has_texture, g.base_color_texture ? 1 : 0);
       glActiveTexture(GL_TEXTURE0 + kBaseColorUnit);
-      glBindTexture(GL_TEXTURE_2D, base_tex);
+      glBindTexture(GL_TEXTURE_2D, g.base_color_texture);
     } else if (!is_triangles(g.mode)) {
       continue;  // the wireframe pass only outlines triangles
     }
@@ -884,6 +945,9 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
   glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
   glDisable(GL_CULL_FACE);  // two-sided lighting in the shader; mirrored nodes keep their faces
   glDisable(GL_BLEND);
+  // The mesh shader gamma-encodes itself (and line colours are display values): no second
+  // encoding by an sRGB-capable window framebuffer.
+  glDisable(GL_FRAMEBUFFER_SRGB);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
   glDepthMask(GL_TRUE);
@@ -897,8 +961,9 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
       // Push the filled surfaces back a little so the wireframe overlay wins the depth test.
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(1.0f, 1.0f);
-      r.draw_items(camera, options.method, false, glm::vec4(0.0f), options.weight_view,
-                   options.weight_joint_node);
+      if (options.weight_view == WeightView::SelectedJoint)
+        r.select_weight_joint(options.weight_joint_node);
+      r.draw_items(camera, options.method, false, glm::vec4(0.0f), options.weight_view);
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (options.wireframe) {
@@ -917,10 +982,13 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
       r.draw_lines(view_proj, r.marker_vao, GL_POINTS, 0, GLsizei(r.marker_vertices.size()), marker,
                    true);
       // The selected joint: a larger marker in a contrasting colour, drawn last.
-      for (size_t j = 0; j < r.joint_nodes.size(); ++j)
-        if (r.joint_nodes[j] == options.selected_joint_node)
-          r.draw_lines(view_proj, r.marker_vao, GL_POINTS, GLint(j), 1, marker * 1.8f, true,
-                       glm::vec4(0.20f, 0.90f, 1.00f, 1.0f));
+      const int selected = options.selected_joint_node;
+      const int slot = selected >= 0 && selected < int(r.joint_slot_of_node.size())
+                           ? r.joint_slot_of_node[selected]
+                           : -1;
+      if (slot >= 0)
+        r.draw_lines(view_proj, r.marker_vao, GL_POINTS, slot, 1, marker * 1.8f, true,
+                     glm::vec4(0.20f, 0.90f, 1.00f, 1.0f));
       glDisable(GL_PROGRAM_POINT_SIZE);
       glEnable(GL_DEPTH_TEST);
     }
@@ -975,7 +1043,8 @@ void Renderer::draw_text(const Viewport& viewport, float x, float y, float scale
   glUseProgram(r.text.id);
   glUniform2f(r.text.viewport_size, float(viewport.width), float(viewport.height));
   glUniform1f(r.text.scale, scale);
-  glUniform4f(r.text.color, 0.0f, 0.0f, 0.0f, 0.85f);
+  // Opaque (blending is off): the alpha lands in the framebuffer, and --output PNGs keep it.
+  glUniform4f(r.text.color, 0.0f, 0.0f, 0.0f, 1.0f);
   glBindVertexArray(r.text_vao);
   glBindBuffer(GL_ARRAY_BUFFER, r.text_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(quads) * 4 * 16, r.text_scratch.data());
@@ -992,16 +1061,23 @@ void Renderer::draw_text(const Viewport& viewport, float x, float y, float scale
   check_gl_errors("Renderer::draw_text");
 }
 
+void Renderer::Impl::store_query_result(int slot) {
+  GLuint64 ns = 0;
+  glGetQueryObjectui64v(queries[slot], GL_QUERY_RESULT, &ns);
+  last_gpu_ms = double(ns) * 1e-6;
+  query_pending[slot] = false;
+}
+
+// Oldest first (query_next is the oldest slot), so the newest finished result is the one kept.
+// Queries finish in order: the first one not yet available ends the scan.
 void Renderer::Impl::collect_finished_queries() {
-  for (int i = 0; i < kTimerQueries; ++i) {
-    if (!query_pending[i]) continue;
+  for (int k = 0; k < kTimerQueries; ++k) {
+    const int slot = (query_next + k) % kTimerQueries;
+    if (!query_pending[slot]) continue;
     GLint available = 0;
-    glGetQueryObjectiv(queries[i], GL_QUERY_RESULT_AVAILABLE, &available);
-    if (!available) continue;
-    GLuint64 ns = 0;
-    glGetQueryObjectui64v(queries[i], GL_QUERY_RESULT, &ns);
-    last_gpu_ms = double(ns) * 1e-6;
-    query_pending[i] = false;
+    glGetQueryObjectiv(queries[slot], GL_QUERY_RESULT_AVAILABLE, &available);
+    if (!available) break;
+    store_query_result(slot);
   }
 }
 
@@ -1010,13 +1086,7 @@ void Renderer::begin_gpu_timer() {
   if (!r.initialized || r.query_active) return;
   r.collect_finished_queries();
   const int slot = r.query_next;
-  if (r.query_pending[slot]) {
-    // The ring is full: wait for the oldest result rather than lose it.
-    GLuint64 ns = 0;
-    glGetQueryObjectui64v(r.queries[slot], GL_QUERY_RESULT, &ns);
-    r.last_gpu_ms = double(ns) * 1e-6;
-    r.query_pending[slot] = false;
-  }
+  if (r.query_pending[slot]) r.store_query_result(slot);  // ring full: wait for the oldest
   glBeginQuery(GL_TIME_ELAPSED, r.queries[slot]);
   r.query_active = true;
 }

@@ -20,6 +20,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "model/model.h"
 #include "scene/animator.h"
@@ -56,6 +57,15 @@ Bounds pose_bounds(const rig::Animator& animator);
 // settings of `selection` are kept). The rest pose when selection.clip < 0. Allocates.
 Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples = 24);
 
+// The nodes that are joints of some skin, each once (skins in order, then each skin's joints),
+// and per node its index in `nodes` (-1: not a joint). Out-of-range joint nodes are skipped.
+// Allocates: call on model changes.
+struct SkinJointNodes {
+  std::vector<int> nodes;
+  std::vector<int> slot_of_node;
+};
+SkinJointNodes skin_joint_nodes(const rig::Model& model);
+
 // Pixel rectangle, origin at the bottom left (GL convention).
 struct Viewport {
   int x = 0, y = 0, width = 1, height = 1;
@@ -79,6 +89,9 @@ struct OrbitCamera {
   float scene_radius = 1.0f;  // for near/far
 
   void frame(const Bounds& bounds);
+  // After frame(): backs off (never closer) so the framed sphere also fits the horizontal field
+  // of view of a view `view_aspect` (width / height) wide: a portrait window, a compare half.
+  void fit_width(float view_aspect);
   glm::vec3 eye() const;
   Camera camera(float aspect) const;
 };
@@ -110,8 +123,9 @@ struct DrawOptions {
 };
 
 struct RendererConfig {
-  // Bytes a palette may use in a uniform block. 0: GL_MAX_UNIFORM_BLOCK_SIZE. A skin whose
-  // palette is larger uses a texture buffer instead (tests force a small value).
+  // Bytes a palette may use in a uniform block. 0: GL_MAX_UNIFORM_BLOCK_SIZE, at most 64 KiB
+  // (some drivers report 2 GiB, and every uniform-block palette is allocated at that size). A
+  // skin whose palette is larger uses a texture buffer instead (tests force a small value).
   uint32_t palette_uniform_limit_bytes = 0;
 };
 

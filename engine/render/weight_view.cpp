@@ -1,7 +1,5 @@
 #include "render/weight_view.h"
 
-#include <vector>
-
 namespace rig::render {
 
 bool weight_view_from_name(const rig::Model& model, const std::string& name, WeightView& view,
@@ -13,12 +11,10 @@ bool weight_view_from_name(const rig::Model& model, const std::string& name, Wei
     view = WeightView::InfluenceCount;
     return true;
   }
-  std::vector<char> is_joint(model.nodes.size(), 0);
-  for (const rig::Skin& skin : model.skins)
-    for (int node : skin.joints)
-      if (node >= 0 && node < static_cast<int>(model.nodes.size())) is_joint[size_t(node)] = 1;
+  const SkinJointNodes skin_joints = skin_joint_nodes(model);
+  auto is_joint = [&](size_t node) { return skin_joints.slot_of_node[node] >= 0; };
   for (size_t n = 0; n < model.nodes.size(); ++n) {
-    if (is_joint[n] && model.nodes[n].name == name) {
+    if (is_joint(n) && model.nodes[n].name == name) {
       view = WeightView::SelectedJoint;
       joint_node = static_cast<int>(n);
       return true;
@@ -29,7 +25,7 @@ bool weight_view_from_name(const rig::Model& model, const std::string& name, Wei
   std::string listed;
   int joints = 0;
   for (size_t n = 0; n < model.nodes.size(); ++n) {
-    if (!is_joint[n]) continue;
+    if (!is_joint(n)) continue;
     if (joints < kListed) {
       if (joints > 0) listed += ", ";
       listed += model.nodes[n].name.empty() ? "node " + std::to_string(n) : model.nodes[n].name;

@@ -75,6 +75,38 @@ TEST(Camera, FramedBoundsProjectInsideTheViewWithSaneDepthRange) {
   EXPECT_LT(far_plane / near_plane, 1000.0f);
 }
 
+TEST(Camera, FitWidthBacksOffOnlyForViewsNarrowerThanTall) {
+  OrbitCamera orbit;
+  orbit.fov_y = glm::radians(90.0f);
+  Bounds b;
+  b.add(glm::vec3(-3.0f, -4.0f, 0.0f));
+  b.add(glm::vec3(3.0f, 4.0f, 0.0f));  // radius 5
+  orbit.frame(b);
+  // Vertical fit: 5 / sin(45°) x 1.05 margin.
+  EXPECT_NEAR(orbit.distance, 5.0f / std::sqrt(0.5f) * 1.05f, 1e-4f);
+  const float vertical = orbit.distance;
+  orbit.fit_width(16.0f / 9.0f);  // wider than tall: the vertical fit already holds
+  EXPECT_EQ(orbit.distance, vertical);
+  // Aspect 1/2: tan(half fov x) = 1/2, sin(half fov x) = 1/sqrt(5).
+  orbit.fit_width(0.5f);
+  EXPECT_NEAR(orbit.distance, 5.0f * std::sqrt(5.0f) * 1.05f, 1e-4f);
+  const float narrow = orbit.distance;
+  orbit.fit_width(0.8f);  // never moves closer
+  EXPECT_EQ(orbit.distance, narrow);
+}
+
+TEST(Skeleton, SkinJointNodesListEachJointNodeOnceInSkinOrder) {
+  Model m;
+  m.nodes.resize(5);
+  m.skins.resize(2);
+  m.skins[0].joints = {3, 1};
+  m.skins[1].joints = {1, 4, 7, -1};  // 1 shared with skin 0; 7 and -1 are no nodes
+  const SkinJointNodes joints = skin_joint_nodes(m);
+  EXPECT_EQ(joints.nodes, (std::vector<int>{3, 1, 4}));
+  EXPECT_EQ(joints.slot_of_node, (std::vector<int>{-1, 1, -1, 0, 2}));
+  EXPECT_TRUE(skin_joint_nodes(Model{}).nodes.empty());
+}
+
 std::vector<uint8_t> draw_box(const DrawOptions& options, Renderer* timed = nullptr) {
   const Model model = shifted_box();
   std::string error;

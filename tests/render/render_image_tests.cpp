@@ -197,6 +197,18 @@ TEST(RenderImage, CompareSplitShowsLbsLeftAndDqsRightWithLabels) {
   EXPECT_GT(count_different(split, lbs, 0, half), 200u);
 }
 
+TEST(RenderImage, EveryPixelIsOpaqueLabelsIncluded) {
+  RIG_REQUIRE_GL();
+  // --output writes the alpha channel to the PNG: a translucent pixel there (a label's shadow,
+  // say) would show whatever lies behind the image.
+  const Model model = twisted_cylinder(glm::radians(90.0f));
+  const std::vector<uint8_t> split = render(model, PoseSelection{}, View::Compare, true, true);
+  size_t translucent = 0;
+  for (size_t i = 3; i < split.size(); i += 4)
+    if (split[i] != 255) ++translucent;
+  EXPECT_EQ(translucent, 0u);
+}
+
 TEST(RenderImage, SkeletonOverlayIsVisibleThroughTheMesh) {
   RIG_REQUIRE_GL();
   const Model model = twisted_cylinder(glm::radians(30.0f));
