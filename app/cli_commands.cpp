@@ -168,9 +168,7 @@ int export_obj(const Options& options, const rig::Model& model) {
   }
   rig::Animator animator(model);
   animator.evaluate(selection);
-  const rig::SkinningMethod method = options.skinning == SkinningMode::Dqs
-                                         ? rig::SkinningMethod::DualQuaternion
-                                         : rig::SkinningMethod::Linear;
+  const rig::SkinningMethod method = skinning_method(options.skinning);
 
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(options.export_obj.c_str(), "wb"));
   if (!file) {

@@ -17,11 +17,6 @@ namespace rigview {
 
 namespace {
 
-rig::SkinningMethod method_of(SkinningMode mode) {
-  return mode == SkinningMode::Dqs ? rig::SkinningMethod::DualQuaternion
-                                   : rig::SkinningMethod::Linear;
-}
-
 // Prints the one-line error; returns `status` (1: the model or output, 2: a usage error).
 int fail(const std::string& where, const std::string& what, int status = 1) {
   std::fprintf(stderr, "rigview: error: %s: %s\n", where.c_str(), what.c_str());
@@ -63,7 +58,7 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   orbit.frame(bounds);
 
   rig::render::DrawOptions draw;
-  draw.method = method_of(options.skinning);
+  draw.method = skinning_method(options.skinning);
   draw.skeleton = options.armature;
   draw.weight_view = weight_view;
   draw.weight_joint_node = weight_joint_node;
@@ -107,7 +102,7 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
   animator.evaluate(selection);
   renderer.update(animator);
 
-  const rig::SkinningMethod method = method_of(options.skinning);
+  const rig::SkinningMethod method = skinning_method(options.skinning);
   positions.assign(model.draws.size(), {});
   normals.assign(model.draws.size(), {});
   std::vector<glm::vec3> p, n;

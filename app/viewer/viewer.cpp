@@ -567,8 +567,7 @@ void Viewer::update_hover() {
 void Viewer::render_scene(int fb_width, int fb_height) {
   rig::render::Viewport viewport{0, 0, std::max(fb_width, 1), std::max(fb_height, 1)};
   rig::render::DrawOptions draw;
-  draw.method = skinning_ == SkinningMode::Dqs ? rig::SkinningMethod::DualQuaternion
-                                               : rig::SkinningMethod::Linear;
+  draw.method = skinning_method(skinning_);
   draw.surfaces = show_surfaces_;
   draw.wireframe = show_wireframe_;
   draw.grid = show_grid_;
