@@ -152,7 +152,9 @@ TEST(ImportCorpus, EveryModelMatchesTheReadmeTable) {
 // animation inputs), read from the JSON by tinygltf directly.
 TEST(ImportCorpus, ClipRangesMatchTheInputAccessorBounds) {
   RIG_REQUIRE_CORPUS(corpus);
-  for (const CorpusRow& row : read_readme_table(corpus)) {
+  const std::vector<CorpusRow> rows = read_readme_table(corpus);
+  ASSERT_GE(rows.size(), 50u) << "README table not found or not parsed";
+  for (const CorpusRow& row : rows) {
     if (row.clip_count == 0) continue;
     SCOPED_TRACE(row.file);
     const rig::Model model = import_or_fail(corpus / row.file);
@@ -183,7 +185,10 @@ TEST(ImportCorpus, ClipRangesMatchTheInputAccessorBounds) {
 
 TEST(ImportCorpus, SkinWeightsSumToOneAfterImport) {
   RIG_REQUIRE_CORPUS(corpus);
-  for (const CorpusRow& row : read_readme_table(corpus)) {
+  const std::vector<CorpusRow> rows = read_readme_table(corpus);
+  ASSERT_GE(rows.size(), 50u) << "README table not found or not parsed";
+  size_t skinned_vertices = 0;
+  for (const CorpusRow& row : rows) {
     if (row.influence_sets == 0) continue;
     SCOPED_TRACE(row.file);
     const rig::Model model = import_or_fail(corpus / row.file);
@@ -195,10 +200,12 @@ TEST(ImportCorpus, SkinWeightsSumToOneAfterImport) {
           if (sum != 0.0) {
             ASSERT_NEAR(sum, 1.0, 1e-5) << "vertex " << v;
           }
+          ++skinned_vertices;
         }
       }
     }
   }
+  EXPECT_GT(skinned_vertices, 10000u) << "the corpus's skinned vertices were not checked";
 }
 
 TEST(ImportCorpus, RobotExpressiveReportsItsNonNormalizedWeights) {
@@ -289,6 +296,8 @@ TEST(ImportCorpus, NormalizedShortWeightsMatchTheRawValues) {
                         view.byteOffset + accessor.byteOffset;
   const size_t stride = view.byteStride ? view.byteStride : 8;
   const rig::Primitive& p = model.meshes[0].primitives[0];
+  ASSERT_EQ(p.vertex_count(), accessor.count);
+  ASSERT_EQ(p.influences, 4u);
   for (size_t v = 0; v < accessor.count; ++v) {
     uint16_t raw[4];
     std::memcpy(raw, data + v * stride, 8);

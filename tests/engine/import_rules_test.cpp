@@ -148,6 +148,65 @@ TEST(ImportRules, NormalizedUnsignedShortWeightsFollowTheSpec) {
   EXPECT_EQ(find_warning(model, "WEIGHTS_NOT_NORMALIZED"), nullptr);
 }
 
+// Sums within the 1e-3 tolerance are not reported, but they are still renormalized, so that
+// every consumer (CPU, GPU) sees weights summing to 1: (0.6, 0.4005) / 1.0005.
+TEST(ImportRules, SlightlyOffWeightSumsAreRenormalizedWithoutAWarning) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0});
+  bin.put<float>({1, 0, 0, 0, 0.6f, 0.4005f, 0, 0, 1, 0, 0, 0});
+  const rig::Model model = import_ok("almost_one", skinned_triangle_json(5126, false, 48), bin);
+  const rig::Primitive& p = model.meshes[0].primitives[0];
+  EXPECT_NEAR(p.weights[4], 0.6 / 1.0005, 1e-6);
+  EXPECT_NEAR(p.weights[5], 0.4005 / 1.0005, 1e-6);
+  EXPECT_EQ(find_warning(model, "WEIGHTS_NOT_NORMALIZED"), nullptr);
+}
+
+// JOINTS_1/WEIGHTS_1 fill influences 4..7 of each vertex, and the sum that is renormalized
+// runs over both sets. Vertex 0: set 0 (0.25 on joint 0, 0.25 on joint 1), set 1 (0.5 on
+// joint 1): sums to 1, kept. Vertex 2: 0.1 on joint 0 (set 0) and 0.3 on joint 1 (set 1, second
+// slot): sum 0.4 → 0.25 and 0.75, reported once.
+TEST(ImportRules, SecondInfluenceSetFillsSlotsFourToSeven) {
+  ByteBuffer bin;
+  put_triangle(bin);                                                // 0..36
+  bin.put<uint8_t>({0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});           // 36..48
+  bin.put<float>({0.25f, 0.25f, 0, 0, 1, 0, 0, 0, 0.1f, 0, 0, 0});  // 48..96
+  bin.put<uint8_t>({1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0});           // 96..108
+  bin.put<float>({0.5f, 0, 0, 0, 0, 0, 0, 0, 0, 0.3f, 0, 0});       // 108..156
+  const rig::Model model = import_ok("two_sets", R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},
+                   {"buffer":0,"byteOffset":36,"byteLength":12},
+                   {"buffer":0,"byteOffset":48,"byteLength":48},
+                   {"buffer":0,"byteOffset":96,"byteLength":12},
+                   {"buffer":0,"byteOffset":108,"byteLength":48}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+                 {"bufferView":1,"componentType":5121,"count":3,"type":"VEC4"},
+                 {"bufferView":2,"componentType":5126,"count":3,"type":"VEC4"},
+                 {"bufferView":3,"componentType":5121,"count":3,"type":"VEC4"},
+                 {"bufferView":4,"componentType":5126,"count":3,"type":"VEC4"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0,"JOINTS_0":1,"WEIGHTS_0":2,
+                                            "JOINTS_1":3,"WEIGHTS_1":4}}]}],
+    "skins":[{"joints":[1,2]}],
+    "nodes":[{"mesh":0,"skin":0},{"children":[2]},{"translation":[0,1,0]}],
+    "scenes":[{"nodes":[0,1]}]})",
+                                     bin);
+  const rig::Primitive& p = model.meshes[0].primitives[0];
+  ASSERT_EQ(p.influences, 8u);
+  ASSERT_EQ(p.weights.size(), 24u);
+  EXPECT_EQ(std::vector<uint16_t>(p.joints.begin(), p.joints.begin() + 8),
+            (std::vector<uint16_t>{0, 1, 0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(std::vector<float>(p.weights.begin(), p.weights.begin() + 8),
+            (std::vector<float>{0.25f, 0.25f, 0, 0, 0.5f, 0, 0, 0}));
+  EXPECT_EQ(p.joints[16 + 5], 1u);
+  EXPECT_NEAR(p.weights[16 + 0], 0.25f, 1e-6f);
+  EXPECT_NEAR(p.weights[16 + 5], 0.75f, 1e-6f);
+  const rig::ImportWarning* warning = find_warning(model, "WEIGHTS_NOT_NORMALIZED");
+  ASSERT_NE(warning, nullptr);
+  EXPECT_EQ(warning->count, 1u);
+}
+
 TEST(ImportRules, NegativeWeightIsRefused) {
   ByteBuffer bin;
   put_triangle(bin);
@@ -310,6 +369,27 @@ TEST(ImportRules, QuantizedTexcoordsFollowTheSpec) {
             (std::vector<glm::vec2>{{0, 0}, {1, -1}, {-16384.0f / 32767.0f, 16384.0f / 32767.0f}}));
   EXPECT_EQ(primitives[2].texcoords0,
             (std::vector<glm::vec2>{{0, 0}, {32767, -32768}, {-16384, 16384}}));
+}
+
+// Normalized UNSIGNED_SHORT (KHR_mesh_quantization texcoords): c / 65535, so 65535 is exactly 1
+// (weights would hide a wrong divisor: they are renormalized afterwards).
+TEST(ImportRules, QuantizedUnsignedShortTexcoordsFollowTheSpec) {
+  ByteBuffer bin;
+  put_triangle(bin);                                      // 0..36
+  bin.put<uint16_t>({0, 0, 65535, 13107, 32768, 65535});  // 36..48
+  const rig::Model model = import_ok("texcoords_u16", R"({
+    "asset":{"version":"2.0"},
+    "extensionsUsed":["KHR_mesh_quantization"],"extensionsRequired":["KHR_mesh_quantization"],
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},
+                   {"buffer":0,"byteOffset":36,"byteLength":12}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+                 {"bufferView":1,"componentType":5123,"normalized":true,"count":3,"type":"VEC2"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1}}]}],
+    "nodes":[{"mesh":0}]})",
+                                     bin);
+  EXPECT_EQ(model.meshes[0].primitives[0].texcoords0,
+            (std::vector<glm::vec2>{{0, 0}, {1, 13107.0f / 65535.0f}, {32768.0f / 65535.0f, 1}}));
 }
 
 TEST(ImportRules, MorphWeightsDefaultAndPerNode) {

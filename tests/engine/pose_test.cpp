@@ -73,6 +73,29 @@ TEST(SeedLbs, FiftyFiftyElbowBlendsTheTwoOpinions) {
               {-0.05f, 1.1866025f, 0.0f});
 }
 
+// The same 50/50 vertex under DQS. Both skinning matrices carry the bind elbow (1,0,0) to its
+// posed place (0,1,0): M0 = R90, M1 = R90·T(1,0,0)·R30·T(-1,0,0) = R120 about the elbow. A
+// blend of rigid motions that agree on a point is a rotation about that point by the blended
+// rotation, here 105°: (0,1,0) + R105·(0.2,0,0) = (-0.0517638, 1.1931852, 0), still 0.2 from the
+// elbow where LBS (above) pulls it in to 0.2·cos 15°.
+TEST(SeedDqs, FiftyFiftyElbowKeepsItsDistanceFromTheJoint) {
+  Model m = test::shoulder_elbow_model();
+  Pose pose;
+  init_rest_pose(m, pose);
+  pose.local[0].rotation = axis_angle({0, 0, 1}, 90);
+  pose.local[1].rotation = axis_angle({0, 0, 1}, 30);
+  std::vector<glm::mat4> world(2), palette(2);
+  compute_world_matrices(m, pose, world);
+  compute_skinning_matrices(m.skins[0], world, palette);
+  std::vector<JointDualQuat> dqs(2);
+  compute_joint_dual_quats(palette, dqs);
+  const uint16_t joints[2] = {0, 1};
+  const float weights[2] = {0.5f, 0.5f};
+  const glm::vec3 p = skin_point_dual_quat(dqs, joints, weights, 2, {1.2f, 0, 0});
+  expect_vec3(p, {-0.0517638f, 1.1931852f, 0.0f});
+  EXPECT_NEAR(glm::length(p - glm::vec3(0, 1, 0)), 0.2f, 1e-5f);
+}
+
 TEST(World, ParentsAreEvaluatedFirstWhateverTheArrayOrder) {
   // Node 0 is the child of node 1: node_order must put 1 first.
   Model m;
@@ -99,6 +122,8 @@ TEST(World, TrsOrderIsTranslateRotateScale) {
   // (1,0,0) → scale (2,0,0) → rotate 90° about Z (0,2,0) → translate (1,4,3).
   expect_vec3(glm::vec3(l * glm::vec4(1, 0, 0, 1)), {1, 4, 3});
   expect_vec3(glm::vec3(l * glm::vec4(0, 1, 0, 1)), {-2, 2, 3});
+  // (0,0,1) → scale (0,0,4) → the Z turn leaves it → translate (1,2,7): each axis its own scale.
+  expect_vec3(glm::vec3(l * glm::vec4(0, 0, 1, 1)), {1, 2, 7});
 }
 
 TEST(World, MatrixNodesUseTheirMatrixIncludingShear) {

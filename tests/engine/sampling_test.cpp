@@ -98,6 +98,41 @@ TEST(SpecSampling, CubicSplineIsTheSpecsHermiteWithScaledTangents) {
   EXPECT_FLOAT_EQ(sample_x(c, -1.0f), 0.0f);
 }
 
+// Three keys, so the second segment (k = 1) is sampled: every element must come from keys 1 and
+// 2 (v1, its out-tangent b1, the in-tangent a2 of key 2, v2), never from key 0's slots.
+// Keys at t = 0, 1, 3; per key (in-tangent a, value v, out-tangent b):
+//   key 0: a0 = (9,9,9), v0 = (0,0,0), b0 = (0,0,0)
+//   key 1: a1 = (0,4,0), v1 = (1,2,0), b1 = (1,-1,0)
+//   key 2: a2 = (2,4,0), v2 = (3,0,0), b2 = (9,9,9)
+// t = 0.5, segment 0: td = 1, u = 0.5 → h00 = h01 = 0.5, td·h10 = 0.125, td·h11 = -0.125:
+//   0.5·v0 + 0.125·b0 + 0.5·v1 - 0.125·a1 = (0.5, 1, 0) - (0, 0.5, 0) = (0.5, 0.5, 0).
+// t = 2, segment 1: td = 2, u = 0.5 → td·h10 = 0.25, td·h11 = -0.25:
+//   0.5·v1 + 0.25·b1 + 0.5·v2 - 0.25·a2 = (0.5,1,0) + (0.25,-0.25,0) + (1.5,0,0) - (0.5,1,0)
+//   = (1.75, -0.25, 0).
+TEST(SpecSampling, CubicSplineSecondSegmentUsesItsOwnKeysAndTangents) {
+  Channel c;
+  c.path = TargetPath::Translation;
+  c.interpolation = Interpolation::CubicSpline;
+  c.components = 3;
+  c.times = {0.0f, 1.0f, 3.0f};
+  c.values = {/*a0*/ 9, 9, 9, /*v0*/ 0, 0, 0, /*b0*/ 0, 0,  0,
+              /*a1*/ 0, 4, 0, /*v1*/ 1, 2, 0, /*b1*/ 1, -1, 0,
+              /*a2*/ 2, 4, 0, /*v2*/ 3, 0, 0, /*b2*/ 9, 9,  9};
+  float v[3];
+  sample_channel(c, 0.5f, v);
+  EXPECT_NEAR(v[0], 0.5f, 1e-6f);
+  EXPECT_NEAR(v[1], 0.5f, 1e-6f);
+  EXPECT_NEAR(v[2], 0.0f, 1e-6f);
+  sample_channel(c, 1.0f, v);  // exactly on key 1: its value, not a tangent
+  EXPECT_FLOAT_EQ(v[0], 1.0f);
+  EXPECT_FLOAT_EQ(v[1], 2.0f);
+  EXPECT_FLOAT_EQ(v[2], 0.0f);
+  sample_channel(c, 2.0f, v);
+  EXPECT_NEAR(v[0], 1.75f, 1e-6f);
+  EXPECT_NEAR(v[1], -0.25f, 1e-6f);
+  EXPECT_NEAR(v[2], 0.0f, 1e-6f);
+}
+
 TEST(SpecSampling, CubicSplineRotationIsRenormalized) {
   Channel c;
   c.path = TargetPath::Rotation;
@@ -156,6 +191,12 @@ TEST(SlerpShortest, MatchesTheClosedForm) {
   glm::quat r = slerp_shortest(c, d, 0.5f);
   EXPECT_NEAR(glm::length(r), 1.0f, 1e-6f);
   EXPECT_NEAR(angle_degrees(r), 1.5f, 1e-2f);
+  // Off the midpoint the fallback must still weight the ends the right way round: a quarter
+  // of the way from 1° to 2° is 1.25° (components compared: acos near 1 has no resolution).
+  const glm::quat quarter = slerp_shortest(c, d, 0.25f);
+  const glm::quat want = axis_angle({0, 1, 0}, 1.25f);
+  EXPECT_NEAR(quarter.y, want.y, 1e-6f);
+  EXPECT_NEAR(quarter.w, want.w, 1e-6f);
 }
 
 // Morph weight channels: components = target count, lerped per weight.

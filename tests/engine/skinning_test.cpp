@@ -40,6 +40,11 @@ TEST(SeedWeights, UnnormalizedWeightsAreNormalized) {
   glm::vec3 q = skin_point_dual_quat(dual_quats(palette), j, w, 2, {0, 0, 0});
   EXPECT_NEAR(q.x, 0.5833333f, 1e-5f);
   EXPECT_NEAR(q.y, 0.4166667f, 1e-5f);
+  // Off the origin the blended matrix (LBS) and the blended stretch (DQS) must also be
+  // normalized: pure translations keep z = 1, where unnormalized weights would give 1.2.
+  expect_vec3(skin_point_linear(palette, j, w, 2, {0, 0, 1}), {0.5833333f, 0.4166667f, 1.0f});
+  expect_vec3(skin_point_dual_quat(dual_quats(palette), j, w, 2, {0, 0, 1}),
+              {0.5833333f, 0.4166667f, 1.0f});
 }
 
 // Seed 003: Thigh says (0,-1,0.1), Shin says (0,-1,0.6); weights 0.8/0.2 → (0,-1,0.2).
@@ -92,11 +97,13 @@ TEST(SeedTwist, NamedValuesAt90And180) {
   EXPECT_NEAR(glm::length(p), 1.0f, 1e-6f);
 }
 
-TEST(Dqs, HemisphereAlignmentUsesTheLargestWeight) {
+TEST(Dqs, HemisphereAlignmentStopsOppositeSignsFromCancelling) {
   // Joint 1's quaternion is stored with the opposite sign; without alignment the real parts
-  // cancel. With alignment the blend of 10° and 30° about Y at 0.25/0.75 is 25° (DQ blend of
-  // two rotations about a common axis is their weighted angle only approximately: compare
-  // against nlerp of the aligned quaternions, computed here by hand).
+  // cancel. With alignment the blend of 10° and 30° about Y at 0.25/0.75 is about 25° (DQ blend
+  // of two rotations about a common axis is their weighted angle only approximately: compare
+  // against nlerp of the aligned quaternions, computed here by hand). With two influences either
+  // one can be the reference (the result differs only in overall sign); which one is chosen is
+  // checked by HemisphereReferenceIsTheLargestWeightAmongThree.
   DualQuat a = dual_quat_from_rotation_translation(axis_angle({0, 1, 0}, 10), {0, 0, 0});
   DualQuat b = dual_quat_from_rotation_translation(-axis_angle({0, 1, 0}, 30), {0, 0, 0});
   std::vector<JointDualQuat> dqs(2);
@@ -109,6 +116,38 @@ TEST(Dqs, HemisphereAlignmentUsesTheLargestWeight) {
   glm::vec3 got = skin_point_dual_quat(dqs, j, w, 2, {1, 0, 0});
   expect_vec3(got, expected * glm::vec3(1, 0, 0));
   EXPECT_NEAR(glm::length(got), 1.0f, 1e-5f);
+}
+
+// The reference is the largest weight, not the first influence. Three rotations about Z:
+// q0 = R(0°) weight 0.2, q1 = R(100°) weight 0.3, q2 = R(200°) weight 0.5 (the reference).
+// dot(q0, q2) = cos 100° < 0, dot(q1, q2) = cos 50° > 0: only q0 is flipped, so the blend is
+//   -0.2 (1, 0) + 0.3 (cos 50°, sin 50°) + 0.5 (cos 100°, sin 100°)   [(w, z) parts]
+//   = (-0.09398, 0.72221) → half-angle 97.41°, a 194.83° turn: (1,0,0) ↦ (-0.9667, -0.2559, 0).
+// Aligning to the first influence instead would flip q2 and give a -57.4° turn.
+TEST(Dqs, HemisphereReferenceIsTheLargestWeightAmongThree) {
+  std::vector<glm::mat4> palette = {glm::mat4_cast(axis_angle({0, 0, 1}, 0)),
+                                    glm::mat4_cast(axis_angle({0, 0, 1}, 100)),
+                                    glm::mat4_cast(axis_angle({0, 0, 1}, 200))};
+  const uint16_t j[3] = {0, 1, 2};
+  const float w[3] = {0.2f, 0.3f, 0.5f};
+  const float turn = 194.8294f * kDeg;
+  expect_vec3(skin_point_dual_quat(dual_quats(palette), j, w, 3, {1, 0, 0}),
+              {std::cos(turn), std::sin(turn), 0.0f}, 2e-5f);
+}
+
+// A flipped influence still adds its stretch with a positive weight. Joint 0: identity, weight
+// 0.75 (the reference); joint 1: uniform scale 2 after a 200° turn about Z, weight 0.25, its
+// quaternion in the other hemisphere (dot = cos 100° < 0). Stretch: 0.75 I + 0.25 · 2I = 1.25 I.
+// Rigid part: 0.75 (1, 0) - 0.25 (cos 100°, sin 100°) = (0.79341, -0.24620) [(w, z) parts]
+// → half-angle -17.239°, a -34.478° turn. (1,0,0) ↦ 1.25 (cos -34.478°, sin -34.478°, 0).
+TEST(Dqs, FlippedInfluenceKeepsAPositiveStretchWeight) {
+  std::vector<glm::mat4> palette = {glm::mat4(1.0f), glm::mat4_cast(axis_angle({0, 0, 1}, 200)) *
+                                                         glm::scale(glm::mat4(1), {2, 2, 2})};
+  const uint16_t j[2] = {0, 1};
+  const float w[2] = {0.75f, 0.25f};
+  const float turn = -34.4790f * kDeg;
+  expect_vec3(skin_point_dual_quat(dual_quats(palette), j, w, 2, {1, 0, 0}),
+              {1.25f * std::cos(turn), 1.25f * std::sin(turn), 0.0f}, 2e-5f);
 }
 
 TEST(Dqs, RigidSingleInfluenceEqualsTheMatrix) {
@@ -183,6 +222,43 @@ TEST(Lbs, NormalsUseTheInverseTranspose) {
   expect_vec3(nrm[0], glm::normalize(glm::vec3(0.5f, 1, 0)));
 }
 
+// DQS normals: the inverse transpose of the blended stretch, then the blended rotation. A joint
+// scaling x by 2 and turning 90° about Z: the 45° normal (1,1,0)/√2 becomes (1/2, 1, 0)
+// normalized, then turned: (-1, 1/2, 0)/|·| = (-0.894427, 0.447214, 0); (1,1,0) ↦ (-1, 2, 0).
+TEST(Dqs, NormalsUseTheInverseTransposeOfTheStretch) {
+  std::vector<glm::mat4> palette = {glm::mat4_cast(axis_angle({0, 0, 1}, 90)) *
+                                    glm::scale(glm::mat4(1), {2, 1, 1})};
+  Primitive prim;
+  prim.positions = {{1, 1, 0}};
+  prim.normals = {glm::normalize(glm::vec3(1, 1, 0))};
+  prim.influences = 4;
+  prim.joints = {0, 0, 0, 0};
+  prim.weights = {1, 0, 0, 0};
+  std::vector<glm::vec3> pos(1), nrm(1);
+  skin_dual_quat(prim, dual_quats(palette), prim.positions, prim.normals, pos, nrm);
+  expect_vec3(pos[0], {-1, 2, 0});
+  expect_vec3(nrm[0], {-0.8944272f, 0.4472136f, 0.0f});
+}
+
+// A mirroring joint (scale -1 in x) flips the cofactor's sign: normals must still point the
+// way the mirrored surface faces. Normal (1,0,0) under diag(-1,1,1) → (-1,0,0), LBS and DQS.
+TEST(Skinning, MirroredJointNormalsFaceTheMirroredWay) {
+  std::vector<glm::mat4> palette = {glm::scale(glm::mat4(1), {-1, 1, 1})};
+  Primitive prim;
+  prim.positions = {{1, 0, 0}};
+  prim.normals = {{1, 0, 0}};
+  prim.influences = 4;
+  prim.joints = {0, 0, 0, 0};
+  prim.weights = {1, 0, 0, 0};
+  std::vector<glm::vec3> pos(1), nrm(1);
+  skin_linear(prim, palette, prim.positions, prim.normals, pos, nrm);
+  expect_vec3(pos[0], {-1, 0, 0});
+  expect_vec3(nrm[0], {-1, 0, 0});
+  skin_dual_quat(prim, dual_quats(palette), prim.positions, prim.normals, pos, nrm);
+  expect_vec3(pos[0], {-1, 0, 0});
+  expect_vec3(nrm[0], {-1, 0, 0});
+}
+
 TEST(Morph, TargetsAreAddedWithTheirWeightsBeforeSkinning) {
   Primitive prim;
   prim.positions = {{0, 0, 0}, {1, 0, 0}};
@@ -195,6 +271,11 @@ TEST(Morph, TargetsAreAddedWithTheirWeightsBeforeSkinning) {
   apply_morph_targets(prim, w, pos, nrm);
   expect_vec3(pos[0], {0, 0.5f, 1.0f});
   expect_vec3(pos[1], {1, 1.0f, 0.0f});
+  // Normal deltas are weighted the same way (and not renormalized here): (0,0,1) + 0.5 (2,0,0).
+  prim.targets[0].normals = {{2, 0, 0}, {0, 0, 0}};
+  apply_morph_targets(prim, w, pos, nrm);
+  expect_vec3(nrm[0], {1, 0, 1});
+  expect_vec3(nrm[1], {0, 0, 1});
 }
 
 // glTF spec: the skinned mesh node's own transform is ignored; joints alone place vertices.
