@@ -160,7 +160,7 @@ bool buffer_view_bytes(const tinygltf::Model& model, int index, const uint8_t*& 
   const tinygltf::BufferView& view = model.bufferViews[static_cast<size_t>(index)];
   if (view.buffer < 0 || static_cast<size_t>(view.buffer) >= model.buffers.size()) {
     error = "bufferView " + std::to_string(index) + " uses buffer " + std::to_string(view.buffer) +
-            ", which does not exist (the file has " + std::to_string(model.buffers.size()) + ")";
+            does_not_exist(model.buffers.size());
     return false;
   }
   const uint64_t buffer_size = model.buffers[static_cast<size_t>(view.buffer)].data.size();

@@ -13,6 +13,13 @@ class Model;
 
 namespace rig::import {
 
+// The tail of every dangling-reference error: ", which does not exist (the file has 3)".
+inline std::string does_not_exist(size_t count, const char* noun = "",
+                                  const char* holder = "the file") {
+  return std::string(", which does not exist (") + holder + " has " + std::to_string(count) + noun +
+         ")";
+}
+
 // Accepted (componentType, normalized) combinations, as a bit set. The glTF spec (and
 // KHR_mesh_quantization) fixes which of these each semantic may use.
 constexpr unsigned kFloat = 1u << 0;

@@ -111,8 +111,7 @@ bool import_animations(ImportContext& context, std::string& error) {
       if (channel_source.target_node < 0) continue;
       if (static_cast<size_t>(channel_source.target_node) >= model.nodes.size()) {
         error = at + " targets node " + std::to_string(channel_source.target_node) +
-                ", which does not exist (the file has " + std::to_string(model.nodes.size()) +
-                " nodes)";
+                does_not_exist(model.nodes.size(), " nodes");
         return false;
       }
       Channel channel;
@@ -126,8 +125,7 @@ bool import_animations(ImportContext& context, std::string& error) {
       if (channel_source.sampler < 0 ||
           static_cast<size_t>(channel_source.sampler) >= source.samplers.size()) {
         error = at + " uses sampler " + std::to_string(channel_source.sampler) +
-                ", which does not exist (the animation has " +
-                std::to_string(source.samplers.size()) + ")";
+                does_not_exist(source.samplers.size(), "", "the animation");
         return false;
       }
       const tinygltf::AnimationSampler& sampler =

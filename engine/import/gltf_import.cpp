@@ -10,6 +10,7 @@
 namespace rig {
 namespace {
 
+using import::does_not_exist;
 using import::ImportContext;
 
 // Extensions a file may require that we handle (quantization goes through the generic accessor
@@ -124,14 +125,13 @@ bool import_nodes(ImportContext& context, std::string& error) {
     const std::string at = "node " + std::to_string(n);
     node.name = source.name;
     if (source.mesh >= 0 && static_cast<size_t>(source.mesh) >= document.meshes.size()) {
-      error = at + " uses mesh " + std::to_string(source.mesh) +
-              ", which does not exist (the file has " + std::to_string(document.meshes.size()) +
-              ")";
+      error =
+          at + " uses mesh " + std::to_string(source.mesh) + does_not_exist(document.meshes.size());
       return false;
     }
     if (source.skin >= 0 && static_cast<size_t>(source.skin) >= document.skins.size()) {
-      error = at + " uses skin " + std::to_string(source.skin) +
-              ", which does not exist (the file has " + std::to_string(document.skins.size()) + ")";
+      error =
+          at + " uses skin " + std::to_string(source.skin) + does_not_exist(document.skins.size());
       return false;
     }
     node.mesh = source.mesh;
@@ -143,7 +143,7 @@ bool import_nodes(ImportContext& context, std::string& error) {
     for (int child : model.nodes[n].children) {
       if (child < 0 || static_cast<size_t>(child) >= count) {
         error = "node " + std::to_string(n) + " has child " + std::to_string(child) +
-                ", which does not exist (the file has " + std::to_string(count) + " nodes)";
+                does_not_exist(count, " nodes");
         return false;
       }
       Node& child_node = model.nodes[static_cast<size_t>(child)];
@@ -233,15 +233,13 @@ bool import_materials(ImportContext& context, std::string& error) {
     if (texture.index < 0) continue;
     if (static_cast<size_t>(texture.index) >= document.textures.size()) {
       error = at + " uses texture " + std::to_string(texture.index) +
-              ", which does not exist (the file has " + std::to_string(document.textures.size()) +
-              ")";
+              does_not_exist(document.textures.size());
       return false;
     }
     const int image = document.textures[static_cast<size_t>(texture.index)].source;
     if (image >= 0 && static_cast<size_t>(image) >= document.images.size()) {
       error = "texture " + std::to_string(texture.index) + " uses image " + std::to_string(image) +
-              ", which does not exist (the file has " + std::to_string(document.images.size()) +
-              ")";
+              does_not_exist(document.images.size());
       return false;
     }
     // source -1: the picture lives in an extension (KTX2, WebP) we do not decode.
@@ -299,16 +297,16 @@ bool import_scene(ImportContext& context, std::string& error) {
   }
   const int scene = document.defaultScene >= 0 ? document.defaultScene : 0;
   if (static_cast<size_t>(scene) >= document.scenes.size()) {
-    error = "the default scene is " + std::to_string(scene) +
-            ", which does not exist (the file has " + std::to_string(document.scenes.size()) + ")";
+    error =
+        "the default scene is " + std::to_string(scene) + does_not_exist(document.scenes.size());
     return false;
   }
   std::vector<bool> listed(model.nodes.size(), false);
   for (int n : document.scenes[static_cast<size_t>(scene)].nodes) {
     const std::string at = "scene " + std::to_string(scene);
     if (n < 0 || static_cast<size_t>(n) >= model.nodes.size()) {
-      error = at + " lists node " + std::to_string(n) + ", which does not exist (the file has " +
-              std::to_string(model.nodes.size()) + " nodes)";
+      error =
+          at + " lists node " + std::to_string(n) + does_not_exist(model.nodes.size(), " nodes");
       return false;
     }
     if (model.nodes[static_cast<size_t>(n)].parent >= 0) {

@@ -269,8 +269,7 @@ bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
   if (source.material >= 0 &&
       static_cast<size_t>(source.material) >= context.document.materials.size()) {
     error = at + " uses material " + std::to_string(source.material) +
-            ", which does not exist (the file has " +
-            std::to_string(context.document.materials.size()) + ")";
+            does_not_exist(context.document.materials.size());
     return false;
   }
   primitive.material = source.material;

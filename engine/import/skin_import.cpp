@@ -24,7 +24,7 @@ bool import_skins(ImportContext& context, std::string& error) {
       const int node = skin.joints[j];
       if (node < 0 || static_cast<size_t>(node) >= node_count) {
         error = at + " joint " + std::to_string(j) + " is node " + std::to_string(node) +
-                ", which does not exist (the file has " + std::to_string(node_count) + " nodes)";
+                does_not_exist(node_count, " nodes");
         return false;
       }
       if (node_to_joint[static_cast<size_t>(node)] >= 0) {

@@ -17,6 +17,20 @@ void expect_vec3(glm::vec3 got, glm::vec3 want, float tol = 1e-5f) {
   EXPECT_NEAR(got.z, want.z, tol);
 }
 
+// Skinning matrices of the seed's Shoulder/Elbow chain with the shoulder raised and the elbow
+// bent by the given angles about Z (the engine's hierarchy and palette path under test).
+std::vector<glm::mat4> elbow_palette(float shoulder_degrees, float elbow_degrees) {
+  Model m = test::shoulder_elbow_model();
+  Pose pose;
+  init_rest_pose(m, pose);
+  pose.local[0].rotation = axis_angle({0, 0, 1}, shoulder_degrees);
+  pose.local[1].rotation = axis_angle({0, 0, 1}, elbow_degrees);
+  std::vector<glm::mat4> world(2), palette(2);
+  compute_world_matrices(m, pose, world);
+  compute_skinning_matrices(m.skins[0], world, palette);
+  return palette;
+}
+
 // Seed 000 §5: shoulder raised 90° about Z swings the elbow (1,0,0) to (0,1,0).
 TEST(SeedHierarchy, ShoulderRaiseMovesElbowToYAxis) {
   Model m = test::shoulder_elbow_model();
@@ -30,13 +44,7 @@ TEST(SeedHierarchy, ShoulderRaiseMovesElbowToYAxis) {
 
 // Seed 000 §7: a vertex at the elbow in bind pose, fully weighted to the elbow, lands on (0,1,0).
 TEST(SeedHierarchy, ElbowVertexFollowsItsJoint) {
-  Model m = test::shoulder_elbow_model();
-  Pose pose;
-  init_rest_pose(m, pose);
-  pose.local[0].rotation = axis_angle({0, 0, 1}, 90);
-  std::vector<glm::mat4> world(2), palette(2);
-  compute_world_matrices(m, pose, world);
-  compute_skinning_matrices(m.skins[0], world, palette);
+  const std::vector<glm::mat4> palette = elbow_palette(90, 0);
   const uint16_t joints[1] = {1};
   const float weights[1] = {1.0f};
   expect_vec3(skin_point_linear(palette, joints, weights, 1, {1, 0, 0}), {0, 1, 0});
@@ -44,12 +52,7 @@ TEST(SeedHierarchy, ElbowVertexFollowsItsJoint) {
 
 // Seed 000 §15: in the bind pose every skinning matrix is the identity (no explosion).
 TEST(SeedHierarchy, BindPoseSkinningMatricesAreIdentity) {
-  Model m = test::shoulder_elbow_model();
-  Pose pose;
-  init_rest_pose(m, pose);
-  std::vector<glm::mat4> world(2), palette(2);
-  compute_world_matrices(m, pose, world);
-  compute_skinning_matrices(m.skins[0], world, palette);
+  const std::vector<glm::mat4> palette = elbow_palette(0, 0);
   for (const glm::mat4& p : palette)
     for (int c = 0; c < 4; ++c)
       for (int r = 0; r < 4; ++r) EXPECT_NEAR(p[c][r], c == r ? 1.0f : 0.0f, 1e-6f);
@@ -59,14 +62,7 @@ TEST(SeedHierarchy, BindPoseSkinningMatricesAreIdentity) {
 // By hand: shoulder alone → R90·(1.2,0,0) = (0, 1.2, 0); elbow alone → R90·((1,0,0) +
 // R30·(0.2,0,0)) = R90·(1.17320, 0.1, 0) = (-0.1, 1.17320, 0); blend → (-0.05, 1.18660, 0).
 TEST(SeedLbs, FiftyFiftyElbowBlendsTheTwoOpinions) {
-  Model m = test::shoulder_elbow_model();
-  Pose pose;
-  init_rest_pose(m, pose);
-  pose.local[0].rotation = axis_angle({0, 0, 1}, 90);
-  pose.local[1].rotation = axis_angle({0, 0, 1}, 30);
-  std::vector<glm::mat4> world(2), palette(2);
-  compute_world_matrices(m, pose, world);
-  compute_skinning_matrices(m.skins[0], world, palette);
+  const std::vector<glm::mat4> palette = elbow_palette(90, 30);
   const uint16_t joints[2] = {0, 1};
   const float weights[2] = {0.5f, 0.5f};
   expect_vec3(skin_point_linear(palette, joints, weights, 2, {1.2f, 0, 0}),
@@ -79,14 +75,7 @@ TEST(SeedLbs, FiftyFiftyElbowBlendsTheTwoOpinions) {
 // rotation, here 105°: (0,1,0) + R105·(0.2,0,0) = (-0.0517638, 1.1931852, 0), still 0.2 from the
 // elbow where LBS (above) pulls it in to 0.2·cos 15°.
 TEST(SeedDqs, FiftyFiftyElbowKeepsItsDistanceFromTheJoint) {
-  Model m = test::shoulder_elbow_model();
-  Pose pose;
-  init_rest_pose(m, pose);
-  pose.local[0].rotation = axis_angle({0, 0, 1}, 90);
-  pose.local[1].rotation = axis_angle({0, 0, 1}, 30);
-  std::vector<glm::mat4> world(2), palette(2);
-  compute_world_matrices(m, pose, world);
-  compute_skinning_matrices(m.skins[0], world, palette);
+  const std::vector<glm::mat4> palette = elbow_palette(90, 30);
   std::vector<JointDualQuat> dqs(2);
   compute_joint_dual_quats(palette, dqs);
   const uint16_t joints[2] = {0, 1};

@@ -21,6 +21,17 @@ void expect_vec3(glm::vec3 got, glm::vec3 want, float tol = 1e-5f) {
   EXPECT_NEAR(got.z, want.z, tol);
 }
 
+// One vertex fully weighted to joint 0 (the other three influence slots empty).
+Primitive single_vertex(glm::vec3 position, glm::vec3 normal) {
+  Primitive prim;
+  prim.positions = {position};
+  prim.normals = {normal};
+  prim.influences = 4;
+  prim.joints = {0, 0, 0, 0};
+  prim.weights = {1, 0, 0, 0};
+  return prim;
+}
+
 std::vector<JointDualQuat> dual_quats(const std::vector<glm::mat4>& palette) {
   std::vector<JointDualQuat> out(palette.size());
   compute_joint_dual_quats(palette, out);
@@ -210,12 +221,7 @@ TEST(PolarDecomposition, RecoversRotationAndSymmetricStretch) {
 TEST(Lbs, NormalsUseTheInverseTranspose) {
   // Non-uniform scale 2 in x: a 45° normal (1,1,0)/√2 becomes (1/2, 1, 0) normalized.
   std::vector<glm::mat4> palette = {glm::scale(glm::mat4(1), {2, 1, 1})};
-  Primitive prim;
-  prim.positions = {{1, 1, 0}};
-  prim.normals = {glm::normalize(glm::vec3(1, 1, 0))};
-  prim.influences = 4;
-  prim.joints = {0, 0, 0, 0};
-  prim.weights = {1, 0, 0, 0};
+  const Primitive prim = single_vertex(glm::vec3(1, 1, 0), glm::normalize(glm::vec3(1, 1, 0)));
   std::vector<glm::vec3> pos(1), nrm(1);
   skin_linear(prim, palette, prim.positions, prim.normals, pos, nrm);
   expect_vec3(pos[0], {2, 1, 0});
@@ -228,12 +234,7 @@ TEST(Lbs, NormalsUseTheInverseTranspose) {
 TEST(Dqs, NormalsUseTheInverseTransposeOfTheStretch) {
   std::vector<glm::mat4> palette = {glm::mat4_cast(axis_angle({0, 0, 1}, 90)) *
                                     glm::scale(glm::mat4(1), {2, 1, 1})};
-  Primitive prim;
-  prim.positions = {{1, 1, 0}};
-  prim.normals = {glm::normalize(glm::vec3(1, 1, 0))};
-  prim.influences = 4;
-  prim.joints = {0, 0, 0, 0};
-  prim.weights = {1, 0, 0, 0};
+  const Primitive prim = single_vertex(glm::vec3(1, 1, 0), glm::normalize(glm::vec3(1, 1, 0)));
   std::vector<glm::vec3> pos(1), nrm(1);
   skin_dual_quat(prim, dual_quats(palette), prim.positions, prim.normals, pos, nrm);
   expect_vec3(pos[0], {-1, 2, 0});
@@ -244,12 +245,7 @@ TEST(Dqs, NormalsUseTheInverseTransposeOfTheStretch) {
 // way the mirrored surface faces. Normal (1,0,0) under diag(-1,1,1) → (-1,0,0), LBS and DQS.
 TEST(Skinning, MirroredJointNormalsFaceTheMirroredWay) {
   std::vector<glm::mat4> palette = {glm::scale(glm::mat4(1), {-1, 1, 1})};
-  Primitive prim;
-  prim.positions = {{1, 0, 0}};
-  prim.normals = {{1, 0, 0}};
-  prim.influences = 4;
-  prim.joints = {0, 0, 0, 0};
-  prim.weights = {1, 0, 0, 0};
+  const Primitive prim = single_vertex(glm::vec3(1, 0, 0), glm::vec3(1, 0, 0));
   std::vector<glm::vec3> pos(1), nrm(1);
   skin_linear(prim, palette, prim.positions, prim.normals, pos, nrm);
   expect_vec3(pos[0], {-1, 0, 0});
