@@ -7,7 +7,7 @@
 
 #include "modes.h"
 #include "pose_options.h"
-#include "scene/animator.h"
+#include "character/character.h"
 
 namespace rigview {
 namespace {
@@ -166,8 +166,8 @@ int export_obj(const Options& options, const rig::Model& model) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return 1;
   }
-  rig::Animator animator(model);
-  animator.evaluate(selection);
+  rig::Character character(model);
+  character.evaluate(selection);
   const rig::SkinningMethod method = skinning_method(options.skinning);
 
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(options.export_obj.c_str(), "wb"));
@@ -193,7 +193,7 @@ int export_obj(const Options& options, const rig::Model& model) {
         normals[v] = {gpu_normals[d][3 * v], gpu_normals[d][3 * v + 1], gpu_normals[d][3 * v + 2]};
       }
     } else {
-      animator.skin_draw_item(item, method, positions, normals);
+      character.skin_draw_item(item, method, positions, normals);
     }
     const std::string name = node.name.empty() ? "node" + std::to_string(item.node) : node.name;
     std::fprintf(f, "o %s#%d\n", name.c_str(), item.primitive);

@@ -11,7 +11,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
-#include "scene/animator.h"
+#include "character/character.h"
 
 namespace rigview {
 
@@ -46,13 +46,13 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   if (!target.create(options.width, options.height, 4, error))
     return fail(options.output_png, error);
 
-  rig::Animator animator(model);
-  animator.evaluate(selection);
-  renderer.update(animator);
+  rig::Character character(model);
+  character.evaluate(selection);
+  renderer.update(character);
 
   // Frame the whole clip (not just this instant) so renders of one clip share a camera.
   rig::render::Bounds bounds = rig::render::clip_bounds(model, selection);
-  bounds.add(rig::render::pose_bounds(animator));
+  bounds.add(rig::render::pose_bounds(character));
   renderer.set_ground(bounds);
   rig::render::OrbitCamera orbit;
   orbit.frame(bounds);
@@ -98,9 +98,9 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
   }
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, error)) return false;
-  rig::Animator animator(model);
-  animator.evaluate(selection);
-  renderer.update(animator);
+  rig::Character character(model);
+  character.evaluate(selection);
+  renderer.update(character);
 
   const rig::SkinningMethod method = skinning_method(options.skinning);
   positions.assign(model.draws.size(), {});

@@ -5,7 +5,7 @@
 
 #include "model/model.h"
 #include "options.h"
-#include "scene/animator.h"
+#include "character/character.h"
 
 namespace rigview {
 

@@ -77,15 +77,15 @@ bool load_document(const std::string& path, Document& out, std::string& error) {
     if (item.skin >= 0 && prim.skinned()) ++doc.skinned_draw_items;
   }
 
-  doc.animator = std::make_unique<rig::Animator>(m);
+  doc.character = std::make_unique<rig::Character>(m);
   doc.playback = rig::Playback(m);
   rig::PoseSelection first;
   first.clip = m.clips.empty() ? -1 : 0;
   first.time = m.clips.empty() ? 0.0f : m.clips[0].start;
   doc.bounds = rig::render::clip_bounds(m, first);
   if (!doc.bounds.valid()) {
-    doc.animator->evaluate(rig::PoseSelection{});
-    doc.bounds = rig::render::pose_bounds(*doc.animator);
+    doc.character->evaluate(rig::PoseSelection{});
+    doc.bounds = rig::render::pose_bounds(*doc.character);
   }
 
   doc.window_title = "rigview - " + std::filesystem::path(path).filename().string();

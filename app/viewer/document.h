@@ -9,14 +9,14 @@
 #include "anim/playback.h"
 #include "model/model.h"
 #include "render/renderer.h"
-#include "scene/animator.h"
+#include "character/character.h"
 
 namespace rigview {
 
 struct Document {
   std::string path;
-  std::unique_ptr<rig::Model> model;  // heap: Animator and Playback keep its address
-  std::unique_ptr<rig::Animator> animator;
+  std::unique_ptr<rig::Model> model;  // heap: Character and Playback keep its address
+  std::unique_ptr<rig::Character> character;
   rig::Playback playback;
 
   std::vector<std::string> clip_labels;     // file name, or "animation N" when unnamed

@@ -1,5 +1,5 @@
 // The interactive viewer: a GLFW window with an OpenGL 3.3 core context, Dear ImGui panels, the
-// engine's Animator and Playback, and the renderer's GPU skinning.
+// engine's Character and Playback, and the renderer's GPU skinning.
 //
 // Hidden self-test hooks (for tests/app/viewer_smoke_test.cpp; not part of the CLI):
 //   RIGVIEW_VIEWER_FRAMES=N        render N frames with a fixed 1/30 s step, then exit 0
@@ -548,7 +548,7 @@ void Viewer::update_hover() {
   }
   const rig::render::Camera camera = current_camera(vw / height);
   const glm::mat4 view_projection = camera.projection * camera.view;
-  const std::span<const glm::mat4> world = doc_.animator->world();
+  const std::span<const glm::mat4> world = doc_.character->world();
   float best = kPickRadiusPixels * kPickRadiusPixels;
   for (int node : doc_.joint_nodes) {
     glm::vec2 pixel;
@@ -1077,10 +1077,10 @@ int Viewer::run() {
     const rig::PoseSelection selection =
         rest_pose_ ? rig::PoseSelection{} : doc_.playback.selection();
     const Clock::time_point t0 = Clock::now();
-    doc_.animator->evaluate(selection);
+    doc_.character->evaluate(selection);
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     animation_cpu_ms_ = animation_cpu_ms_ == 0.0 ? cpu_ms : 0.9 * animation_cpu_ms_ + 0.1 * cpu_ms;
-    renderer_->update(*doc_.animator);
+    renderer_->update(*doc_.character);
 
     update_hover();
     if (!hide_ui_) draw_ui();

@@ -1,6 +1,6 @@
 // Playback controller: which clip plays, where its time is, and crossfades between clips.
 // Pure logic over a Model's clip ranges (no GL, no UI); the viewer drives it once per frame and
-// feeds its PoseSelection to the Animator.
+// feeds its PoseSelection to the Character.
 //
 // Conventions:
 // - Times are seconds on the file's timeline, always inside [clip.start, clip.end].
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "model/model.h"
-#include "scene/animator.h"
+#include "anim/pose_selection.h"
 
 namespace rig {
 
@@ -85,7 +85,7 @@ class Playback {
   int frame_count(int index) const;       // frames on the clip's grid, at least 1
   float normalized_time(int index, float time) const;  // (time - start) / duration, 0 when 0
 
-  // What the Animator should show now.
+  // What the Character should show now.
   PoseSelection selection() const;
 
  private:

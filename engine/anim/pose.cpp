@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "anim/sampling.h"
+#include "anim/blending_job.h"
+#include "anim/clip_source.h"
+#include "anim/local_to_world_job.h"
 
 namespace rig {
 
@@ -21,45 +23,12 @@ void reset_to_rest(const Model& model, Pose& pose) {
 
 void sample_clip(const Model& model, const Clip& clip, float time, Pose& pose) {
   reset_to_rest(model, pose);
-  for (const Channel& c : clip.channels) {
-    if (c.node < 0 || static_cast<size_t>(c.node) >= pose.local.size()) continue;
-    Transform& t = pose.local[c.node];
-    float v[4];
-    switch (c.path) {
-      case TargetPath::Translation:
-        sample_channel(c, time, v);
-        t.translation = glm::vec3(v[0], v[1], v[2]);
-        break;
-      case TargetPath::Scale:
-        sample_channel(c, time, v);
-        t.scale = glm::vec3(v[0], v[1], v[2]);
-        break;
-      case TargetPath::Rotation:
-        sample_channel(c, time, v);
-        t.rotation = glm::quat(v[3], v[0], v[1], v[2]);
-        break;
-      case TargetPath::Weights: {
-        const Node& node = model.nodes[c.node];
-        if (node.morph_count != c.components) break;  // the importer rejects this; stay safe
-        sample_channel(
-            c, time,
-            std::span<float>(pose.morph_weights).subspan(node.morph_offset, node.morph_count));
-        break;
-      }
-    }
-  }
+  RawClipSource(model, clip).sample(time, {}, pose.local, pose.morph_weights);
 }
 
 void blend_poses(const Pose& a, const Pose& b, float w, Pose& out) {
   const size_t n = std::min({a.local.size(), b.local.size(), out.local.size()});
-  for (size_t i = 0; i < n; ++i) {
-    const Transform& ta = a.local[i];
-    const Transform& tb = b.local[i];
-    Transform& to = out.local[i];
-    to.translation = ta.translation + (tb.translation - ta.translation) * w;
-    to.scale = ta.scale + (tb.scale - ta.scale) * w;
-    to.rotation = slerp_shortest(ta.rotation, tb.rotation, w);
-  }
+  for (size_t i = 0; i < n; ++i) out.local[i] = blend_transforms(a.local[i], b.local[i], w);
   const size_t m =
       std::min({a.morph_weights.size(), b.morph_weights.size(), out.morph_weights.size()});
   for (size_t i = 0; i < m; ++i)
@@ -68,24 +37,16 @@ void blend_poses(const Pose& a, const Pose& b, float w, Pose& out) {
 
 glm::mat4 local_matrix(const Model& model, const Pose& pose, int node) {
   const Node& n = model.nodes[node];
-  if (n.has_matrix) return n.matrix;
-  const Transform& t = pose.local[node];
-  // T * R * S, built directly (cheaper and exact compared with three mat4 products).
-  glm::mat3 r = glm::mat3_cast(t.rotation);
-  glm::mat4 m(1.0f);
-  m[0] = glm::vec4(r[0] * t.scale.x, 0.0f);
-  m[1] = glm::vec4(r[1] * t.scale.y, 0.0f);
-  m[2] = glm::vec4(r[2] * t.scale.z, 0.0f);
-  m[3] = glm::vec4(t.translation, 1.0f);
-  return m;
+  const glm::mat4 trs = trs_matrix(pose.local[node]);
+  return n.has_shear ? trs * n.shear : trs;
 }
 
 void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm::mat4> world) {
-  for (int i : model.node_order) {
-    const glm::mat4 local = local_matrix(model, pose, i);
-    const int p = model.nodes[i].parent;
-    world[i] = p < 0 ? local : world[p] * local;
-  }
+  LocalToWorldJob job;
+  job.model = &model;
+  job.local = pose.local;
+  job.world = world;
+  job.run();
 }
 
 void compute_skinning_matrices(const Skin& skin, std::span<const glm::mat4> world,

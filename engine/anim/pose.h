@@ -28,8 +28,8 @@ void sample_clip(const Model& model, const Clip& clip, float time, Pose& pose);
 // rotation. weight 0 is a, 1 is b. out may alias a or b. No allocation.
 void blend_poses(const Pose& a, const Pose& b, float weight, Pose& out);
 
-// Local matrix of node `node` under `pose` (the file's matrix when the node uses one and is
-// not animated away from its rest TRS).
+// Local matrix of node `node` under `pose`: T·R·S, times the node's shear when its file matrix
+// has one (Node::shear).
 glm::mat4 local_matrix(const Model& model, const Pose& pose, int node);
 
 // World matrices of every node, parents first. world.size() == model.nodes.size().

@@ -39,6 +39,21 @@ size_t find_key(std::span<const float> times, float time) {
   return k == 0 ? 0 : std::min(k - 1, times.size() - 2);
 }
 
+size_t find_key(std::span<const float> times, float time, uint32_t& cursor) {
+  const size_t n = times.size();
+  size_t k = cursor;
+  // The segment of the previous sample, or the next one: playback moves forward a frame at a
+  // time, so one of the two holds `time` nearly always.
+  for (int step = 0; step < 2; ++step, ++k)
+    if (k + 1 < n && times[k] <= time && time < times[k + 1]) {
+      cursor = static_cast<uint32_t>(k);
+      return k;
+    }
+  k = find_key(times, time);
+  cursor = static_cast<uint32_t>(k);
+  return k;
+}
+
 namespace {
 
 inline void normalize4(float* v) {
@@ -57,6 +72,11 @@ inline const float* key_value(const Channel& c, size_t k) {
 }  // namespace
 
 void sample_channel(const Channel& c, float time, std::span<float> out) {
+  uint32_t cursor = 0;
+  sample_channel(c, time, cursor, out);
+}
+
+void sample_channel(const Channel& c, float time, uint32_t& cursor, std::span<float> out) {
   const size_t n = c.times.size();
   const uint32_t m = c.components;
   if (n == 0 || out.size() < m) return;
@@ -71,7 +91,7 @@ void sample_channel(const Channel& c, float time, std::span<float> out) {
     std::copy_n(key_value(c, n - 1), m, out.data());
     return;
   }
-  const size_t k = find_key(c.times, time);
+  const size_t k = find_key(c.times, time, cursor);
   const float t0 = c.times[k], t1 = c.times[k + 1];
   const float td = t1 - t0;
   const float u = (time - t0) / td;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <span>
@@ -18,7 +19,13 @@ glm::quat slerp_shortest(glm::quat a, glm::quat b, float t);
 // Requires times.size() >= 2 and times[0] <= time < times.back().
 size_t find_key(std::span<const float> times, float time);
 
+// find_key with a cursor: tries the segment `cursor` names and the one after it first (forward
+// playback), then binary-searches; updates `cursor`. The same result as find_key for any cursor.
+size_t find_key(std::span<const float> times, float time, uint32_t& cursor);
+
 // Samples one channel at `time` into out[0..components). Rotations come back normalized.
 void sample_channel(const Channel& channel, float time, std::span<float> out);
+// The same with a key cursor kept by the caller between calls (see find_key).
+void sample_channel(const Channel& channel, float time, uint32_t& cursor, std::span<float> out);
 
 }  // namespace rig

@@ -70,16 +70,19 @@ bool read_key_times(ImportContext& context, int accessor, const std::string& at,
 // Normalizes the rotation keys (only the value elements for CUBICSPLINE: tangents are not
 // rotations). Returns how many keys were not unit length.
 uint64_t normalize_rotations(Channel& channel) {
+  // Every key value is normalized (slerp and the sampled pose assume unit quaternions); only
+  // keys off by more than the tolerance count as repairs worth a warning. CUBICSPLINE tangents
+  // are derivatives, not rotations, and stay as they are.
   const size_t stride = channel.interpolation == Interpolation::CubicSpline ? 3 : 1;
   const size_t first = channel.interpolation == Interpolation::CubicSpline ? 1 : 0;
   uint64_t repaired = 0;
   for (size_t element = first; element * 4 + 3 < channel.values.size(); element += stride) {
     float* q = channel.values.data() + element * 4;
-    const float length = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (std::abs(length - 1.0f) <= kRotationTolerance) continue;
-    ++repaired;
-    if (length > 0.0f) {
-      for (int c = 0; c < 4; ++c) q[c] /= length;
+    const double length = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] +
+                                    double(q[2]) * q[2] + double(q[3]) * q[3]);
+    if (std::abs(length - 1.0) > kRotationTolerance) ++repaired;
+    if (length > 0.0) {
+      for (int c = 0; c < 4; ++c) q[c] = static_cast<float>(q[c] / length);
     } else {
       q[0] = q[1] = q[2] = 0.0f;  // a zero quaternion is no rotation at all: use identity
       q[3] = 1.0f;
@@ -96,6 +99,7 @@ bool import_animations(ImportContext& context, std::string& error) {
   model.clips.resize(animations.size());
   uint64_t rotations_repaired = 0;
   std::string first_rotation_repair;
+  std::vector<bool> node_animated(model.nodes.size(), false);  // matrix nodes already reported
   for (size_t a = 0; a < animations.size(); ++a) {
     const tinygltf::Animation& source = animations[a];
     Clip& clip = model.clips[a];
@@ -192,9 +196,12 @@ bool import_animations(ImportContext& context, std::string& error) {
         if (repaired > 0 && first_rotation_repair.empty()) first_rotation_repair = sampler_at;
         rotations_repaired += repaired;
       }
-      // A matrix cannot be animated piecewise: the node switches to its decomposed TRS.
-      if (channel.path != TargetPath::Weights && node.has_matrix) {
-        node.has_matrix = false;
+      // A matrix cannot be animated piecewise: the node is its decomposed TRS alone.
+      if (channel.path != TargetPath::Weights && node.from_matrix &&
+          !node_animated[size_t(channel.node)]) {
+        node_animated[size_t(channel.node)] = true;
+        node.has_shear = false;
+        node.shear = glm::mat4(1.0f);
         context.warnings.add("MATRIX_NODE_ANIMATED", 1,
                              at + " animates node " + std::to_string(channel.node) +
                                  ", which has a matrix; its decomposed TRS is used instead");

@@ -52,7 +52,7 @@ bool all_finite(const std::vector<double>& values) {
 }
 
 // TRS from a column-major matrix (translation, column lengths as scale, the rest as rotation).
-// Shear is lost, which is why un-animated matrix nodes keep using the matrix itself.
+// Shear is lost here; import_node_transform keeps it as Node::shear.
 Transform decompose(const glm::mat4& matrix) {
   Transform transform;
   transform.translation = glm::vec3(matrix[3]);
@@ -85,11 +85,23 @@ bool import_node_transform(ImportContext& context, const tinygltf::Node& source,
     return false;
   }
   if (source.matrix.size() == 16) {
-    node.has_matrix = true;
-    for (int k = 0; k < 16; ++k) {
-      node.matrix[k / 4][k % 4] = static_cast<float>(source.matrix[static_cast<size_t>(k)]);
+    node.from_matrix = true;
+    glm::mat4 matrix(1.0f);
+    for (int k = 0; k < 16; ++k)
+      matrix[k / 4][k % 4] = static_cast<float>(source.matrix[static_cast<size_t>(k)]);
+    node.rest = decompose(matrix);
+    // What TRS leaves out of the matrix. For a decomposable matrix (as the spec requires) this
+    // is the identity up to rounding, and the node is plain TRS.
+    const glm::mat4 trs = trs_matrix(node.rest);
+    const glm::mat4 shear = glm::inverse(trs) * matrix;
+    float off_identity = 0.0f;
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r)
+        off_identity = std::max(off_identity, std::abs(shear[c][r] - (c == r ? 1.0f : 0.0f)));
+    if (!(off_identity <= 1e-5f)) {
+      node.has_shear = true;
+      node.shear = shear;
     }
-    node.rest = decompose(node.matrix);
     return true;
   }
   if (source.translation.size() == 3) {

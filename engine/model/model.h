@@ -17,15 +17,29 @@ struct Transform {
   glm::vec3 scale{1.0f};
 };
 
+// T · R · S as one matrix, built directly (cheaper and exact compared with three mat4 products).
+inline glm::mat4 trs_matrix(const Transform& t) {
+  const glm::mat3 r = glm::mat3_cast(t.rotation);
+  glm::mat4 m(1.0f);
+  m[0] = glm::vec4(r[0] * t.scale.x, 0.0f);
+  m[1] = glm::vec4(r[1] * t.scale.y, 0.0f);
+  m[2] = glm::vec4(r[2] * t.scale.z, 0.0f);
+  m[3] = glm::vec4(t.translation, 1.0f);
+  return m;
+}
+
 struct Node {
   std::string name;           // the file's name, empty when it has none
   int parent = -1;            // -1 at roots
   std::vector<int> children;  // file order
   Transform rest;             // TRS from the file (decomposed from `matrix` when that is used)
-  // The file gave `matrix` and no clip animates the node: local = matrix (which may hold shear
-  // that TRS cannot). Nodes that are animated use `rest` (the decomposed matrix) instead.
-  bool has_matrix = false;
-  glm::mat4 matrix{1.0f};
+  bool from_matrix = false;   // the file gave `matrix` rather than TRS
+  // A file `matrix` with shear, which TRS cannot hold: local = TRS(pose) · shear, with
+  // shear = TRS(rest)⁻¹ · matrix, so the rest pose reproduces the file's matrix and a pose edit
+  // on the node still applies. Identity for every other node, and for nodes a clip animates
+  // (their clips drive TRS alone, as the spec requires).
+  bool has_shear = false;
+  glm::mat4 shear{1.0f};
   int mesh = -1;
   int skin = -1;
   uint32_t morph_offset = 0;  // where this node's morph weights live in Pose::morph_weights

@@ -208,15 +208,15 @@ float nice_step(float raw) {
 // ---------------------------------------------------------------------------------------------
 // Bounds and camera.
 
-Bounds pose_bounds(const rig::Animator& animator) {
+Bounds pose_bounds(const rig::Character& character) {
   Bounds b;
-  const rig::Model& model = animator.model();
+  const rig::Model& model = character.model();
   std::vector<glm::vec3> positions, normals;
   for (const rig::DrawItem& item : model.draws) {
     const rig::Primitive& prim = model.meshes[item.mesh].primitives[item.primitive];
     positions.resize(prim.vertex_count());
     normals.resize(prim.vertex_count());
-    animator.skin_draw_item(item, rig::SkinningMethod::Linear, positions, normals);
+    character.skin_draw_item(item, rig::SkinningMethod::Linear, positions, normals);
     for (const glm::vec3& p : positions)
       if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) b.add(p);
   }
@@ -224,20 +224,20 @@ Bounds pose_bounds(const rig::Animator& animator) {
 }
 
 Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples) {
-  rig::Animator animator(model);
+  rig::Character character(model);
   rig::PoseSelection sel = selection;
   const bool animated = sel.clip >= 0 && sel.clip < static_cast<int>(model.clips.size()) &&
                         model.clips[sel.clip].end > model.clips[sel.clip].start;
   if (!animated || samples < 2) {  // a zero-length clip has a single pose
-    animator.evaluate(sel);
-    return pose_bounds(animator);
+    character.evaluate(sel);
+    return pose_bounds(character);
   }
   const rig::Clip& clip = model.clips[sel.clip];
   Bounds b;
   for (int i = 0; i < samples; ++i) {
     sel.time = clip.start + (clip.end - clip.start) * float(i) / float(samples - 1);
-    animator.evaluate(sel);
-    b.add(pose_bounds(animator));
+    character.evaluate(sel);
+    b.add(pose_bounds(character));
   }
   return b;
 }
@@ -718,7 +718,7 @@ bool Renderer::set_model(const rig::Model& model, std::string& error) {
   check_gl_errors("Renderer::set_model");
 
   // A first state (rest pose) so draw() works before the first update(), and the ground.
-  rig::Animator rest(model);
+  rig::Character rest(model);
   update(rest);
   set_ground(pose_bounds(rest));
   return true;
@@ -763,46 +763,36 @@ void Renderer::set_ground(const Bounds& bounds) {
   check_gl_errors("Renderer::set_ground");
 }
 
-void Renderer::update(const rig::Animator& animator) {
+void Renderer::update(const rig::Character& character) {
   Impl& r = *impl_;
-  if (!r.model || &animator.model() != r.model) return;
+  if (!r.model || &character.model() != r.model) return;
   const rig::Model& model = *r.model;
 
   for (size_t s = 0; s < r.skins.size(); ++s) {
     GpuSkin& skin = r.skins[s];
     if (skin.joints == 0) continue;
-    std::span<const glm::mat4> mats = animator.skinning_matrices(int(s));
-    for (uint32_t j = 0; j < skin.joints; ++j)
-      for (int c = 0; c < 4; ++c) r.palette_staging[j * kLbsRowsPerJoint + c] = mats[j][c];
+    std::span<const glm::vec4> lbs = character.palette(int(s), rig::SkinningMethod::Linear);
     glBindBuffer(GL_COPY_WRITE_BUFFER, skin.lbs_buffer);
-    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(skin.joints * kLbsRowsPerJoint * 16),
-                    r.palette_staging.data());
-    std::span<const rig::JointDualQuat> dqs = animator.joint_dual_quats(int(s));
-    for (uint32_t j = 0; j < skin.joints; ++j) {
-      const rig::JointDualQuat& q = dqs[j];
-      glm::vec4* row = &r.palette_staging[j * kDqsRowsPerJoint];
-      row[0] = glm::vec4(q.rigid.real.x, q.rigid.real.y, q.rigid.real.z, q.rigid.real.w);
-      row[1] = glm::vec4(q.rigid.dual.x, q.rigid.dual.y, q.rigid.dual.z, q.rigid.dual.w);
-      for (int c = 0; c < 3; ++c) row[2 + c] = glm::vec4(q.stretch[c], 0.0f);
-    }
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(lbs.size_bytes()), lbs.data());
+    std::span<const glm::vec4> dqs =
+        character.palette(int(s), rig::SkinningMethod::DualQuaternion);
     glBindBuffer(GL_COPY_WRITE_BUFFER, skin.dqs_buffer);
-    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(skin.joints * kDqsRowsPerJoint * 16),
-                    r.palette_staging.data());
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(dqs.size_bytes()), dqs.data());
   }
   glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 
-  std::span<const glm::mat4> world = animator.world();
+  std::span<const glm::mat4> world = character.world();
   for (size_t d = 0; d < r.items.size(); ++d) {
     GpuDrawItem& g = r.items[d];
     const rig::DrawItem& item = model.draws[d];
-    // Same normal matrix as Animator::skin_draw_item computes for rigid items.
+    // Same normal matrix as Character::skin_draw_item computes for rigid items.
     g.world = world[item.node];
     g.normal_matrix = glm::transpose(glm::inverse(glm::mat3(g.world)));
     if (!g.morphed) continue;
     const rig::Primitive& prim = model.meshes[item.mesh].primitives[item.primitive];
     const size_t n = prim.vertex_count();
     std::span<glm::vec3> pos(r.morph_positions.data(), n), nrm(r.morph_normals.data(), n);
-    rig::apply_morph_targets(prim, animator.morph_weights(item.node), pos, nrm);
+    rig::apply_morph_targets(prim, character.morph_weights(item.node), pos, nrm);
     for (size_t v = 0; v < n; ++v) {
       std::memcpy(&r.morph_interleaved[v * 6], &pos[v], sizeof(glm::vec3));
       std::memcpy(&r.morph_interleaved[v * 6 + 3], &nrm[v], sizeof(glm::vec3));

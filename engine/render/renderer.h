@@ -8,7 +8,7 @@
 // too: destroy the renderer before the context (it deletes its GL objects).
 //
 // Typical frame:
-//   renderer.update(animator);                 // after animator.evaluate(selection)
+//   renderer.update(character);                 // after character.evaluate(selection)
 //   renderer.begin_gpu_timer();
 //   renderer.clear(viewport, options.background);
 //   renderer.draw(camera, viewport, options);  // or draw_compare(...)
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "model/model.h"
-#include "scene/animator.h"
+#include "character/character.h"
 #include "skin/cpu_skinning.h"
 
 namespace rig::render {
@@ -49,9 +49,9 @@ struct Bounds {
   float diagonal() const { return valid() ? glm::length(max - min) : 0.0f; }
 };
 
-// World-space bounds of every draw item under the animator's current pose (CPU skinned with
+// World-space bounds of every draw item under the character's current pose (CPU skinned with
 // LBS). Allocates scratch: call on model/clip changes, not per frame.
-Bounds pose_bounds(const rig::Animator& animator);
+Bounds pose_bounds(const rig::Character& character);
 
 // Union of pose_bounds over `samples` evenly spaced times of selection.clip (the blend
 // settings of `selection` are kept). The rest pose when selection.clip < 0. Allocates.
@@ -150,11 +150,11 @@ class Renderer {
   // Ground grid at height bounds.min.y, sized to the bounds' footprint.
   void set_ground(const Bounds& bounds);
 
-  // Per frame, after animator.evaluate(): uploads the LBS matrices and the DQS joint dual
+  // Per frame, after character.evaluate(): uploads the LBS matrices and the DQS joint dual
   // quaternions (rigid part + stretch S) of every skin, the morphed vertices of morphed
-  // primitives, rigid node matrices and the skeleton. No allocation. The animator must be
+  // primitives, rigid node matrices and the skeleton. No allocation. The character must be
   // built on the model given to set_model.
-  void update(const rig::Animator& animator);
+  void update(const rig::Character& character);
 
   // Clears colour and depth inside the viewport (scissored) to `color`.
   void clear(const Viewport& viewport, glm::vec3 color);

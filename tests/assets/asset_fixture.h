@@ -12,7 +12,7 @@
 
 #include "import/gltf_import.h"
 #include "model/model.h"
-#include "scene/animator.h"
+#include "character/character.h"
 
 namespace rig::test {
 
@@ -52,14 +52,14 @@ inline const Primitive& only_primitive(const Model& model) {
 }
 
 // World-space positions of the single draw item under `selection`, skinned on the CPU.
-inline std::vector<glm::vec3> skinned_positions(Animator& animator, const PoseSelection& selection,
+inline std::vector<glm::vec3> skinned_positions(Character& character, const PoseSelection& selection,
                                                 SkinningMethod method) {
-  const Model& model = animator.model();
-  animator.evaluate(selection);
+  const Model& model = character.model();
+  character.evaluate(selection);
   const DrawItem& item = model.draws.at(0);
   const uint32_t n = only_primitive(model).vertex_count();
   std::vector<glm::vec3> positions(n), normals(n);
-  animator.skin_draw_item(item, method, positions, normals);
+  character.skin_draw_item(item, method, positions, normals);
   return positions;
 }
 

@@ -57,9 +57,9 @@ TEST(MannequinStructure, HumanoidSkeletonWithExpectedNames) {
 
 TEST(MannequinStructure, StandsOnTheFloorFacingPlusZ) {
   const Model& model = bundled_asset("mannequin.glb");
-  Animator animator(model);
+  Character character(model);
   const std::vector<glm::vec3> rest =
-      skinned_positions(animator, PoseSelection{}, SkinningMethod::Linear);
+      skinned_positions(character, PoseSelection{}, SkinningMethod::Linear);
   glm::vec3 lo(1e9f), hi(-1e9f);
   for (const glm::vec3& p : rest) {
     lo = glm::min(lo, p);
@@ -69,7 +69,7 @@ TEST(MannequinStructure, StandsOnTheFloorFacingPlusZ) {
   EXPECT_GT(hi.y, 1.7f);
   EXPECT_LT(hi.y, 1.9f);
   // glTF: the front faces +Z, so the character's left is +X and its toes point to +Z.
-  const auto world = animator.world();
+  const auto world = character.world();
   EXPECT_GT(origin_of(world[node_named(model, "LeftHand")]).x, 0.5f);
   EXPECT_LT(origin_of(world[node_named(model, "RightHand")]).x, -0.5f);
   EXPECT_GT(origin_of(world[node_named(model, "LeftToeBase")]).z,

@@ -56,7 +56,7 @@ void expect_feet_above_floor(const std::string& clip_name) {
   const int c = clip_named(model, clip_name);
   ASSERT_GE(c, 0);
   const Clip& clip = model.clips[c];
-  Animator animator(model);
+  Character character(model);
   float lowest_overall = 1e9f, highest_lowest = -1e9f;
   for (int i = 0; i < 60; ++i) {
     PoseSelection sel;
@@ -64,7 +64,7 @@ void expect_feet_above_floor(const std::string& clip_name) {
     sel.time = clip.start + (clip.end - clip.start) * float(i) / 60.0f;
     float lowest = 1e9f;
     for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
-      for (const glm::vec3& p : skinned_positions(animator, sel, method))
+      for (const glm::vec3& p : skinned_positions(character, sel, method))
         lowest = std::min(lowest, p.y);
     }
     EXPECT_GE(lowest, -1e-3f) << clip_name << " goes through the floor at t = " << sel.time;
@@ -88,15 +88,15 @@ TEST(MannequinClips, GaitsSwingArmsAgainstLegs) {
     const int c = clip_named(model, name);
     ASSERT_GE(c, 0);
     const Clip& clip = model.clips[c];
-    Animator animator(model);
+    Character character(model);
     // When the left foot is furthest forward, the left hand is behind the right hand.
     float best_foot = -1e9f, hand_gap_at_best = 0.0f;
     for (int i = 0; i < 60; ++i) {
       PoseSelection sel;
       sel.clip = c;
       sel.time = clip.start + (clip.end - clip.start) * float(i) / 60.0f;
-      animator.evaluate(sel);
-      const auto world = animator.world();
+      character.evaluate(sel);
+      const auto world = character.world();
       const float foot_ahead = origin_of(world[node_named(model, "LeftFoot")]).z -
                                origin_of(world[node_named(model, "RightFoot")]).z;
       if (foot_ahead > best_foot) {

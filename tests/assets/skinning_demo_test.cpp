@@ -46,10 +46,10 @@ RadiusRange twisted_radius(const Model& model, const std::string& joint_name, fl
                            SkinningMethod method, float& rest_radius) {
   const int joint = node_named(model, joint_name);
   const int parent = model.nodes.at(joint).parent;
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
-  const glm::vec3 rest_origin = origin_of(animator.world()[joint]);
-  const glm::vec3 rest_axis = rest_origin - origin_of(animator.world()[parent]);
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  const glm::vec3 rest_origin = origin_of(character.world()[joint]);
+  const glm::vec3 rest_axis = rest_origin - origin_of(character.world()[parent]);
   const Ring ring = ring_at_joint(only_primitive(model), rest_origin, rest_axis, max_radius);
   EXPECT_GE(ring.vertices.size(), 16u) << "no dense ring at " << joint_name;
   rest_radius = ring.rest_radius;
@@ -60,10 +60,10 @@ RadiusRange twisted_radius(const Model& model, const std::string& joint_name, fl
   PoseSelection middle;
   middle.clip = clip;
   middle.time = 0.5f * (c.start + c.end);
-  const std::vector<glm::vec3> posed = skinned_positions(animator, middle, method);
+  const std::vector<glm::vec3> posed = skinned_positions(character, middle, method);
   // The twist joint rotates about its own bone: the axis through parent and joint stays put.
-  const glm::vec3 origin = origin_of(animator.world()[joint]);
-  const glm::vec3 axis = origin - origin_of(animator.world()[parent]);
+  const glm::vec3 origin = origin_of(character.world()[joint]);
+  const glm::vec3 axis = origin - origin_of(character.world()[parent]);
   RadiusRange range;
   for (uint32_t v : ring.vertices) {
     const float r = distance_to_line(posed[v], origin, axis);
@@ -119,10 +119,10 @@ BendReach bend_reach(const Model& model, const std::string& joint_name,
   const int joint = node_named(model, joint_name);
   const int parent = model.nodes.at(joint).parent;
   const int child = node_named(model, child_name);
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
-  const glm::vec3 rest_origin = origin_of(animator.world()[joint]);
-  const glm::vec3 rest_axis = rest_origin - origin_of(animator.world()[parent]);
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  const glm::vec3 rest_origin = origin_of(character.world()[joint]);
+  const glm::vec3 rest_axis = rest_origin - origin_of(character.world()[parent]);
   const Ring ring = ring_at_joint(only_primitive(model), rest_origin, rest_axis, 0.12f);
   EXPECT_GE(ring.vertices.size(), 16u) << "no dense ring at " << joint_name;
   out.rest = ring.rest_radius;
@@ -137,10 +137,10 @@ BendReach bend_reach(const Model& model, const std::string& joint_name,
   middle.clip = clip;
   middle.time = 0.5f * (c.start + c.end);
   for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
-    const std::vector<glm::vec3> posed = skinned_positions(animator, middle, method);
-    const glm::vec3 centre = origin_of(animator.world()[joint]);
-    const glm::vec3 to_parent = glm::normalize(origin_of(animator.world()[parent]) - centre);
-    const glm::vec3 to_child = glm::normalize(origin_of(animator.world()[child]) - centre);
+    const std::vector<glm::vec3> posed = skinned_positions(character, middle, method);
+    const glm::vec3 centre = origin_of(character.world()[joint]);
+    const glm::vec3 to_parent = glm::normalize(origin_of(character.world()[parent]) - centre);
+    const glm::vec3 to_child = glm::normalize(origin_of(character.world()[child]) - centre);
     out.bend_degrees = glm::degrees(std::acos(glm::dot(-to_parent, to_child)));
     const glm::vec3 outward = -glm::normalize(to_parent + to_child);
     float reach = -1e9f;

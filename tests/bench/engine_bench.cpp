@@ -4,13 +4,14 @@
 //  - CPU LBS and DQS over 100,000 vertices with 4 influences.
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
 #include <random>
 
 #include "import/gltf_import.h"
-#include "scene/animator.h"
+#include "character/character.h"
 #include "skin/cpu_skinning.h"
 
 namespace {
@@ -34,7 +35,7 @@ void animation_update(benchmark::State& state, const char* file, int clip_a, int
     state.SkipWithError(error.c_str());
     return;
   }
-  rig::Animator animator(model);
+  rig::Character character(model);
   const rig::Clip& a = model.clips[clip_a];
   const rig::Clip& b = model.clips[clip_b];
   float t = 0.0f;
@@ -46,8 +47,8 @@ void animation_update(benchmark::State& state, const char* file, int clip_a, int
     sel.blend_clip = clip_b;
     sel.blend_time = b.start + std::fmod(t, std::max(b.end - b.start, 1e-3f));
     sel.blend_weight = 0.5f;
-    animator.evaluate(sel);
-    benchmark::DoNotOptimize(animator.skinning_matrices(0).data());
+    character.evaluate(sel);
+    benchmark::DoNotOptimize(character.skinning_matrices(0).data());
   }
   state.counters["joints"] =
       static_cast<double>(model.skins.empty() ? 0 : model.skins[0].joints.size());
@@ -63,7 +64,8 @@ BENCHMARK(BM_AnimationUpdate_Knight);
 struct SkinFixture {
   rig::Primitive prim;
   std::vector<glm::mat4> palette;
-  std::vector<rig::JointDualQuat> dqs;
+  rig::SkinMesh mesh;
+  std::array<std::vector<glm::vec4>, rig::kSkinningMethodCount> rows;
   std::vector<glm::vec3> out_p, out_n;
 
   SkinFixture() {
@@ -90,28 +92,28 @@ struct SkinFixture {
       palette.push_back(glm::translate(glm::mat4(1), {u(rng), u(rng), u(rng)}) *
                         glm::mat4_cast(glm::angleAxis(
                             u(rng) * 3.0f, glm::normalize(glm::vec3(u(rng), u(rng), 1)))));
-    dqs.resize(joints);
-    rig::compute_joint_dual_quats(palette, dqs);
+    mesh = rig::prepare_skin_mesh(prim);
+    for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) {
+      rows[size_t(m.method)].resize(palette.size() * m.palette_rows);
+      m.write_palette(palette, rows[size_t(m.method)]);
+    }
     out_p.resize(n);
     out_n.resize(n);
   }
 };
 
-void BM_CpuLbs_100k(benchmark::State& state) {
+void skin_100k(benchmark::State& state, rig::SkinningMethod method) {
   static SkinFixture f;
+  const rig::SkinningMethodInfo& m = rig::method_info(method);
   for (auto _ : state) {
-    rig::skin_linear(f.prim, f.palette, f.prim.positions, f.prim.normals, f.out_p, f.out_n);
+    m.skin(f.mesh, f.rows[size_t(method)], f.prim.positions, f.prim.normals, f.out_p, f.out_n);
     benchmark::DoNotOptimize(f.out_p.data());
   }
   state.SetItemsProcessed(state.iterations() * 100000);
 }
+void BM_CpuLbs_100k(benchmark::State& state) { skin_100k(state, rig::SkinningMethod::Linear); }
 void BM_CpuDqs_100k(benchmark::State& state) {
-  static SkinFixture f;
-  for (auto _ : state) {
-    rig::skin_dual_quat(f.prim, f.dqs, f.prim.positions, f.prim.normals, f.out_p, f.out_n);
-    benchmark::DoNotOptimize(f.out_p.data());
-  }
-  state.SetItemsProcessed(state.iterations() * 100000);
+  skin_100k(state, rig::SkinningMethod::DualQuaternion);
 }
 BENCHMARK(BM_CpuLbs_100k)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CpuDqs_100k)->Unit(benchmark::kMillisecond);

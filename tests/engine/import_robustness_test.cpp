@@ -7,7 +7,7 @@
 #include <random>
 
 #include "import/gltf_import.h"
-#include "scene/animator.h"
+#include "character/character.h"
 #include "test_support.h"
 
 namespace rig {
@@ -20,7 +20,7 @@ std::vector<char> slurp(const std::filesystem::path& p) {
 
 // Whatever imports must also evaluate and skin without tripping over its own data.
 void exercise(const Model& m) {
-  Animator anim(m);
+  Character anim(m);
   for (int c = -1; c < static_cast<int>(std::min<size_t>(m.clips.size(), 3)); ++c) {
     PoseSelection sel;
     sel.clip = c;

@@ -274,9 +274,9 @@ TEST(ImportRules, MatrixNodeKeepsMatrixAndDecomposesIt) {
   bin.put<float>({0, 1, 0, 0, 0, 5, 0, 0});
   const rig::Model model = import_ok("matrix", fill_in(kMatrixNodeJson, "ANIMATIONS", ""), bin);
   const rig::Node& node = model.nodes[0];
-  EXPECT_TRUE(node.has_matrix);
-  EXPECT_EQ(node.matrix[3], glm::vec4(1, 2, 3, 1));
-  EXPECT_EQ(node.matrix[0], glm::vec4(0, 2, 0, 0));
+  EXPECT_TRUE(node.from_matrix);
+  // Scale 2 and a turn are plain TRS: nothing is left over as shear.
+  EXPECT_FALSE(node.has_shear);
   // Columns: x → (0,2,0), y → (-2,0,0): scale 2 and a +90° turn about Z.
   EXPECT_NEAR(node.rest.translation.x, 1.0f, 1e-6f);
   EXPECT_NEAR(node.rest.translation.z, 3.0f, 1e-6f);
@@ -296,7 +296,8 @@ TEST(ImportRules, AnimatedMatrixNodeFallsBackToTrs) {
                                              R"(,"animations":[{"samplers":[{"input":0,"output":1}],
                               "channels":[{"sampler":0,"target":{"node":0,"path":"translation"}}]}])"),
                                      bin);
-  EXPECT_FALSE(model.nodes[0].has_matrix);
+  EXPECT_TRUE(model.nodes[0].from_matrix);
+  EXPECT_FALSE(model.nodes[0].has_shear);
   EXPECT_NE(find_warning(model, "MATRIX_NODE_ANIMATED"), nullptr);
   ASSERT_EQ(model.clips.size(), 1u);
   EXPECT_EQ(model.clips[0].start, 0.0f);

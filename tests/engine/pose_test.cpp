@@ -118,9 +118,9 @@ TEST(World, TrsOrderIsTranslateRotateScale) {
 TEST(World, MatrixNodesUseTheirMatrixIncludingShear) {
   Model m;
   test::add_node(m, "n", -1, {0, 0, 0});
-  m.nodes[0].has_matrix = true;
-  m.nodes[0].matrix = glm::mat4(1.0f);
-  m.nodes[0].matrix[1][0] = 0.5f;  // x += 0.5 y: a shear TRS cannot hold
+  m.nodes[0].has_shear = true;
+  m.nodes[0].shear = glm::mat4(1.0f);
+  m.nodes[0].shear[1][0] = 0.5f;  // x += 0.5 y: a shear TRS cannot hold
   Pose pose;
   init_rest_pose(m, pose);
   std::vector<glm::mat4> world(1);

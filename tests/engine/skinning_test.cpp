@@ -4,8 +4,8 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "anim/dual_quat.h"
-#include "scene/animator.h"
+#include "skin/dual_quat.h"
+#include "character/character.h"
 #include "skin/cpu_skinning.h"
 #include "test_models.h"
 
@@ -223,7 +223,7 @@ TEST(Lbs, NormalsUseTheInverseTranspose) {
   std::vector<glm::mat4> palette = {glm::scale(glm::mat4(1), {2, 1, 1})};
   const Primitive prim = single_vertex(glm::vec3(1, 1, 0), glm::normalize(glm::vec3(1, 1, 0)));
   std::vector<glm::vec3> pos(1), nrm(1);
-  skin_linear(prim, palette, prim.positions, prim.normals, pos, nrm);
+  skin_primitive(SkinningMethod::Linear, prim, palette, prim.positions, prim.normals, pos, nrm);
   expect_vec3(pos[0], {2, 1, 0});
   expect_vec3(nrm[0], glm::normalize(glm::vec3(0.5f, 1, 0)));
 }
@@ -236,7 +236,7 @@ TEST(Dqs, NormalsUseTheInverseTransposeOfTheStretch) {
                                     glm::scale(glm::mat4(1), {2, 1, 1})};
   const Primitive prim = single_vertex(glm::vec3(1, 1, 0), glm::normalize(glm::vec3(1, 1, 0)));
   std::vector<glm::vec3> pos(1), nrm(1);
-  skin_dual_quat(prim, dual_quats(palette), prim.positions, prim.normals, pos, nrm);
+  skin_primitive(SkinningMethod::DualQuaternion, prim, palette, prim.positions, prim.normals, pos, nrm);
   expect_vec3(pos[0], {-1, 2, 0});
   expect_vec3(nrm[0], {-0.8944272f, 0.4472136f, 0.0f});
 }
@@ -247,10 +247,10 @@ TEST(Skinning, MirroredJointNormalsFaceTheMirroredWay) {
   std::vector<glm::mat4> palette = {glm::scale(glm::mat4(1), {-1, 1, 1})};
   const Primitive prim = single_vertex(glm::vec3(1, 0, 0), glm::vec3(1, 0, 0));
   std::vector<glm::vec3> pos(1), nrm(1);
-  skin_linear(prim, palette, prim.positions, prim.normals, pos, nrm);
+  skin_primitive(SkinningMethod::Linear, prim, palette, prim.positions, prim.normals, pos, nrm);
   expect_vec3(pos[0], {-1, 0, 0});
   expect_vec3(nrm[0], {-1, 0, 0});
-  skin_dual_quat(prim, dual_quats(palette), prim.positions, prim.normals, pos, nrm);
+  skin_primitive(SkinningMethod::DualQuaternion, prim, palette, prim.positions, prim.normals, pos, nrm);
   expect_vec3(pos[0], {-1, 0, 0});
   expect_vec3(nrm[0], {-1, 0, 0});
 }
@@ -275,7 +275,7 @@ TEST(Morph, TargetsAreAddedWithTheirWeightsBeforeSkinning) {
 }
 
 // glTF spec: the skinned mesh node's own transform is ignored; joints alone place vertices.
-TEST(Animator, SkinnedMeshNodeTransformIsIgnored) {
+TEST(Character, SkinnedMeshNodeTransformIsIgnored) {
   Model m = test::shoulder_elbow_model();
   const int mesh_node = test::add_node(m, "body", -1, {100, 0, 0});
   m.nodes[mesh_node].mesh = 0;
@@ -295,7 +295,7 @@ TEST(Animator, SkinnedMeshNodeTransformIsIgnored) {
       test::rotation_channel(0, {0, 1}, {axis_angle({0, 0, 1}, 0), axis_angle({0, 0, 1}, 90)}));
   clip.end = 1;
   m.clips.push_back(clip);
-  Animator anim(m);
+  Character anim(m);
   anim.evaluate({.clip = 0, .time = 1.0f});
   std::vector<glm::vec3> pos(1), nrm(1);
   for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
@@ -305,7 +305,7 @@ TEST(Animator, SkinnedMeshNodeTransformIsIgnored) {
   }
   // Rigid draw items do use their node's world matrix.
   m.draws[0].skin = -1;
-  Animator rigid(m);
+  Character rigid(m);
   rigid.skin_draw_item(m.draws[0], SkinningMethod::Linear, pos, nrm);
   expect_vec3(pos[0], {101, 0, 0});
 }

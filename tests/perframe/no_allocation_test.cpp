@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "import/gltf_import.h"
-#include "scene/animator.h"
+#include "character/character.h"
 #include "test_support.h"
 
 // The replacements below pair malloc with free on purpose; GCC cannot see that every delete
@@ -47,7 +47,7 @@ void expect_frames_do_not_allocate(const std::string& path) {
   ASSERT_TRUE(import_gltf(path, m, error)) << error;
   ASSERT_GE(m.clips.size(), 2u);
   ASSERT_FALSE(m.draws.empty());
-  Animator anim(m);
+  Character anim(m);
   size_t most = 0;
   for (const DrawItem& d : m.draws)
     most = std::max<size_t>(most, m.meshes[d.mesh].primitives[d.primitive].vertex_count());

@@ -15,7 +15,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "scene/animator.h"
+#include "character/character.h"
 #include "test_support.h"
 
 // The replacements below pair malloc with free on purpose; GCC cannot see that every delete
@@ -69,7 +69,7 @@ class AllocationCounter {
 
 // One frame as the viewer draws it, with every overlay on: `frame` varies the pose, the
 // skinning, the weight view and its joint, so each per-frame branch runs.
-void draw_frame(Renderer& renderer, Animator& animator, const Model& model, int frame,
+void draw_frame(Renderer& renderer, Character& character, const Model& model, int frame,
                 const Viewport& viewport) {
   PoseSelection selection;
   if (!model.clips.empty()) {
@@ -77,8 +77,8 @@ void draw_frame(Renderer& renderer, Animator& animator, const Model& model, int 
     selection.clip = 0;
     selection.time = clip.start + (clip.end - clip.start) * float(frame % 7) / 7.0f;
   }
-  animator.evaluate(selection);
-  renderer.update(animator);
+  character.evaluate(selection);
+  renderer.update(character);
   OrbitCamera orbit;
   orbit.distance = 5.0f;
   DrawOptions options;
@@ -109,14 +109,14 @@ void expect_frames_do_not_allocate(const Model& model) {
   ASSERT_TRUE(target.create(160, 120, 1, error)) << error;
   target.bind();
   const Viewport viewport{0, 0, 160, 120};
-  Animator animator(model);
+  Character character(model);
   // Warm-up: the driver builds its shader variants for each state on first use.
-  for (int frame = 0; frame < 6; ++frame) draw_frame(renderer, animator, model, frame, viewport);
+  for (int frame = 0; frame < 6; ++frame) draw_frame(renderer, character, model, frame, viewport);
   glFinish();
   long allocations = 0;
   {
     AllocationCounter counter;
-    for (int frame = 0; frame < 12; ++frame) draw_frame(renderer, animator, model, frame, viewport);
+    for (int frame = 0; frame < 12; ++frame) draw_frame(renderer, character, model, frame, viewport);
     allocations = counter.count();
   }
   glFinish();

@@ -14,7 +14,7 @@
 #include "render/headless_context.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
-#include "scene/animator.h"
+#include "character/character.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   }
   rig::PoseSelection selection;
   selection.clip = model.clips.empty() ? -1 : 0;
-  rig::Animator animator(model);
+  rig::Character character(model);
   const rig::render::Bounds bounds = rig::render::clip_bounds(model, selection);
   renderer.set_ground(bounds);
   rig::render::OrbitCamera orbit;
@@ -60,8 +60,8 @@ int main(int argc, char** argv) {
         selection.time = clip.start + (clip.end - clip.start) * float(f) / float(frames);
       }
       const auto t0 = std::chrono::steady_clock::now();
-      animator.evaluate(selection);
-      renderer.update(animator);
+      character.evaluate(selection);
+      renderer.update(character);
       target.bind();
       renderer.begin_gpu_timer();
       renderer.clear(viewport, options.background);

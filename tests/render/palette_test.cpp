@@ -10,7 +10,7 @@
 
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "scene/animator.h"
+#include "character/character.h"
 
 namespace rig::render {
 namespace {
@@ -77,16 +77,16 @@ TEST(Palette, SkinsBeyondTheLimitUseATextureBuffer) {
 TEST(Palette, TextureBufferAndUniformBlockGiveTheSameVertices) {
   RIG_REQUIRE_GL();
   const Model model = bent_chain(40);
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
+  Character character(model);
+  character.evaluate(PoseSelection{});
   std::string error;
   Renderer ubo, tbo(RendererConfig{256});
   ASSERT_TRUE(ubo.init(error)) << error;
   ASSERT_TRUE(tbo.init(error)) << error;
   ASSERT_TRUE(ubo.set_model(model, error)) << error;
   ASSERT_TRUE(tbo.set_model(model, error)) << error;
-  ubo.update(animator);
-  tbo.update(animator);
+  ubo.update(character);
+  tbo.update(character);
   for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
     ASSERT_FALSE(ubo.skin_uses_texture_buffer(0, method));
     ASSERT_TRUE(tbo.skin_uses_texture_buffer(0, method));
@@ -119,15 +119,15 @@ TEST(Palette, ASkeletonBeyondTheUniformLimitStillSkinsLikeTheCpu) {
   ASSERT_TRUE(renderer.init(error)) << error;
   ASSERT_TRUE(renderer.set_model(model, error)) << error;
   ASSERT_LT(renderer.max_uniform_joints(SkinningMethod::Linear), 1500u);
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
-  renderer.update(animator);
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  renderer.update(character);
   const size_t n = model.meshes[0].primitives[0].vertex_count();
   for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
     EXPECT_TRUE(renderer.skin_uses_texture_buffer(0, method));
     std::vector<glm::vec3> gp(n), gn(n), cp(n), cn(n);
     ASSERT_TRUE(renderer.read_back_skinned(0, method, gp, gn, error)) << error;
-    animator.skin_draw_item(model.draws[0], method, cp, cn);
+    character.skin_draw_item(model.draws[0], method, cp, cn);
     // The chain curls into a circle of radius 1 / (2 sin 5°) ≈ 5.74: diagonal ≈ 11.5.
     for (size_t v = 0; v < n; ++v) EXPECT_LE(glm::length(gp[v] - cp[v]), 1e-4f) << v;
   }

@@ -1,4 +1,4 @@
-// The GPU skinning shaders against the CPU reference (rig::Animator::skin_draw_item): every
+// The GPU skinning shaders against the CPU reference (rig::Character::skin_draw_item): every
 // skinned corpus model and hand-built models with scaled, mirrored joints and more than eight
 // influences, LBS and DQS, read back with transform feedback.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include "import/gltf_import.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "scene/animator.h"
+#include "character/character.h"
 #include "test_support.h"
 
 namespace rig::render {
@@ -44,7 +44,7 @@ Comparison compare_gpu_cpu(const Model& gpu_model, const Model& cpu_model,
   Renderer renderer(config);
   EXPECT_TRUE(renderer.init(error)) << error;
   EXPECT_TRUE(renderer.set_model(gpu_model, error)) << error;
-  Animator gpu_animator(gpu_model), cpu_animator(cpu_model);
+  Character gpu_animator(gpu_model), cpu_animator(cpu_model);
   gpu_animator.evaluate(selection);
   cpu_animator.evaluate(selection);
   renderer.update(gpu_animator);
@@ -263,14 +263,14 @@ TEST(GpuSkinning, RigidDrawItemsUseTheNodeWorldMatrix) {
   model.nodes[2].children.push_back(0);
   model.scene_roots = {1};
   model.node_order = {1, 2, 0, 3, 4};
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
-  const glm::mat4 world = animator.world()[0];
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  const glm::mat4 world = character.world()[0];
   std::string error;
   Renderer renderer;
   ASSERT_TRUE(renderer.init(error)) << error;
   ASSERT_TRUE(renderer.set_model(model, error)) << error;
-  renderer.update(animator);
+  renderer.update(character);
   const Primitive& prim = model.meshes[0].primitives[0];
   std::vector<glm::vec3> p(prim.vertex_count()), n(prim.vertex_count());
   ASSERT_TRUE(renderer.read_back_skinned(0, SkinningMethod::Linear, p, n, error)) << error;

@@ -14,7 +14,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "scene/animator.h"
+#include "character/character.h"
 #include "test_support.h"
 
 namespace rig::render {
@@ -37,11 +37,11 @@ std::vector<uint8_t> render(const Model& model, const PoseSelection& selection, 
   Renderer renderer;
   EXPECT_TRUE(renderer.init(error)) << error;
   EXPECT_TRUE(renderer.set_model(model, error)) << error;
-  Animator animator(model);
-  animator.evaluate(selection);
-  renderer.update(animator);
+  Character character(model);
+  character.evaluate(selection);
+  renderer.update(character);
   OrbitCamera orbit;
-  orbit.frame(pose_bounds(animator));
+  orbit.frame(pose_bounds(character));
   if (view == View::Compare) orbit.distance *= 2.0f;  // each half is narrower than tall
   OffscreenTarget target;
   EXPECT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
@@ -141,13 +141,13 @@ TEST(RenderImage, TwistMiddleRingCollapsesWithLbsAndKeepsItsRadiusWithDqs) {
   RIG_REQUIRE_GL();
   const float twist = glm::radians(170.0f);
   const Model model = twisted_cylinder(twist);
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
+  Character character(model);
+  character.evaluate(PoseSelection{});
   std::string error;
   Renderer renderer;
   ASSERT_TRUE(renderer.init(error)) << error;
   ASSERT_TRUE(renderer.set_model(model, error)) << error;
-  renderer.update(animator);
+  renderer.update(character);
   const size_t n = model.meshes[0].primitives[0].vertex_count();
   std::vector<glm::vec3> lbs(n), dqs(n), nrm(n);
   ASSERT_TRUE(renderer.read_back_skinned(0, SkinningMethod::Linear, lbs, nrm, error)) << error;

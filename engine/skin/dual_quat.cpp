@@ -1,4 +1,4 @@
-#include "anim/dual_quat.h"
+#include "skin/dual_quat.h"
 
 #include <cmath>
 

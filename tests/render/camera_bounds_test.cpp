@@ -9,7 +9,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "scene/animator.h"
+#include "character/character.h"
 
 namespace rig::render {
 namespace {
@@ -36,9 +36,9 @@ Model shifted_box() {
 
 TEST(Bounds, PoseBoundsAreTheSkinnedWorldBox) {
   const Model model = shifted_box();
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
-  const Bounds b = pose_bounds(animator);
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  const Bounds b = pose_bounds(character);
   ASSERT_TRUE(b.valid());
   EXPECT_NEAR(b.min.x, 9.0f, 1e-6f);
   EXPECT_NEAR(b.max.x, 11.0f, 1e-6f);
@@ -114,11 +114,11 @@ std::vector<uint8_t> draw_box(const DrawOptions& options, Renderer* timed = null
   Renderer& renderer = timed ? *timed : local;
   EXPECT_TRUE(renderer.init(error)) << error;
   EXPECT_TRUE(renderer.set_model(model, error)) << error;
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
-  renderer.update(animator);
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  renderer.update(character);
   OrbitCamera orbit;
-  orbit.frame(pose_bounds(animator));
+  orbit.frame(pose_bounds(character));
   OffscreenTarget target;
   EXPECT_TRUE(target.create(160, 120, 1, error)) << error;
   target.bind();

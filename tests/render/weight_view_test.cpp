@@ -19,7 +19,7 @@
 #include "render/renderer.h"
 #include "render/weight_view.h"
 #include "render_test_support.h"
-#include "scene/animator.h"
+#include "character/character.h"
 #include "test_support.h"
 
 namespace rig::render {
@@ -128,11 +128,11 @@ Render render_strip(const DrawOptions& options, bool compare = false) {
   Renderer renderer;
   EXPECT_TRUE(renderer.init(error)) << error;
   EXPECT_TRUE(renderer.set_model(model, error)) << error;
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
-  renderer.update(animator);
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  renderer.update(character);
   OrbitCamera orbit;
-  orbit.frame(pose_bounds(animator));
+  orbit.frame(pose_bounds(character));
   orbit.yaw = 0.0f;
   orbit.pitch = 0.0f;
   const float view_aspect = compare ? 0.5f * float(kWidth) / kHeight : float(kWidth) / kHeight;
@@ -349,11 +349,11 @@ TEST(WeightView, CesiumManWeightRenderDiffersFromTheNormalRender) {
   Renderer renderer;
   ASSERT_TRUE(renderer.init(error)) << error;
   ASSERT_TRUE(renderer.set_model(model, error)) << error;
-  Animator animator(model);
-  animator.evaluate(PoseSelection{});
-  renderer.update(animator);
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  renderer.update(character);
   OrbitCamera orbit;
-  orbit.frame(pose_bounds(animator));
+  orbit.frame(pose_bounds(character));
   OffscreenTarget target;
   ASSERT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
   auto draw = [&](WeightView v) {

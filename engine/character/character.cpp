@@ -1,0 +1,165 @@
+#include "character/character.h"
+
+#include <algorithm>
+
+#include "anim/blending_job.h"
+#include "anim/sampling_job.h"
+#include "skin/cpu_skinning.h"
+
+namespace rig {
+
+void ConstraintContext::update_world(int root) const {
+  LocalToWorldJob job;
+  job.model = &model;
+  job.hierarchy = &hierarchy;
+  job.local = local;
+  job.world = world;
+  job.root = root;
+  job.run();
+}
+
+Character::Character(const Model& model)
+    : Character(model, std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))) {}
+
+Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes)
+    : model_(&model), skin_meshes_(std::move(skin_meshes)) {
+  hierarchy_ = NodeHierarchy::build(model);
+  raw_clips_.reserve(model.clips.size());
+  for (const Clip& clip : model.clips) raw_clips_.emplace_back(model, clip);
+  clip_sources_.resize(model.clips.size());
+  for (size_t c = 0; c < model.clips.size(); ++c) clip_sources_[c] = &raw_clips_[c];
+  size_t cursors = 0;
+  for (const ClipSource* source : clip_sources_) cursors = std::max(cursors, source->cursor_count());
+  cursors_.assign(cursors, 0);
+  blend_cursors_.assign(cursors, 0);
+  rest_local_.reserve(model.nodes.size());
+  for (const Node& n : model.nodes) rest_local_.push_back(n.rest);
+  init_rest_pose(model, pose_);
+  init_rest_pose(model, blend_pose_);
+  world_.assign(model.nodes.size(), glm::mat4(1.0f));
+  uint32_t total = 0;
+  skin_offset_.reserve(model.skins.size() + 1);
+  for (const Skin& s : model.skins) {
+    skin_offset_.push_back(total);
+    total += static_cast<uint32_t>(s.joints.size());
+  }
+  skin_offset_.push_back(total);
+  skinning_.assign(total, glm::mat4(1.0f));
+  for (const SkinningMethodInfo& m : skinning_methods())
+    palettes_[size_t(m.method)].assign(size_t(total) * m.palette_rows, glm::vec4(0.0f));
+  evaluate(PoseSelection{});
+}
+
+void Character::set_constraints(std::span<PoseConstraint* const> constraints) {
+  constraints_.assign(constraints.begin(), constraints.end());
+}
+
+void Character::set_clip_source(int clip, const ClipSource* source) {
+  if (clip < 0 || size_t(clip) >= clip_sources_.size()) return;
+  clip_sources_[size_t(clip)] = source ? source : &raw_clips_[size_t(clip)];
+  const size_t needed = clip_sources_[size_t(clip)]->cursor_count();
+  if (needed > cursors_.size()) {
+    cursors_.resize(needed, 0);
+    blend_cursors_.resize(needed, 0);
+  }
+}
+
+void Character::sample(int clip, float time, std::span<uint32_t> cursors, Pose& out) const {
+  SamplingJob job;
+  job.clip = clip_sources_[size_t(clip)];
+  job.time = time;
+  job.cursors = cursors;
+  job.rest_local = rest_local_;
+  job.output = out.local;
+  job.output_morph_weights = out.morph_weights;
+  job.rest_morph_weights = model_->rest_morph_weights;
+  job.run();
+}
+
+void Character::evaluate(const PoseSelection& sel) {
+  const Model& m = *model_;
+  const int clips = static_cast<int>(m.clips.size());
+  if (sel.clip >= 0 && sel.clip < clips) {
+    sample(sel.clip, sel.time, cursors_, pose_);
+    if (sel.blend_clip >= 0 && sel.blend_clip < clips) {
+      sample(sel.blend_clip, sel.blend_time, blend_cursors_, blend_pose_);
+      const BlendLayer layers[2] = {
+          {pose_.local, pose_.morph_weights, 1.0f, {}},
+          {blend_pose_.local, blend_pose_.morph_weights, sel.blend_weight, {}}};
+      BlendingJob blend;
+      blend.layers = layers;
+      blend.output = pose_.local;
+      blend.output_morph_weights = pose_.morph_weights;
+      blend.run();
+    }
+  } else {
+    reset_to_rest(m, pose_);
+  }
+
+  LocalToWorldJob to_world;
+  to_world.model = &m;
+  to_world.local = pose_.local;
+  to_world.world = world_;
+  to_world.run();
+
+  // The constraint stage: after blending, with current world matrices.
+  if (!constraints_.empty()) {
+    const ConstraintContext context{m, hierarchy_, pose_.local, world_};
+    for (PoseConstraint* c : constraints_) c->apply(context);
+  }
+
+  for (size_t s = 0; s < m.skins.size(); ++s) {
+    std::span<glm::mat4> out(skinning_.data() + skin_offset_[s], m.skins[s].joints.size());
+    compute_skinning_matrices(m.skins[s], world_, out);
+  }
+  palette_valid_ = 0;
+}
+
+std::span<const glm::mat4> Character::skinning_matrices(int s) const {
+  return {skinning_.data() + skin_offset_[size_t(s)],
+          skin_offset_[size_t(s) + 1] - skin_offset_[size_t(s)]};
+}
+
+std::span<const glm::vec4> Character::palette(int s, SkinningMethod method) const {
+  const SkinningMethodInfo& info = method_info(method);
+  std::vector<glm::vec4>& rows = palettes_[size_t(method)];
+  const uint32_t bit = 1u << static_cast<uint32_t>(method);
+  if (!(palette_valid_ & bit)) {
+    info.write_palette(skinning_, rows);
+    palette_valid_ |= bit;
+  }
+  const size_t first = size_t(skin_offset_[size_t(s)]) * info.palette_rows;
+  const size_t count =
+      size_t(skin_offset_[size_t(s) + 1] - skin_offset_[size_t(s)]) * info.palette_rows;
+  return {rows.data() + first, count};
+}
+
+std::span<const float> Character::morph_weights(int node) const {
+  const Node& n = model_->nodes[size_t(node)];
+  return std::span<const float>(pose_.morph_weights).subspan(n.morph_offset, n.morph_count);
+}
+
+void Character::skin_draw_item(const DrawItem& item, SkinningMethod method,
+                               std::span<glm::vec3> out_positions,
+                               std::span<glm::vec3> out_normals) const {
+  const Primitive& prim = model_->meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
+  apply_morph_targets(prim, morph_weights(item.node), out_positions, out_normals);
+  const SkinMesh& mesh = skin_meshes_->get(item.mesh, item.primitive);
+  if (item.skin >= 0 && mesh.skinned()) {
+    // Per the spec the skinned mesh node's own transform is ignored: joints alone place it.
+    method_info(method).skin(mesh, palette(item.skin, method), out_positions, out_normals,
+                             out_positions, out_normals);
+    return;
+  }
+  const glm::mat4& w = world_[size_t(item.node)];
+  const glm::mat3 w3(w);
+  const glm::mat3 normal_matrix = glm::transpose(glm::inverse(w3));
+  for (size_t v = 0; v < out_positions.size(); ++v) {
+    out_positions[v] = glm::vec3(w * glm::vec4(out_positions[v], 1.0f));
+    glm::vec3 n = normal_matrix * out_normals[v];
+    const float len = glm::length(n);
+    out_normals[v] = len > 0.0f ? n / len : out_normals[v];
+  }
+}
+
+}  // namespace rig

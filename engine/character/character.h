@@ -1,0 +1,103 @@
+// One animated character: the per-character buffers of a model and the per-frame pose pipeline,
+// run as small jobs in order:
+//
+//   sample (SamplingJob per playing clip, cursors kept)  → blend (BlendingJob: base + layers)
+//   → local → world (LocalToWorldJob)  → constraints (the plug-in point below)
+//   → skinning matrices (world × inverse bind)  → palettes, lazily, per method asked for.
+//
+// Constraints (IK, look-at) plug in after blending, where they see the blended local pose and
+// current world matrices; one that edits a chain's local transforms refreshes only that
+// chain's subtree (ConstraintContext::update_world) before the skinning matrices are made.
+//
+// All buffers are sized once in the constructor; evaluate() and palette() allocate nothing.
+// One thread per character: palette() fills a cache on first use after evaluate().
+#pragma once
+
+#include <array>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "anim/clip_source.h"
+#include "anim/local_to_world_job.h"
+#include "anim/pose.h"
+#include "anim/pose_selection.h"
+#include "model/model.h"
+#include "skin/skin_mesh.h"
+#include "skin/skinning_method.h"
+
+namespace rig {
+
+// What a constraint may read and change.
+struct ConstraintContext {
+  const Model& model;
+  const NodeHierarchy& hierarchy;
+  std::span<Transform> local;  // the blended local pose, one per node
+  std::span<glm::mat4> world;  // current for every node on entry
+  // Recomputes the world matrices of `root` and its descendants after their locals changed.
+  void update_world(int root) const;
+};
+
+class PoseConstraint {
+ public:
+  virtual ~PoseConstraint() = default;
+  virtual void apply(const ConstraintContext& context) = 0;
+};
+
+class Character {
+ public:
+  explicit Character(const Model& model);
+  // Shares prepared skin meshes with other characters of the same model (a crowd).
+  Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes);
+
+  // Runs the pipeline for `selection`. No allocation.
+  void evaluate(const PoseSelection& selection);
+
+  // Constraints run in order inside evaluate(). The pointers must outlive their use; call when
+  // the set changes, not per frame (allocates).
+  void set_constraints(std::span<PoseConstraint* const> constraints);
+  // Samples clip `clip` from `source` instead of its raw keys (a compressed runtime clip, say);
+  // nullptr restores the raw keys. `source` must outlive its use. Not per frame.
+  void set_clip_source(int clip, const ClipSource* source);
+
+  const Model& model() const { return *model_; }
+  const SkinMeshes& skin_meshes() const { return *skin_meshes_; }
+  std::shared_ptr<const SkinMeshes> shared_skin_meshes() const { return skin_meshes_; }
+  const NodeHierarchy& hierarchy() const { return hierarchy_; }
+  const Pose& pose() const { return pose_; }
+  std::span<const glm::mat4> world() const { return world_; }
+  // Skinning matrices (world × inverse bind) of skin `s`, in the skin's joint order.
+  std::span<const glm::mat4> skinning_matrices(int s) const;
+  // Palette of skin `s` for `method`: method_info(method).palette_rows vec4 rows per joint.
+  // Computed on the first call after evaluate() and cached, so only methods that are drawn or
+  // asked for cost anything.
+  std::span<const glm::vec4> palette(int s, SkinningMethod method) const;
+  // Morph weights of node `node` under the current pose (empty without targets).
+  std::span<const float> morph_weights(int node) const;
+
+  // World-space positions and normals of one draw item under the current pose, skinned on the
+  // CPU with `method` (rigid items use their node's world matrix). out spans sized
+  // prim.vertex_count(). Normals come back unit length.
+  void skin_draw_item(const DrawItem& item, SkinningMethod method,
+                      std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) const;
+
+ private:
+  void sample(int clip, float time, std::span<uint32_t> cursors, Pose& out) const;
+
+  const Model* model_;
+  std::shared_ptr<const SkinMeshes> skin_meshes_;
+  NodeHierarchy hierarchy_;
+  std::vector<RawClipSource> raw_clips_;
+  std::vector<const ClipSource*> clip_sources_;  // per clip: raw_clips_[i] or a replacement
+  std::vector<PoseConstraint*> constraints_;
+  std::vector<Transform> rest_local_;  // Node::rest, flat: what sampling starts from
+  Pose pose_, blend_pose_;
+  std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips
+  std::vector<glm::mat4> world_;
+  std::vector<glm::mat4> skinning_;     // all skins, flat
+  std::vector<uint32_t> skin_offset_;   // first joint of each skin in skinning_, plus the total
+  mutable std::array<std::vector<glm::vec4>, kSkinningMethodCount> palettes_;  // all skins
+  mutable uint32_t palette_valid_ = 0;  // bit per method: palettes_[m] matches skinning_
+};
+
+}  // namespace rig

@@ -1,0 +1,49 @@
+#include "skin/skinning_method.h"
+
+#include <array>
+
+#include "skin/skin_kernels.h"
+
+namespace rig {
+
+namespace {
+
+constexpr std::array<SkinningMethodInfo, kSkinningMethodCount> kMethods = {{
+    {SkinningMethod::Linear, "lbs", "LBS", "linear blend", kLinearPaletteRows,
+     write_linear_palette, skin_linear_kernel, "skin_lbs.glsl"},
+    {SkinningMethod::DualQuaternion, "dqs", "DQS", "dual quaternion", kDualQuatPaletteRows,
+     write_dual_quat_palette, skin_dual_quat_kernel, "skin_dqs.glsl"},
+}};
+
+// The enum value is the row index: a row out of place would silently swap methods.
+constexpr bool rows_in_enum_order() {
+  for (size_t i = 0; i < kMethods.size(); ++i)
+    if (static_cast<size_t>(kMethods[i].method) != i) return false;
+  return true;
+}
+static_assert(rows_in_enum_order(), "skinning-method rows must follow the enum order");
+
+}  // namespace
+
+std::span<const SkinningMethodInfo> skinning_methods() { return kMethods; }
+
+const SkinningMethodInfo& method_info(SkinningMethod method) {
+  return kMethods[static_cast<size_t>(method)];
+}
+
+const SkinningMethodInfo* find_skinning_method(std::string_view name) {
+  for (const SkinningMethodInfo& m : kMethods)
+    if (name == m.name) return &m;
+  return nullptr;
+}
+
+std::string skinning_method_names(std::string_view separator) {
+  std::string out;
+  for (const SkinningMethodInfo& m : kMethods) {
+    if (!out.empty()) out += separator;
+    out += m.name;
+  }
+  return out;
+}
+
+}  // namespace rig

@@ -1,0 +1,59 @@
+// The skinning-method table: one row per method. Everything that differs between methods lives
+// in its row: the name the command line and the viewer show, the palette layout, the function
+// that writes the palette from the skinning matrices, the CPU kernel and the GLSL file of the
+// vertex shader. Renderer, command line, viewer and analyses iterate this table; none of them
+// branches on a method.
+//
+// Adding a method: a row here (and its enum value), one CPU kernel (skin/skin_kernels.h plus its
+// .cpp) and one shader file (shaders/skin_<name>.glsl). Nothing else.
+#pragma once
+
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "skin/skin_mesh.h"
+
+namespace rig {
+
+// A row of the table (the enum value is the row index).
+enum class SkinningMethod : uint8_t { Linear, DualQuaternion };
+inline constexpr size_t kSkinningMethodCount = 2;
+
+// Writes one skin's palette: palette_rows vec4 rows per joint, from its skinning matrices
+// (world × inverse bind). rows.size() == matrices.size() * palette_rows. No allocation.
+using PaletteWriter = void (*)(std::span<const glm::mat4> skinning_matrices,
+                               std::span<glm::vec4> rows);
+
+// Skins every vertex of `mesh` from bind-space (morphed) positions and normals, reading the
+// palette the row's PaletteWriter wrote: world-space positions, unit normals. Joint indices at
+// or past the palette's joint count are skipped; a vertex whose weights sum to 0 keeps its
+// position (and its normalized normal). In and out may alias. No allocation.
+using SkinKernel = void (*)(const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                            std::span<const glm::vec3> positions,
+                            std::span<const glm::vec3> normals, std::span<glm::vec3> out_positions,
+                            std::span<glm::vec3> out_normals);
+
+struct SkinningMethodInfo {
+  SkinningMethod method;
+  const char* name;         // command-line spelling, lower case: "lbs"
+  const char* label;        // short label on views, legends and tables: "LBS"
+  const char* description;  // "linear blend"
+  uint32_t palette_rows;    // vec4 rows per joint
+  PaletteWriter write_palette;
+  SkinKernel skin;
+  // GLSL file (shaders/) that defines this method's skin_vertex(); the renderer builds one
+  // program per row. Its palette layout is palette_rows, passed as a generated #define.
+  const char* shader;
+};
+
+std::span<const SkinningMethodInfo> skinning_methods();
+const SkinningMethodInfo& method_info(SkinningMethod method);
+// The row whose name is `name` (case-sensitive), nullptr when none.
+const SkinningMethodInfo* find_skinning_method(std::string_view name);
+// Every method's name joined by `separator`, in table order ("lbs|dqs"): usage texts, errors.
+std::string skinning_method_names(std::string_view separator = "|");
+
+}  // namespace rig
