@@ -7,14 +7,26 @@ namespace rig {
 NodeHierarchy NodeHierarchy::build(const Model& model) {
   NodeHierarchy h;
   const size_t n = model.nodes.size();
+  h.order.reserve(n);
   h.position.assign(n, 0);
   h.subtree_end.assign(n, 0);
-  for (size_t i = 0; i < model.node_order.size(); ++i)
-    h.position[size_t(model.node_order[i])] = static_cast<uint32_t>(i);
-  // Depth-first order: a subtree ends where the next node outside it starts. Walking backwards,
-  // each node's end is the largest end among itself and its children.
-  for (size_t i = model.node_order.size(); i-- > 0;) {
-    const int node = model.node_order[i];
+  std::vector<int> stack;
+  for (size_t root = 0; root < n; ++root) {
+    if (model.nodes[root].parent >= 0) continue;
+    stack.push_back(static_cast<int>(root));
+    while (!stack.empty()) {
+      const int node = stack.back();
+      stack.pop_back();
+      h.position[size_t(node)] = static_cast<uint32_t>(h.order.size());
+      h.order.push_back(node);
+      const std::vector<int>& children = model.nodes[size_t(node)].children;
+      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
+    }
+  }
+  // A subtree ends where its last descendant does: walking backwards, each node's end is the
+  // largest of its own next position and its children's ends.
+  for (size_t i = h.order.size(); i-- > 0;) {
+    const int node = h.order[i];
     uint32_t end = static_cast<uint32_t>(i + 1);
     for (int child : model.nodes[size_t(node)].children)
       end = std::max(end, h.subtree_end[size_t(child)]);
@@ -28,19 +40,21 @@ bool LocalToWorldJob::validate() const {
     return false;
   if (root < 0) return true;
   return hierarchy && size_t(root) < model->nodes.size() &&
-         hierarchy->position.size() == model->nodes.size();
+         hierarchy->position.size() == model->nodes.size() &&
+         hierarchy->order.size() == model->nodes.size();
 }
 
 bool LocalToWorldJob::run() const {
   if (!validate()) return false;
   const Model& m = *model;
-  size_t first = 0, last = m.node_order.size();
-  if (root >= 0) {
-    first = hierarchy->position[size_t(root)];
-    last = hierarchy->subtree_end[size_t(root)];
-  }
-  for (size_t k = first; k < last; ++k) {
-    const int i = m.node_order[k];
+  // The whole model in the importer's parents-first order, or one subtree as a range of the
+  // depth-first order.
+  std::span<const int> nodes = m.node_order;
+  if (root >= 0)
+    nodes = std::span<const int>(hierarchy->order)
+                .subspan(hierarchy->position[size_t(root)],
+                         hierarchy->subtree_end[size_t(root)] - hierarchy->position[size_t(root)]);
+  for (const int i : nodes) {
     const Node& node = m.nodes[size_t(i)];
     glm::mat4 l = trs_matrix(local[size_t(i)]);
     if (node.has_shear) l = l * node.shear;

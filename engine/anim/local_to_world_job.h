@@ -1,9 +1,8 @@
 // Local → world job: world(node) = world(parent) · local(node), parents first.
 //
 // It can recompute one subtree alone (`root`): after a constraint changes the local transforms
-// of a chain, only the chain and its descendants need new world matrices. That works because
-// Model::node_order is depth first, so every subtree is one contiguous range of it
-// (NodeHierarchy gives the ranges).
+// of a chain, only the chain and its descendants need new world matrices. NodeHierarchy keeps
+// the nodes in depth-first order, where every subtree is one contiguous range.
 #pragma once
 
 #include <cstdint>
@@ -15,11 +14,12 @@
 
 namespace rig {
 
-// Where each node sits in Model::node_order, and where its subtree ends there. Built once per
-// model (allocates).
+// The nodes in depth-first order (roots in node index order, children in file order), with
+// each node's place in it and where its subtree ends. Built once per model (allocates).
 struct NodeHierarchy {
-  std::vector<uint32_t> position;     // per node: its index in node_order
-  std::vector<uint32_t> subtree_end;  // per node: one past the last node_order index of its subtree
+  std::vector<int> order;             // every node, depth first
+  std::vector<uint32_t> position;     // per node: its index in `order`
+  std::vector<uint32_t> subtree_end;  // per node: one past the last `order` index of its subtree
 
   static NodeHierarchy build(const Model& model);
 };

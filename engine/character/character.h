@@ -72,6 +72,10 @@ class Character {
   // Computed on the first call after evaluate() and cached, so only methods that are drawn or
   // asked for cost anything.
   std::span<const glm::vec4> palette(int s, SkinningMethod method) const;
+  // Whether `method`'s palettes were computed since the last evaluate() (tests, statistics).
+  bool palette_computed(SkinningMethod method) const {
+    return (palette_valid_ >> static_cast<uint32_t>(method)) & 1u;
+  }
   // Morph weights of node `node` under the current pose (empty without targets).
   std::span<const float> morph_weights(int node) const;
 
