@@ -1,9 +1,12 @@
 #include "options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
+
+#include "skin/skinning_method.h"
 
 namespace rigview {
 namespace {
@@ -28,36 +31,117 @@ bool parse_float(std::string_view s, float& out) {
   return true;
 }
 
+// "lbs, dqs": every table name, for error messages.
+std::string method_list() { return rig::skinning_method_names(", "); }
+
+// --skinning VALUE: a table name, "compare" (every table method, in table order) or
+// "compare=a,b[,...]" (at least two table names, no duplicates).
+bool parse_skinning(std::string_view v, Options& o, std::string& error) {
+  const std::string got = "got '" + std::string(v) + "'";
+  if (const rig::SkinningMethodInfo* m = rig::find_skinning_method(v)) {
+    o.skinning_methods = {m->method};
+    o.compare = false;
+    return true;
+  }
+  constexpr std::string_view kCompare = "compare";
+  if (v.substr(0, kCompare.size()) != kCompare) {
+    error = "--skinning expects " + rig::skinning_method_names("|") +
+            ", compare or compare=" + "METHOD,METHOD[,...] (methods: " + method_list() + "), " +
+            got;
+    return false;
+  }
+  std::vector<rig::SkinningMethod> methods;
+  if (v == kCompare) {
+    for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) methods.push_back(m.method);
+  } else if (v.size() > kCompare.size() && v[kCompare.size()] == '=') {
+    std::string_view list = v.substr(kCompare.size() + 1);
+    while (true) {
+      const size_t comma = list.find(',');
+      const std::string_view name = list.substr(0, comma);
+      const rig::SkinningMethodInfo* m = rig::find_skinning_method(name);
+      if (!m) {
+        error = "--skinning compare: unknown method '" + std::string(name) +
+                "' (methods: " + method_list() + "), " + got;
+        return false;
+      }
+      for (rig::SkinningMethod seen : methods)
+        if (seen == m->method) {
+          error = "--skinning compare: '" + std::string(name) + "' is listed twice, " + got;
+          return false;
+        }
+      methods.push_back(m->method);
+      if (comma == std::string_view::npos) break;
+      list = list.substr(comma + 1);
+    }
+    if (methods.size() < 2) {
+      error =
+          "--skinning compare= needs at least two methods (methods: " + method_list() + "), " + got;
+      return false;
+    }
+  } else {
+    error = "--skinning expects " + rig::skinning_method_names("|") +
+            ", compare or compare=METHOD,METHOD[,...] (methods: " + method_list() + "), " + got;
+    return false;
+  }
+  o.skinning_methods = std::move(methods);
+  o.compare = true;
+  return true;
+}
+
 }  // namespace
 
-const char* usage_text() {
-  return "usage: rigview [options] [MODEL.gltf|MODEL.glb]\n"
-         "\n"
-         "Opens MODEL (default: the bundled mannequin) in the viewer, or with one of these\n"
-         "prints, exports or renders it and exits.\n"
-         "\n"
-         "  --info                    print a JSON report of the model and exit\n"
-         "  --export-obj FILE         write the posed mesh as Wavefront OBJ and exit\n"
-         "  --backend cpu|gpu         skinning used by --export-obj (default cpu)\n"
-         "  --output FILE.png         render one frame headless to a PNG and exit\n"
-         "  --resolution W,H          size of the --output image (default 1280,720)\n"
-         "  --armature                draw the skeleton in --output renders\n"
-         "  --weights JOINT|influences  colour skinned surfaces by JOINT's skin weights, or by\n"
-         "                            each vertex's number of influences (--output renders and\n"
-         "                            the viewer's first frame)\n"
-         "\n"
-         "Pose selection (export, render and the viewer's first frame):\n"
-         "  --animation-index N       clip to sample (default 0)\n"
-         "  --animation-time T        seconds on the file's timeline, clamped to the clip\n"
-         "                            (default: the clip's start)\n"
-         "  --skinning lbs|dqs|compare  skinning method (compare: --output only; default lbs)\n"
-         "  --blend-index M           crossfade target clip\n"
-         "  --blend-time T2           time in the target clip\n"
-         "  --blend-weight W          0 = clip N, 1 = clip M\n"
-         "  --rest-pose               ignore animations, show the bind/rest pose\n"
-         "\n"
-         "  --help                    this text\n"
-         "  --version                 print the version\n";
+std::vector<rig::SkinningMethod> methods_to_draw(const Options& options) {
+  if (options.compare || options.skinning_methods.empty()) return options.skinning_methods;
+  return {options.skinning_methods.front()};
+}
+
+std::string usage_text() {
+  // --skinning's lines come from the skinning-method table: one row per method.
+  std::string skinning = "  --skinning " + rig::skinning_method_names("|") + "|compare[=LIST]\n";
+  skinning += "                            skinning method (default ";
+  skinning += rig::skinning_methods()[0].name;
+  skinning += "):\n";
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) {
+    std::string row = std::string(30, ' ') + m.name;
+    row.resize(std::max<size_t>(row.size() + 1, 36), ' ');
+    skinning += row + m.label + " (" + m.description + ")\n";
+  }
+  skinning +=
+      "                            compare: the methods side by side, left to right\n"
+      "                            (LIST: at least two names, no repeats; default " +
+      rig::skinning_method_names(",") + ")\n";
+
+  std::string usage =
+      "usage: rigview [options] [MODEL.gltf|MODEL.glb]\n"
+      "\n"
+      "Opens MODEL (default: the bundled mannequin) in the viewer, or with one of these\n"
+      "prints, exports or renders it and exits.\n"
+      "\n"
+      "  --info                    print a JSON report of the model and exit\n"
+      "  --export-obj FILE         write the posed mesh as Wavefront OBJ and exit\n"
+      "  --backend cpu|gpu         skinning used by --export-obj (default cpu)\n"
+      "  --output FILE.png         render one frame headless to a PNG and exit\n"
+      "  --resolution W,H          size of the --output image (default 1280,720)\n"
+      "  --armature                draw the skeleton in --output renders\n"
+      "  --weights JOINT|influences  colour skinned surfaces by JOINT's skin weights, or by\n"
+      "                            each vertex's number of influences (--output renders and\n"
+      "                            the viewer's first frame)\n"
+      "\n"
+      "Pose selection (export, render and the viewer's first frame):\n"
+      "  --animation-index N       clip to sample (default 0)\n"
+      "  --animation-time T        seconds on the file's timeline, clamped to the clip\n"
+      "                            (default: the clip's start)\n";
+  usage += skinning;
+  usage +=
+      "  --blend-index M           crossfade target clip\n"
+      "  --blend-time T2           time in the target clip\n"
+      "  --blend-weight W          0 = clip N, 1 = clip M\n"
+      "  --rest-pose               ignore animations, show the bind/rest pose\n"
+      "\n"
+      "  --help                    this text\n"
+      "  --version                 print the version\n"
+      "  --print-controls-markdown print the viewer's controls as the README's table\n";
+  return usage;
 }
 
 bool parse_options(int argc, char** argv, Options& o, std::string& error) {
@@ -95,6 +179,8 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.help = true;
     } else if (a == "--version") {
       o.version = true;
+    } else if (a == "--print-controls-markdown") {
+      o.print_controls_markdown = true;
     } else if (a == "--info") {
       o.info = true;
     } else if (a == "--armature") {
@@ -136,15 +222,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.animation_time = t;
     } else if (a == "--skinning") {
       if (!value(v)) return false;
-      if (v == "lbs")
-        o.skinning = SkinningMode::Lbs;
-      else if (v == "dqs")
-        o.skinning = SkinningMode::Dqs;
-      else if (v == "compare")
-        o.skinning = SkinningMode::Compare;
-      else
-        return error = "--skinning expects lbs, dqs or compare, got '" + std::string(v) + "'",
-               false;
+      if (!parse_skinning(v, o, error)) return false;
     } else if (a == "--backend") {
       if (!value(v)) return false;
       if (v == "cpu")
@@ -184,7 +262,11 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     error = "--blend-time and --blend-weight need --blend-index";
     return false;
   }
-  if (o.skinning == SkinningMode::Compare && !o.export_obj.empty()) {
+  o.skinning = o.compare ? SkinningMode::Compare
+               : o.skinning_methods.front() == rig::SkinningMethod::DualQuaternion
+                   ? SkinningMode::Dqs
+                   : SkinningMode::Lbs;
+  if (o.compare && !o.export_obj.empty()) {
     error = "--skinning compare applies to --output renders, not to --export-obj";
     return false;
   }
