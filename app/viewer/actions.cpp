@@ -142,7 +142,7 @@ std::string controls_markdown() {
   md +=
       "\nSelf-test hooks (environment variables the viewer reads at start-up, for "
       "`tests/app/viewer_smoke_test.cpp`; not part of the command line):\n\n";
-  for (const SelfTestHookInfo& h : self_test_hooks())
+  for (const SelfTestHookInfo& h : kSelfTestHooks)
     md += "- `" + std::string(h.name) + "`: " + h.meaning + "\n";
   return md;
 }

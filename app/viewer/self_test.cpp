@@ -1,20 +1,10 @@
 #include "viewer/self_test.h"
 
-#include <array>
 #include <cstdlib>
 
 namespace rigview {
 
 namespace {
-
-constexpr std::array<SelfTestHookInfo, 6> kHooks = {{
-    {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
-    {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
-    {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
-    {"RIGVIEW_VIEWER_HELP=1", "start with the Help panel open"},
-    {"RIGVIEW_VIEWER_HIDE_UI=1", "start with the panels hidden (as after Tab)"},
-    {"RIGVIEW_VIEWER_KEYS=KEYS", "on frame 2, press these shortcut keys (letters, digits)"},
-}};
 
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
@@ -30,8 +20,6 @@ std::string env_string(const char* name) {
 }
 
 }  // namespace
-
-std::span<const SelfTestHookInfo> self_test_hooks() { return kHooks; }
 
 SelfTest self_test_from_environment() {
   SelfTest t;

@@ -1,5 +1,6 @@
-// The viewer's action table (app/viewer/actions.h) driven on a ViewerState, no window: the exact
-// effect of every key, the modifiers/auto-repeat/typing rules, the Help/README agreement.
+// The viewer's action table (app/viewer/actions.h) driven on a ViewerState, no window (suites
+// KeyActions, ControlsTable: no "Viewer" in their names, which marks tests that open a window):
+// the exact effect of every key, the modifiers/auto-repeat/typing rules, the Help/README agreement.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -71,7 +72,7 @@ std::string describe(const Snapshot& s) {
   return o.str();
 }
 
-class ViewerActions : public ::testing::Test {
+class KeyActions : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string error;
@@ -101,7 +102,7 @@ class ViewerActions : public ::testing::Test {
   ViewerState state_;
 };
 
-TEST_F(ViewerActions, TheStartStateFollowsTheDefaultCommandLine) {
+TEST_F(KeyActions, TheStartStateFollowsTheDefaultCommandLine) {
   const Snapshot s = snapshot(state_);
   EXPECT_EQ(s.method, Method::Linear);
   EXPECT_EQ(s.compare_methods, (std::vector<Method>{Method::Linear, Method::DualQuaternion}));
@@ -116,7 +117,7 @@ TEST_F(ViewerActions, TheStartStateFollowsTheDefaultCommandLine) {
   EXPECT_TRUE(s.looping);
 }
 
-TEST_F(ViewerActions, DigitKeysSelectEachTableMethodAndTheNextDigitTogglesCompare) {
+TEST_F(KeyActions, DigitKeysSelectEachTableMethodAndTheNextDigitTogglesCompare) {
   const auto table = rig::skinning_methods();
   ASSERT_EQ(table.size(), 2u);
   expect_press(
@@ -146,7 +147,7 @@ TEST_F(ViewerActions, DigitKeysSelectEachTableMethodAndTheNextDigitTogglesCompar
   EXPECT_FALSE(rigview::apply_key(state_, KeyPress{'4'}, false));
 }
 
-TEST_F(ViewerActions, CompareListFromTheCommandLineIsWhatTheCompareKeyShows) {
+TEST_F(KeyActions, CompareListFromTheCommandLineIsWhatTheCompareKeyShows) {
   rigview::Options o;
   o.skinning_methods = {Method::DualQuaternion, Method::Linear};
   o.compare = true;
@@ -161,7 +162,7 @@ TEST_F(ViewerActions, CompareListFromTheCommandLineIsWhatTheCompareKeyShows) {
   EXPECT_EQ(rigview::methods_shown(s)[0], Method::DualQuaternion);
 }
 
-TEST_F(ViewerActions, BRWFLSpaceChangeExactlyTheirOwnState) {
+TEST_F(KeyActions, BRWFLSpaceChangeExactlyTheirOwnState) {
   expect_press(
       'B', [](Snapshot& s) { s.show_skeleton = true; }, "B on");
   expect_press(
@@ -189,7 +190,7 @@ TEST_F(ViewerActions, BRWFLSpaceChangeExactlyTheirOwnState) {
       ' ', [](Snapshot& s) { s.playing = true; }, "space plays");
 }
 
-TEST_F(ViewerActions, StepAndJumpKeysMoveThePlaybackByItsFrameGrid) {
+TEST_F(KeyActions, StepAndJumpKeysMoveThePlaybackByItsFrameGrid) {
   const rig::Clip& clip = model_.clips[1];
   const float frame = playback_.frame_duration(1);
   ASSERT_GT(clip.end - clip.start, 2.0f * frame);
@@ -203,7 +204,7 @@ TEST_F(ViewerActions, StepAndJumpKeysMoveThePlaybackByItsFrameGrid) {
       rigview::kKeyHome, [&](Snapshot& s) { s.time = clip.start; }, "Home");
 }
 
-TEST_F(ViewerActions, OtherKeysChangeExactlyTheirOwnState) {
+TEST_F(KeyActions, OtherKeysChangeExactlyTheirOwnState) {
   expect_press(
       'V', [](Snapshot& s) { s.weights = WeightsMode::SelectedJoint; }, "V 1");
   expect_press(
@@ -230,7 +231,7 @@ TEST_F(ViewerActions, OtherKeysChangeExactlyTheirOwnState) {
   EXPECT_TRUE(state_.requests.quit);
 }
 
-TEST_F(ViewerActions, RepeatTypingAndModifiersFollowTheRow) {
+TEST_F(KeyActions, RepeatTypingAndModifiersFollowTheRow) {
   const Snapshot before = snapshot(state_);
   KeyPress held{'W'};
   held.repeat = true;
@@ -254,7 +255,7 @@ TEST_F(ViewerActions, RepeatTypingAndModifiersFollowTheRow) {
   EXPECT_TRUE(state_.requests.quit);
 }
 
-TEST_F(ViewerActions, WithoutAPlaybackThePlaybackKeysDoNothing) {
+TEST_F(KeyActions, WithoutAPlaybackThePlaybackKeysDoNothing) {
   state_.playback = nullptr;
   const Snapshot before = snapshot(state_);
   for (int key :
@@ -263,7 +264,7 @@ TEST_F(ViewerActions, WithoutAPlaybackThePlaybackKeysDoNothing) {
   EXPECT_EQ(snapshot(state_), before);
 }
 
-TEST(ViewerActionTable, KeyRowsHaveAFunctionPointerRowsNoneAndNoChordIsTaken) {
+TEST(ControlsTable, KeyRowsHaveAFunctionPointerRowsNoneAndNoChordIsTaken) {
   std::set<std::pair<int, bool>> chords;
   for (const rigview::ViewerAction& a : rigview::viewer_actions()) {
     EXPECT_FALSE(a.input.empty());
@@ -279,7 +280,7 @@ TEST(ViewerActionTable, KeyRowsHaveAFunctionPointerRowsNoneAndNoChordIsTaken) {
 }
 
 // README.md's section between the controls markers is the generated text, byte for byte.
-TEST(ViewerActionTable, ReadmeControlsSectionIsTheGeneratedText) {
+TEST(ControlsTable, ReadmeControlsSectionIsTheGeneratedText) {
   std::ifstream in(std::string(RIGVIEW_SOURCE_DIR) + "/README.md", std::ios::binary);
   ASSERT_TRUE(in) << "README.md";
   const std::string readme((std::istreambuf_iterator<char>(in)), {});
@@ -293,7 +294,7 @@ TEST(ViewerActionTable, ReadmeControlsSectionIsTheGeneratedText) {
          "`rigview --print-controls-markdown`";
 }
 
-TEST(ViewerActionTable, PrintControlsMarkdownPrintsTheGeneratedText) {
+TEST(ControlsTable, PrintControlsMarkdownPrintsTheGeneratedText) {
   rig::test::RunResult r = rig::test::run_rigview("--print-controls-markdown");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, rigview::controls_markdown());
