@@ -19,6 +19,10 @@ int main(int argc, char** argv) {
     std::fputs(rigview::usage_text().c_str(), stdout);
     return 0;
   }
+  if (options.print_cli_markdown) {
+    std::fputs(rigview::cli_flags_markdown().c_str(), stdout);
+    return 0;
+  }
   if (options.print_controls_markdown) {
     std::fputs(rigview::controls_markdown().c_str(), stdout);
     return 0;

@@ -22,6 +22,7 @@ struct Options {
   bool version = false;
   bool info = false;
   bool print_controls_markdown = false;  // --print-controls-markdown (README's controls table)
+  bool print_cli_markdown = false;       // --print-cli-markdown (README's flag table)
   std::string export_obj;                // --export-obj FILE
   std::string output_png;                // --output FILE.png (headless render)
   int width = 1280, height = 720;        // --resolution W,H
@@ -48,8 +49,21 @@ std::vector<rig::SkinningMethod> methods_to_draw(const Options& options);
 // Parses argv. On a usage error returns false and sets `error` to a one-line hint.
 bool parse_options(int argc, char** argv, Options& out, std::string& error);
 
-// The --help text; its --skinning lines come from the skinning-method table.
+// One row per command-line flag: the --help text and the README's flag table are both built
+// from these rows (the --skinning row from the skinning-method table), so they list the same
+// flags with the same spelling.
+struct FlagInfo {
+  std::string syntax;   // "--export-obj FILE"
+  std::string help;     // --help text; lines after the first are indented under it
+  std::string readme;   // the README's "meaning" cell (Markdown)
+  std::string section;  // --help prints this line (after a blank line) before the row, if set
+};
+const std::vector<FlagInfo>& command_line_flags();
+
+// The --help text.
 std::string usage_text();
+// The README's "Command line" flag table (`rigview --print-cli-markdown`).
+std::string cli_flags_markdown();
 
 // The bundled default character (assets/mannequin.glb, else a fallback that exists).
 std::string default_model_path(const char* argv0);

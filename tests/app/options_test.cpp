@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -126,6 +127,33 @@ TEST(Options, UsageTextListsEverySkinningTableRow) {
   const rig::test::RunResult r = rig::test::run_rigview("--help");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, usage);
+}
+
+TEST(Options, EveryFlagOfTheTableIsOneTheParserKnows) {
+  for (const rigview::FlagInfo& f : rigview::command_line_flags()) {
+    const std::string flag = f.syntax.substr(0, f.syntax.find(' '));
+    const Parsed p = parse({flag});
+    EXPECT_EQ(p.error.find("unknown option"), std::string::npos) << flag << ": " << p.error;
+    EXPECT_NE(rigview::usage_text().find("  " + f.syntax), std::string::npos) << flag;
+  }
+}
+
+// README.md's flag table between the cli markers is the generated text, byte for byte.
+TEST(Options, ReadmeFlagTableIsTheGeneratedText) {
+  std::ifstream in(std::string(RIGVIEW_SOURCE_DIR) + "/README.md", std::ios::binary);
+  ASSERT_TRUE(in) << "README.md";
+  const std::string readme((std::istreambuf_iterator<char>(in)), {});
+  const std::string begin = "<!-- cli:begin -->\n", end = "<!-- cli:end -->";
+  const size_t b = readme.find(begin);
+  ASSERT_NE(b, std::string::npos) << "README.md has no " << begin;
+  const size_t e = readme.find(end, b);
+  ASSERT_NE(e, std::string::npos) << "README.md has no " << end;
+  EXPECT_EQ(readme.substr(b + begin.size(), e - b - begin.size()), rigview::cli_flags_markdown())
+      << "README.md's flag table is stale: replace it with the output of "
+         "`rigview --print-cli-markdown`";
+  const rig::test::RunResult r = rig::test::run_rigview("--print-cli-markdown");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, rigview::cli_flags_markdown());
 }
 
 }  // namespace
