@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "character/character.h"
 #include "modes.h"
 #include "pose_options.h"
-#include "character/character.h"
 
 namespace rigview {
 namespace {
@@ -168,7 +168,7 @@ int export_obj(const Options& options, const rig::Model& model) {
   }
   rig::Character character(model);
   character.evaluate(selection);
-  const rig::SkinningMethod method = skinning_method(options.skinning);
+  const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
 
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(options.export_obj.c_str(), "wb"));
   if (!file) {

@@ -6,6 +6,7 @@
 #include "import/gltf_import.h"
 #include "modes.h"
 #include "options.h"
+#include "viewer/actions.h"
 
 int main(int argc, char** argv) {
   rigview::Options options;
@@ -15,7 +16,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (options.help) {
-    std::fputs(rigview::usage_text(), stdout);
+    std::fputs(rigview::usage_text().c_str(), stdout);
+    return 0;
+  }
+  if (options.print_cli_markdown) {
+    std::fputs(rigview::cli_flags_markdown().c_str(), stdout);
+    return 0;
+  }
+  if (options.print_controls_markdown) {
+    std::fputs(rigview::controls_markdown().c_str(), stdout);
     return 0;
   }
   if (options.version) {

@@ -1,9 +1,12 @@
 #include "options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
+
+#include "skin/skinning_method.h"
 
 namespace rigview {
 namespace {
@@ -28,36 +31,203 @@ bool parse_float(std::string_view s, float& out) {
   return true;
 }
 
+// "lbs, dqs": every table name, for error messages.
+std::string method_list() { return rig::skinning_method_names(", "); }
+
+// --skinning VALUE: a table name, "compare" (every table method, in table order) or
+// "compare=a,b[,...]" (at least two table names, no duplicates).
+bool parse_skinning(std::string_view v, Options& o, std::string& error) {
+  const std::string got = "got '" + std::string(v) + "'";
+  if (const rig::SkinningMethodInfo* m = rig::find_skinning_method(v)) {
+    o.skinning_methods = {m->method};
+    o.compare = false;
+    return true;
+  }
+  constexpr std::string_view kCompare = "compare";
+  if (v.substr(0, kCompare.size()) != kCompare) {
+    error = "--skinning expects " + rig::skinning_method_names("|") +
+            ", compare or compare=" + "METHOD,METHOD[,...] (methods: " + method_list() + "), " +
+            got;
+    return false;
+  }
+  std::vector<rig::SkinningMethod> methods;
+  if (v == kCompare) {
+    for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) methods.push_back(m.method);
+  } else if (v.size() > kCompare.size() && v[kCompare.size()] == '=') {
+    std::string_view list = v.substr(kCompare.size() + 1);
+    while (true) {
+      const size_t comma = list.find(',');
+      const std::string_view name = list.substr(0, comma);
+      const rig::SkinningMethodInfo* m = rig::find_skinning_method(name);
+      if (!m) {
+        error = "--skinning compare: unknown method '" + std::string(name) +
+                "' (methods: " + method_list() + "), " + got;
+        return false;
+      }
+      for (rig::SkinningMethod seen : methods)
+        if (seen == m->method) {
+          error = "--skinning compare: '" + std::string(name) + "' is listed twice, " + got;
+          return false;
+        }
+      methods.push_back(m->method);
+      if (comma == std::string_view::npos) break;
+      list = list.substr(comma + 1);
+    }
+    if (methods.size() < 2) {
+      error =
+          "--skinning compare= needs at least two methods (methods: " + method_list() + "), " + got;
+      return false;
+    }
+  } else {
+    error = "--skinning expects " + rig::skinning_method_names("|") +
+            ", compare or compare=METHOD,METHOD[,...] (methods: " + method_list() + "), " + got;
+    return false;
+  }
+  o.skinning_methods = std::move(methods);
+  o.compare = true;
+  return true;
+}
+
 }  // namespace
 
-const char* usage_text() {
-  return "usage: rigview [options] [MODEL.gltf|MODEL.glb]\n"
-         "\n"
-         "Opens MODEL (default: the bundled mannequin) in the viewer, or with one of these\n"
-         "prints, exports or renders it and exits.\n"
-         "\n"
-         "  --info                    print a JSON report of the model and exit\n"
-         "  --export-obj FILE         write the posed mesh as Wavefront OBJ and exit\n"
-         "  --backend cpu|gpu         skinning used by --export-obj (default cpu)\n"
-         "  --output FILE.png         render one frame headless to a PNG and exit\n"
-         "  --resolution W,H          size of the --output image (default 1280,720)\n"
-         "  --armature                draw the skeleton in --output renders\n"
-         "  --weights JOINT|influences  colour skinned surfaces by JOINT's skin weights, or by\n"
-         "                            each vertex's number of influences (--output renders and\n"
-         "                            the viewer's first frame)\n"
-         "\n"
-         "Pose selection (export, render and the viewer's first frame):\n"
-         "  --animation-index N       clip to sample (default 0)\n"
-         "  --animation-time T        seconds on the file's timeline, clamped to the clip\n"
-         "                            (default: the clip's start)\n"
-         "  --skinning lbs|dqs|compare  skinning method (compare: --output only; default lbs)\n"
-         "  --blend-index M           crossfade target clip\n"
-         "  --blend-time T2           time in the target clip\n"
-         "  --blend-weight W          0 = clip N, 1 = clip M\n"
-         "  --rest-pose               ignore animations, show the bind/rest pose\n"
-         "\n"
-         "  --help                    this text\n"
-         "  --version                 print the version\n";
+std::vector<rig::SkinningMethod> methods_to_draw(const Options& options) {
+  if (options.compare || options.skinning_methods.empty()) return options.skinning_methods;
+  return {options.skinning_methods.front()};
+}
+
+namespace {
+
+static_assert(rig::kSkinningMethodCount >= 2, "compare needs two skinning methods");
+
+std::vector<FlagInfo> build_flags() {
+  // --skinning: one line per skinning-method row.
+  std::string methods_help =
+      "skinning method (default " + std::string(rig::skinning_methods()[0].name) + "):\n";
+  std::string methods_readme;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) {
+    std::string row = std::string("  ") + m.name;
+    row.resize(std::max<size_t>(row.size() + 1, 8), ' ');
+    methods_help += row + m.label + " (" + m.description + ")\n";
+    methods_readme += std::string(methods_readme.empty() ? "" : ", ") + "`" + m.name + "` " +
+                      m.label + " (" + m.description + ")";
+  }
+  methods_help +=
+      "compare: the methods side by side, left to right\n"
+      "(LIST: at least two names, no repeats; default " +
+      rig::skinning_method_names(",") + ")";
+  const std::string first_two = std::string(rig::skinning_methods()[0].label) + " left, " +
+                                rig::skinning_methods()[1].label + " right";
+
+  std::vector<FlagInfo> f;
+  f.push_back({"--info", "print a JSON report of the model and exit",
+               "print a JSON report: file, skins (name, joints), meshes, vertices, animations "
+               "(name, start, end, channels, interpolations), warnings (code, message, count)",
+               ""});
+  f.push_back({"--export-obj FILE", "write the posed mesh as Wavefront OBJ and exit",
+               "write the posed mesh as Wavefront OBJ (world-space `v`, `vn`, 1-based `f`; one "
+               "`o <node>#<primitive>` per drawn primitive in scene order)",
+               ""});
+  f.push_back({"--backend cpu|gpu", "skinning used by --export-obj (default cpu)",
+               "skinning used by `--export-obj`: the CPU reference or the real vertex shaders "
+               "read back with transform feedback",
+               ""});
+  f.push_back({"--output FILE.png", "render one frame headless to a PNG and exit",
+               "render one frame headless (EGL, no X server needed) and exit", ""});
+  f.push_back({"--resolution W,H", "size of the --output image (default 1280,720)",
+               "size of the `--output` image (default 1280,720)", ""});
+  f.push_back({"--armature", "draw the skeleton in --output renders",
+               "draw the skeleton in `--output` renders", ""});
+  f.push_back({"--weights JOINT|influences",
+               "colour skinned surfaces by JOINT's skin weights, or by\n"
+               "each vertex's number of influences (--output renders and\n"
+               "the viewer's first frame)",
+               "colour skinned surfaces by JOINT's weights (heat map: blue 0 → red 1, grey "
+               "exactly 0, magenta unusable) or by each vertex's influence count; `--output` and "
+               "the viewer",
+               ""});
+  f.push_back({"--animation-index N", "clip to sample (default 0)",
+               "clip to sample (default 0; a model without clips shows its rest pose)",
+               "Pose selection (export, render and the viewer's first frame):"});
+  f.push_back({"--animation-time T",
+               "seconds on the file's timeline, clamped to the clip\n"
+               "(default: the clip's start)",
+               "seconds on the file's timeline, clamped to the clip (default: the clip's start)",
+               ""});
+  f.push_back({"--skinning " + rig::skinning_method_names("|") + "|compare[=LIST]", methods_help,
+               "skinning method: " + methods_readme + "; default `" +
+                   rig::skinning_methods()[0].name + "`. `compare` draws every method side by " +
+                   "side (" + first_two + "); `compare=LIST` those of the comma-separated LIST " +
+                   "(at least two, no repeats), left to right",
+               ""});
+  f.push_back({"--blend-index M", "crossfade target clip", "crossfade target clip M", ""});
+  f.push_back(
+      {"--blend-time T2", "time in the target clip", "time in clip M (needs `--blend-index`)", ""});
+  f.push_back({"--blend-weight W", "0 = clip N, 1 = clip M",
+               "crossfade pose: W=0 is clip N, W=1 is clip M (needs `--blend-index`)", ""});
+  f.push_back(
+      {"--rest-pose", "ignore animations, show the bind/rest pose", "ignore animations", ""});
+  f.push_back({"--help", "this text", "this text", " "});
+  f.push_back({"--version", "print the version", "print the version", ""});
+  f.push_back({"--print-controls-markdown", "print the viewer's controls as the README's table",
+               "print the viewer's controls as the README's table (below)", ""});
+  f.push_back(
+      {"--print-cli-markdown", "print this list as the README's table", "print this table", ""});
+  return f;
+}
+
+}  // namespace
+
+const std::vector<FlagInfo>& command_line_flags() {
+  static const std::vector<FlagInfo> flags = build_flags();
+  return flags;
+}
+
+std::string usage_text() {
+  constexpr size_t kColumn = 28;  // where the help text starts
+  std::string usage =
+      "usage: rigview [options] [MODEL.gltf|MODEL.glb]\n"
+      "\n"
+      "Opens MODEL (default: the bundled mannequin) in the viewer, or with one of these\n"
+      "prints, exports or renders it and exits.\n"
+      "\n";
+  for (const FlagInfo& f : command_line_flags()) {
+    if (!f.section.empty()) {
+      usage += "\n";
+      if (f.section != " ") usage += f.section + "\n";
+    }
+    std::string line = "  " + f.syntax;
+    if (line.size() + 1 > kColumn) {
+      usage += line + "\n";
+      line.clear();
+    }
+    size_t start = 0;
+    while (start <= f.help.size()) {
+      const size_t end = std::min(f.help.find('\n', start), f.help.size());
+      line.resize(kColumn, ' ');
+      usage += line + f.help.substr(start, end - start) + "\n";
+      line.clear();
+      start = end + 1;
+    }
+  }
+  return usage;
+}
+
+std::string cli_flags_markdown() {
+  auto cell = [](const std::string& text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '|') out += '\\';
+      out += c;
+    }
+    return out;
+  };
+  std::string md =
+      "<!-- generated by `rigview --print-cli-markdown` from app/options.cpp; "
+      "tests/app/options_test.cpp checks this copy -->\n"
+      "| flag | meaning |\n|---|---|\n";
+  for (const FlagInfo& f : command_line_flags())
+    md += "| `" + cell(f.syntax) + "` | " + cell(f.readme) + " |\n";
+  return md;
 }
 
 bool parse_options(int argc, char** argv, Options& o, std::string& error) {
@@ -95,6 +265,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.help = true;
     } else if (a == "--version") {
       o.version = true;
+    } else if (a == "--print-controls-markdown") {
+      o.print_controls_markdown = true;
+    } else if (a == "--print-cli-markdown") {
+      o.print_cli_markdown = true;
     } else if (a == "--info") {
       o.info = true;
     } else if (a == "--armature") {
@@ -136,15 +310,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.animation_time = t;
     } else if (a == "--skinning") {
       if (!value(v)) return false;
-      if (v == "lbs")
-        o.skinning = SkinningMode::Lbs;
-      else if (v == "dqs")
-        o.skinning = SkinningMode::Dqs;
-      else if (v == "compare")
-        o.skinning = SkinningMode::Compare;
-      else
-        return error = "--skinning expects lbs, dqs or compare, got '" + std::string(v) + "'",
-               false;
+      if (!parse_skinning(v, o, error)) return false;
     } else if (a == "--backend") {
       if (!value(v)) return false;
       if (v == "cpu")
@@ -184,7 +350,11 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     error = "--blend-time and --blend-weight need --blend-index";
     return false;
   }
-  if (o.skinning == SkinningMode::Compare && !o.export_obj.empty()) {
+  o.skinning = o.compare ? SkinningMode::Compare
+               : o.skinning_methods.front() == rig::SkinningMethod::DualQuaternion
+                   ? SkinningMode::Dqs
+                   : SkinningMode::Lbs;
+  if (o.compare && !o.export_obj.empty()) {
     error = "--skinning compare applies to --output renders, not to --export-obj";
     return false;
   }

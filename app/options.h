@@ -3,23 +3,37 @@
 
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "skin/skinning_method.h"
 
 namespace rigview {
 
-enum class SkinningMode { Lbs, Dqs, Compare };
 enum class Backend { Cpu, Gpu };
+
+// Transitional: app/headless.cpp (being refactored elsewhere) still reads Options::skinning and
+// skinning_method(SkinningMode) (pose_options.h). Everything else uses skinning_methods/compare
+// and methods_to_draw(); delete both once headless.cpp calls methods_to_draw().
+enum class SkinningMode { Lbs, Dqs, Compare };
 
 struct Options {
   std::string model_path;  // empty: the bundled default character
   bool help = false;
   bool version = false;
   bool info = false;
-  std::string export_obj;          // --export-obj FILE
-  std::string output_png;          // --output FILE.png (headless render)
-  int width = 1280, height = 720;  // --resolution W,H
+  bool print_controls_markdown = false;  // --print-controls-markdown (README's controls table)
+  bool print_cli_markdown = false;       // --print-cli-markdown (README's flag table)
+  std::string export_obj;                // --export-obj FILE
+  std::string output_png;                // --output FILE.png (headless render)
+  int width = 1280, height = 720;        // --resolution W,H
   int animation_index = 0;
   std::optional<float> animation_time;  // default: the clip's start
-  SkinningMode skinning = SkinningMode::Lbs;
+  // --skinning: rows of rig::skinning_methods(). Without compare exactly one method; with
+  // compare (--skinning compare[=a,b,...]) at least two, no duplicates, drawn side by side in
+  // this order.
+  std::vector<rig::SkinningMethod> skinning_methods = {rig::SkinningMethod::Linear};
+  bool compare = false;
+  SkinningMode skinning = SkinningMode::Lbs;  // transitional, see SkinningMode
   int blend_index = -1;
   float blend_time = 0.0f;
   float blend_weight = 0.0f;
@@ -29,10 +43,27 @@ struct Options {
   std::string weights_view;  // --weights JOINT|influences: skin-weight view in --output renders
 };
 
+// The skinning methods to draw, left to right: one without compare, the compare list with it.
+std::vector<rig::SkinningMethod> methods_to_draw(const Options& options);
+
 // Parses argv. On a usage error returns false and sets `error` to a one-line hint.
 bool parse_options(int argc, char** argv, Options& out, std::string& error);
 
-const char* usage_text();
+// One row per command-line flag: the --help text and the README's flag table are both built
+// from these rows (the --skinning row from the skinning-method table), so they list the same
+// flags with the same spelling.
+struct FlagInfo {
+  std::string syntax;   // "--export-obj FILE"
+  std::string help;     // --help text; lines after the first are indented under it
+  std::string readme;   // the README's "meaning" cell (Markdown)
+  std::string section;  // --help prints this line (after a blank line) before the row, if set
+};
+const std::vector<FlagInfo>& command_line_flags();
+
+// The --help text.
+std::string usage_text();
+// The README's "Command line" flag table (`rigview --print-cli-markdown`).
+std::string cli_flags_markdown();
 
 // The bundled default character (assets/mannequin.glb, else a fallback that exists).
 std::string default_model_path(const char* argv0);

@@ -3,21 +3,22 @@
 
 #include <string>
 
+#include "character/character.h"
 #include "model/model.h"
 #include "options.h"
-#include "character/character.h"
 
 namespace rigview {
 
-// Validates clip indices against the model (false + one-line error when out of range) and
-// fills `out`: --animation-time defaults to the clip's start and is clamped to [start, end];
-// --blend-time is clamped to the target clip; a model without clips gives the rest pose.
-// The engine's skinning method for a mode (compare draws both; alone it means LBS).
+// Transitional (see SkinningMode in options.h): only app/headless.cpp calls this; the rest of
+// the app uses methods_to_draw(options).
 inline rig::SkinningMethod skinning_method(SkinningMode mode) {
   return mode == SkinningMode::Dqs ? rig::SkinningMethod::DualQuaternion
                                    : rig::SkinningMethod::Linear;
 }
 
+// Validates clip indices against the model (false + one-line error when out of range) and
+// fills `out`: --animation-time defaults to the clip's start and is clamped to [start, end];
+// --blend-time is clamped to the target clip; a model without clips gives the rest pose.
 bool pose_selection_from_options(const Options& o, const rig::Model& model, rig::PoseSelection& out,
                                  std::string& error);
 

@@ -1,4 +1,3 @@
-#if defined(RIGVIEW_HAS_RENDER)
 #include "viewer/camera_controls.h"
 
 #include <algorithm>
@@ -55,5 +54,3 @@ bool project_to_window(const glm::mat4& view_projection, glm::vec3 world, float 
 }
 
 }  // namespace rigview
-
-#endif  // RIGVIEW_HAS_RENDER

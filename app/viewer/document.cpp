@@ -1,13 +1,21 @@
-#if defined(RIGVIEW_HAS_RENDER)
 #include "viewer/document.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
 #include "import/gltf_import.h"
 
 namespace rigview {
+
+bool has_model_extension(const std::string& path) {
+  const size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos) return false;
+  std::string ext = path.substr(dot + 1);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == "gltf" || ext == "glb";
+}
 
 void Document::reveal_joint(int node) {
   if (!model) return;
@@ -95,5 +103,3 @@ bool load_document(const std::string& path, Document& out, std::string& error) {
 }
 
 }  // namespace rigview
-
-#endif  // RIGVIEW_HAS_RENDER

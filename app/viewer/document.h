@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "anim/playback.h"
+#include "character/character.h"
 #include "model/model.h"
 #include "render/renderer.h"
-#include "character/character.h"
 
 namespace rigview {
 
@@ -41,6 +41,9 @@ struct Document {
   // Marks the path from the skin's root down to `node` (no allocation).
   void reveal_joint(int node);
 };
+
+// Whether `path` ends in .gltf or .glb (any case): what the viewer tries to open.
+bool has_model_extension(const std::string& path);
 
 // Imports `path` and fills everything above except the renderer's resources. false + one-line
 // error (no file name) on failure; `out` is then untouched.

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "skin/skinning_method.h"
 #include "test_support.h"
 
 namespace {
@@ -103,12 +104,22 @@ TEST(Cli, HelpAndVersion) {
 TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   for (const char* args :
        {"--bogus", "--animation-index", "--animation-index -3", "--skinning sideways",
+        "--skinning compare=lbs,nope", "--skinning compare=dqs,dqs", "--skinning compare=lbs",
         "--blend-weight 2 --blend-index 0", "--blend-time 1", "--resolution 0,5", "a.glb b.glb"}) {
     auto r = run_rigview(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
     EXPECT_EQ(r.err.rfind("rigview: ", 0), 0u) << r.err;
   }
+}
+
+TEST(Cli, BadSkinningNamesListTheTableAndExitTwo) {
+  auto r = run_rigview("--skinning compare=lbs,nope");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "rigview: --skinning compare: unknown method 'nope' (methods: " +
+                       rig::skinning_method_names(", ") +
+                       "), got 'compare=lbs,nope' (see rigview --help)\n");
+  EXPECT_EQ(r.out, "");
 }
 
 TEST(Cli, InfoReportsSkinsClipsAndTimeline) {

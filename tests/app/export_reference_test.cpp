@@ -283,6 +283,7 @@ struct Case {
   int blend_clip;
   float blend_time;
   float blend_weight;
+  size_t vertices;  // OBJ vertices: every drawn primitive's vertices, instances included
 };
 
 void check_case(const std::filesystem::path& corpus, const Case& c, bool dqs) {
@@ -320,8 +321,8 @@ void check_case(const std::filesystem::path& corpus, const Case& c, bool dqs) {
   ASSERT_EQ(r.status, 0) << r.err;
   std::vector<glm::vec3> got = read_obj_vertices(obj);
   std::filesystem::remove(obj);
+  ASSERT_EQ(want.size(), c.vertices) << c.file;
   ASSERT_EQ(got.size(), want.size());
-  ASSERT_GT(want.size(), 0u);
   glm::vec3 lo(1e30f), hi(-1e30f);
   for (const glm::vec3& p : want) lo = glm::min(lo, p), hi = glm::max(hi, p);
   const float tol = 1e-5f * glm::length(hi - lo);
@@ -354,20 +355,22 @@ TEST_P(ExportReference, DqsMatchesIndependentImplementation) {
 
 INSTANTIATE_TEST_SUITE_P(
     Corpus, ExportReference,
-    ::testing::Values(
-        Case{"RiggedSimple/RiggedSimple.glb", 0, 0.7f, -1, 0, 0},
-        Case{"RiggedSimple/RiggedSimple.glb", 0, 1.55f, -1, 0, 0},
-        Case{"CesiumMan/CesiumMan.glb", 0, 0.9f, -1, 0, 0}, Case{"Fox/Fox.glb", 1, 0.3f, -1, 0, 0},
-        Case{"Fox/Fox.glb", 2, 0.61f, -1, 0, 0}, Case{"Fox/Fox.glb", 1, 0.3f, 2, 0.5f, 0.4f},
-        Case{"KayKit_Knight/Knight.glb", 3, 0.77f, 40, 0.3f, 0.7f},
-        Case{"InterpolationTest/InterpolationTest.glb", 2, 0.63f, -1, 0, 0},
-        Case{"InterpolationTest/InterpolationTest.glb", 4, 1.37f, -1, 0, 0},
-        Case{"InterpolationTest/InterpolationTest.glb", 7, 0.45f, -1, 0, 0},
-        Case{"InterpolationTest/InterpolationTest.glb", 8, 0.81f, 6, 1.2f, 0.5f},
-        Case{"AnimatedMorphCube/AnimatedMorphCube.gltf", 0, 1.3f, -1, 0, 0},
-        Case{"MorphStressTest/MorphStressTest.gltf", 1, 0.9f, 2, 2.5f, 0.3f},
-        Case{"AssetGenerator_Animation_Node/Animation_Node_05.gltf", 0, 1.7f, -1, 0, 0},
-        Case{"RobotExpressive/RobotExpressive.glb", 2, 1.1f, -1, 0, 0}),
+    ::testing::Values(Case{"RiggedSimple/RiggedSimple.glb", 0, 0.7f, -1, 0, 0, 160},
+                      Case{"RiggedSimple/RiggedSimple.glb", 0, 1.55f, -1, 0, 0, 160},
+                      Case{"CesiumMan/CesiumMan.glb", 0, 0.9f, -1, 0, 0, 3273},
+                      Case{"Fox/Fox.glb", 1, 0.3f, -1, 0, 0, 1728},
+                      Case{"Fox/Fox.glb", 2, 0.61f, -1, 0, 0, 1728},
+                      Case{"Fox/Fox.glb", 1, 0.3f, 2, 0.5f, 0.4f, 1728},
+                      Case{"KayKit_Knight/Knight.glb", 3, 0.77f, 40, 0.3f, 0.7f, 7024},
+                      Case{"InterpolationTest/InterpolationTest.glb", 2, 0.63f, -1, 0, 0, 220},
+                      Case{"InterpolationTest/InterpolationTest.glb", 4, 1.37f, -1, 0, 0, 220},
+                      Case{"InterpolationTest/InterpolationTest.glb", 7, 0.45f, -1, 0, 0, 220},
+                      Case{"InterpolationTest/InterpolationTest.glb", 8, 0.81f, 6, 1.2f, 0.5f, 220},
+                      Case{"AnimatedMorphCube/AnimatedMorphCube.gltf", 0, 1.3f, -1, 0, 0, 24},
+                      Case{"MorphStressTest/MorphStressTest.gltf", 1, 0.9f, 2, 2.5f, 0.3f, 1528},
+                      Case{"AssetGenerator_Animation_Node/Animation_Node_05.gltf", 0, 1.7f, -1, 0,
+                           0, 24},
+                      Case{"RobotExpressive/RobotExpressive.glb", 2, 1.1f, -1, 0, 0, 7214}),
     [](const ::testing::TestParamInfo<Case>& info) { return "case" + std::to_string(info.index); });
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The interactive viewer, run for real: without a display it fails in one line pointing at
 // --output; under xvfb-run it opens a window, renders a few frames through the renderer and the
-// UI (self-test hooks RIGVIEW_VIEWER_*; see app/viewer/viewer.cpp), writes a screenshot, keeps
+// UI (self-test hooks RIGVIEW_VIEWER_*; see app/viewer/self_test.h), writes a screenshot, keeps
 // the current model when a dropped file fails to load, and remembers recent files.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
@@ -124,6 +124,27 @@ TEST_F(ViewerSmoke, RendersFramesAndWritesAScreenshotOfTheModel) {
     for (int x = w / 4; x < 3 * w / 4; x += 4) lit += bright(x, y);
   stbi_image_free(pixels);
   EXPECT_GT(lit, 150) << "the middle of the screenshot shows no lit surface";
+}
+
+// Every panel drawn (Help open, compare and bones toggled by keys): the UI path runs without
+// errors and the screenshot has the window's size.
+TEST_F(ViewerSmoke, PanelsHelpAndCompareKeysRenderWithoutErrors) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer smoke test skipped";
+  const std::string model = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
+  const std::string shot = (dir_ / "panels.png").string();
+  rig::test::RunResult r = run_in_xvfb(
+      "RIGVIEW_VIEWER_FRAMES=4 RIGVIEW_VIEWER_HELP=1 RIGVIEW_VIEWER_KEYS=3bwv "
+      "RIGVIEW_VIEWER_SCREENSHOT=" +
+          quote(shot),
+      quote(model) + " --resolution 800,600");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr);
+  stbi_image_free(pixels);
+  EXPECT_EQ(w, 800);
+  EXPECT_EQ(h, 600);
 }
 
 TEST_F(ViewerSmoke, AFailedDropKeepsTheModelAndAGoodDropOpensAndIsRemembered) {

@@ -1,0 +1,60 @@
+// The viewer's platform layer: the GLFW window with its OpenGL 3.3 core context (glad loaded),
+// Dear ImGui's GLFW and OpenGL backends, and the input callbacks (keys, dropped files), queued
+// until the frame loop takes them. Nothing else in the app includes GLFW.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "viewer/actions.h"
+#include "viewer/viewer_settings.h"
+
+struct GLFWwindow;
+
+namespace rigview {
+
+class GlfwPlatform {
+ public:
+  GlfwPlatform() = default;
+  ~GlfwPlatform();  // ImGui backends, window, glfwTerminate (the GL context goes with them)
+  GlfwPlatform(const GlfwPlatform&) = delete;
+  GlfwPlatform& operator=(const GlfwPlatform&) = delete;
+
+  // Opens the window at `geometry` (x, y < 0: placed by the window manager), makes its context
+  // current, loads GL, starts ImGui (its layout file `imgui_ini`, null: none). 0, or the exit
+  // status after printing one line (no display, no 3.3 core context).
+  int open(const WindowGeometry& geometry, const std::string& title, bool vsync,
+           const char* imgui_ini);
+
+  bool should_close() const;
+  void request_close();
+  void poll_events();
+  void wait_events(double timeout_seconds);  // minimized: sleep until an event or the timeout
+  double time() const;                       // seconds
+  void framebuffer_size(int& width, int& height) const;
+  void window_size(int& width, int& height) const;
+  WindowGeometry geometry() const;
+  void set_title(const std::string& title);
+
+  void begin_imgui_frame();  // both backends' NewFrame, then ImGui::NewFrame
+  void render_imgui();       // ImGui's draw data into the bound framebuffer
+  void swap_buffers();
+
+  // Key presses since the last take_keys (fixed storage: no allocation per event).
+  void queue_key(const KeyPress& press);
+  std::span<const KeyPress> take_keys();
+  // The last file dropped since the last take_drop ("" when none).
+  std::string take_drop();
+
+ private:
+  GLFWwindow* window_ = nullptr;
+  bool imgui_ready_ = false;
+  static constexpr int kMaxQueuedKeys = 32;
+  KeyPress queued_[kMaxQueuedKeys] = {};
+  KeyPress taken_[kMaxQueuedKeys] = {};
+  int queued_count_ = 0;
+  std::string dropped_;
+};
+
+}  // namespace rigview

@@ -1,0 +1,35 @@
+#include "viewer/self_test.h"
+
+#include <cstdlib>
+
+namespace rigview {
+
+namespace {
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  return (end && *end == '\0' && n >= 0 && n < 1000000) ? static_cast<int>(n) : fallback;
+}
+
+std::string env_string(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+}  // namespace
+
+SelfTest self_test_from_environment() {
+  SelfTest t;
+  t.frames = env_int("RIGVIEW_VIEWER_FRAMES", 0);
+  t.screenshot = env_string("RIGVIEW_VIEWER_SCREENSHOT");
+  t.drop = env_string("RIGVIEW_VIEWER_DROP");
+  t.keys = env_string("RIGVIEW_VIEWER_KEYS");
+  t.help = env_int("RIGVIEW_VIEWER_HELP", 0) != 0;
+  t.hide_ui = env_int("RIGVIEW_VIEWER_HIDE_UI", 0) != 0;
+  return t;
+}
+
+}  // namespace rigview

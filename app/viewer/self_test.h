@@ -1,0 +1,34 @@
+// The viewer's self-test hooks: environment variables read once at start-up, for
+// tests/app/viewer_smoke_test.cpp (not part of the command line). kSelfTestHooks below is their
+// one description; the README lists it through `rigview --print-controls-markdown`.
+#pragma once
+
+#include <array>
+#include <string>
+
+namespace rigview {
+
+struct SelfTestHookInfo {
+  const char* name;
+  const char* meaning;
+};
+inline constexpr std::array<SelfTestHookInfo, 6> kSelfTestHooks = {{
+    {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
+    {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
+    {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
+    {"RIGVIEW_VIEWER_HELP=1", "start with the Help panel open"},
+    {"RIGVIEW_VIEWER_HIDE_UI=1", "start with the panels hidden (as after Tab)"},
+    {"RIGVIEW_VIEWER_KEYS=KEYS", "on frame 2, press these shortcut keys (letters, digits)"},
+}};
+
+struct SelfTest {
+  int frames = 0;  // > 0: a self-test run (fixed step, no vsync, window size from the options)
+  std::string screenshot, drop, keys;
+  bool help = false;
+  bool hide_ui = false;
+  bool active() const { return frames > 0; }
+};
+
+SelfTest self_test_from_environment();
+
+}  // namespace rigview

@@ -1,0 +1,112 @@
+#include "viewer/viewer_render.h"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "render/offscreen.h"
+
+namespace rigview {
+
+rig::render::WeightView render_weight_view(WeightsMode mode) {
+  switch (mode) {
+    case WeightsMode::SelectedJoint:
+      return rig::render::WeightView::SelectedJoint;
+    case WeightsMode::InfluenceCount:
+      return rig::render::WeightView::InfluenceCount;
+    case WeightsMode::Off:
+      break;
+  }
+  return rig::render::WeightView::Off;
+}
+
+WeightsMode weights_mode(rig::render::WeightView view) {
+  switch (view) {
+    case rig::render::WeightView::SelectedJoint:
+      return WeightsMode::SelectedJoint;
+    case rig::render::WeightView::InfluenceCount:
+      return WeightsMode::InfluenceCount;
+    case rig::render::WeightView::Off:
+      break;
+  }
+  return WeightsMode::Off;
+}
+
+bool create_renderer(std::unique_ptr<rig::render::Renderer>& renderer, const Document& doc,
+                     std::string& error) {
+  renderer = std::make_unique<rig::render::Renderer>();
+  if (!renderer->init(error)) {
+    error = "renderer: " + error;
+    return false;
+  }
+  if (!renderer->set_model(*doc.model, error)) {
+    error = doc.path + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+bool switch_renderer_model(rig::render::Renderer& renderer, const Document& current,
+                           const Document& next, std::string& error) {
+  if (renderer.set_model(*next.model, error)) return true;
+  std::string restore_error;  // the previous model was accepted before; put it back
+  if (!current.model || !renderer.set_model(*current.model, restore_error)) renderer.clear_model();
+  return false;
+}
+
+void update_renderer(rig::render::Renderer& renderer, const Document& doc) {
+  renderer.update(*doc.character);
+}
+
+void render_scene(rig::render::Renderer& renderer, const ViewerState& state, int fb_width,
+                  int fb_height, float window_width) {
+  const rig::render::Viewport viewport{0, 0, std::max(fb_width, 1), std::max(fb_height, 1)};
+  const std::span<const rig::SkinningMethod> methods = methods_shown(state);
+  rig::render::DrawOptions draw;
+  draw.method = methods.front();
+  draw.surfaces = state.show_surfaces;
+  draw.wireframe = state.show_wireframe;
+  draw.grid = state.show_grid;
+  draw.skeleton = state.show_skeleton;
+  draw.selected_joint_node = state.selected_node;
+  draw.weight_view = render_weight_view(state.weights);
+  draw.weight_joint_node = state.selected_node;
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, viewport.width, viewport.height);
+  renderer.begin_gpu_timer();
+  renderer.clear(viewport, draw.background);
+  rig::render::Viewport view = viewport;
+  if (window_width > 0.0f) {
+    view.x =
+        static_cast<int>(single_view_left(state, window_width) * viewport.width / window_width);
+    view.width = std::max(viewport.width - view.x, 1);
+  }
+  if (methods.size() > 1) {
+    // Today's draw_compare draws LBS | DQS; the span-taking one draws `methods` (merge).
+    const float view_aspect =
+        static_cast<float>(view.width) / static_cast<float>(methods.size()) / view.height;
+    renderer.draw_compare(state.camera.camera(view_aspect), view, draw, false);
+  } else {
+    renderer.draw(state.camera.camera(view.aspect()), view, draw);
+  }
+  renderer.end_gpu_timer();
+}
+
+bool write_window_screenshot(const std::string& path, int fb_width, int fb_height) {
+  std::vector<uint8_t> top_down;
+  glReadBuffer(GL_BACK);
+  rig::render::read_pixels_top_down(fb_width, fb_height, top_down);
+  // The window's alpha is not meant to be seen (ImGui's blending writes it; some framebuffers
+  // have none): force the PNG opaque.
+  for (size_t i = 3; i < top_down.size(); i += 4) top_down[i] = 255;
+  std::string error;
+  if (!rig::render::write_png(path, fb_width, fb_height, top_down, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rigview

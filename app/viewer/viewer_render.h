@@ -1,0 +1,38 @@
+// Every renderer call of the viewer, in one place: the ViewerState turned into DrawOptions and
+// draw / draw_compare calls, the per-frame upload, and the window screenshot.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "render/renderer.h"
+#include "viewer/document.h"
+#include "viewer/viewer_state.h"
+
+namespace rigview {
+
+rig::render::WeightView render_weight_view(WeightsMode mode);
+WeightsMode weights_mode(rig::render::WeightView view);
+
+// Creates the renderer on the current context and gives it the document's model. false + one
+// line in `error` on failure.
+bool create_renderer(std::unique_ptr<rig::render::Renderer>& renderer, const Document& doc,
+                     std::string& error);
+// Swaps the renderer to `next`'s model; on failure restores `current`'s (or clears it).
+bool switch_renderer_model(rig::render::Renderer& renderer, const Document& current,
+                           const Document& next, std::string& error);
+
+// Uploads the document's evaluated character (after character->evaluate).
+void update_renderer(rig::render::Renderer& renderer, const Document& doc);
+
+// Draws the scene into the window's framebuffer (fb_* pixels; window_width in window pixels,
+// for the side panel's place): grid, surfaces, wireframe, bones, weights, the methods of
+// methods_shown() side by side. Times the GPU work.
+void render_scene(rig::render::Renderer& renderer, const ViewerState& state, int fb_width,
+                  int fb_height, float window_width);
+
+// The window's back buffer to a PNG (opaque). false after printing one line.
+bool write_window_screenshot(const std::string& path, int fb_width, int fb_height);
+
+}  // namespace rigview

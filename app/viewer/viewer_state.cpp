@@ -1,0 +1,50 @@
+#include "viewer/viewer_state.h"
+
+namespace rigview {
+
+ViewerState initial_viewer_state(const Options& options) {
+  ViewerState s;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    s.compare_methods.push_back(m.method);
+  const std::vector<rig::SkinningMethod> methods = methods_to_draw(options);
+  if (options.compare && methods.size() >= 2) {
+    s.compare_methods = methods;
+    s.method = methods.front();
+    s.compare = true;
+  } else if (!methods.empty()) {
+    s.method = methods.front();
+  }
+  s.rest_pose = options.rest_pose;
+  s.show_skeleton = options.armature;
+  return s;
+}
+
+std::span<const rig::SkinningMethod> methods_shown(const ViewerState& state) {
+  if (state.compare && state.compare_methods.size() >= 2) return state.compare_methods;
+  return {&state.method, 1};
+}
+
+void select_method(ViewerState& state, size_t table_index) {
+  const std::span<const rig::SkinningMethodInfo> table = rig::skinning_methods();
+  if (table_index >= table.size()) return;
+  state.method = table[table_index].method;
+  state.compare = false;
+}
+
+void toggle_compare(ViewerState& state) {
+  state.compare = !state.compare && state.compare_methods.size() >= 2;
+}
+
+void cycle_weights(ViewerState& state) {
+  state.weights =
+      static_cast<WeightsMode>((static_cast<int>(state.weights) + 1) % kWeightsModeCount);
+}
+
+float single_view_left(const ViewerState& state, float window_width) {
+  return (!state.panels_hidden && state.panel_right > 0.0f &&
+          window_width - state.panel_right >= 200.0f)
+             ? state.panel_right
+             : 0.0f;
+}
+
+}  // namespace rigview

@@ -1,0 +1,99 @@
+// What the viewer shows and how, as plain data: no GLFW, no ImGui, no GL. Key actions
+// (viewer/actions.h) and panels (viewer/panels.h) read and change it; the frame loop
+// (viewer/viewer.cpp) turns it into renderer calls and serves its requests.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "anim/playback.h"
+#include "options.h"
+#include "render/renderer.h"
+#include "skin/skinning_method.h"
+
+namespace rigview {
+
+// Skin-weight display (the renderer's equivalent is chosen in viewer/viewer_render.cpp).
+enum class WeightsMode { Off, SelectedJoint, InfluenceCount };
+inline constexpr int kWeightsModeCount = 3;
+
+inline constexpr float kSidePanelWidth = 380.0f;  // first-use width of the side panel
+
+// One-shot requests that need the window, the camera's view size or the file system; the frame
+// loop serves and clears them.
+struct ViewerRequests {
+  bool frame_model = false;       // fit the camera to the model (F)
+  bool reset_camera = false;      // the start view (Reset camera)
+  bool focus_open_field = false;  // keyboard focus to the Open field (O)
+  bool quit = false;              // close the window (Ctrl+Q)
+  std::string open_path;          // open this file next frame (Open, recent files, drop)
+};
+
+struct ViewerState {
+  // Skinning: the single view's method, the compare list (at least two, left to right) and
+  // whether the compare list is shown instead. See methods_shown().
+  rig::SkinningMethod method = rig::SkinningMethod::Linear;
+  std::vector<rig::SkinningMethod> compare_methods;
+  bool compare = false;
+
+  bool rest_pose = false;
+  bool show_skeleton = false;  // bones
+  bool show_surfaces = true;
+  bool show_wireframe = false;
+  bool show_grid = true;
+  WeightsMode weights = WeightsMode::Off;
+
+  int selected_node = -1;  // joint node selected (tree, click, --weights JOINT); -1: none
+  int hovered_node = -1;
+  bool reveal_selection = false;  // open the joint tree down to the selection once
+  int tree_skin = 0;
+
+  bool show_help = false;
+  bool panels_hidden = false;  // Tab
+
+  // The open document's playback (null before one is open): play, step, loop, crossfade.
+  rig::Playback* playback = nullptr;
+  rig::render::OrbitCamera camera;
+
+  // Crossfade panel.
+  int fade_target = 0;
+  float fade_duration = 0.5f;
+  bool fade_phase_sync = false;
+
+  // File panel.
+  std::string open_field;      // text of the Open field
+  std::string error_message;   // last failed open, shown until dismissed
+  bool scroll_to_clip = true;  // bring the current clip into the list's view after a load
+  bool scrubbing = false;      // the timeline slider is held: playback does not advance
+
+  ViewerRequests requests;
+
+  // Measured by the frame loop, shown by the stats overlay.
+  double frame_ms = 0.0;
+  double animation_cpu_ms = 0.0;
+  // Layout as last drawn: where the side panel ends (its first-use place until drawn), the
+  // stats overlay's height (the weight legend sits above it).
+  float panel_right = 8.0f + kSidePanelWidth;
+  float stats_height = 50.0f;
+};
+
+// The start state for the command line: skinning methods and compare, rest pose, bones.
+ViewerState initial_viewer_state(const Options& options);
+
+// The methods drawn, left to right: the compare list, or the single view's method.
+std::span<const rig::SkinningMethod> methods_shown(const ViewerState& state);
+
+// Key N (1-based) of the skinning keys: method N-1 alone (compare off).
+void select_method(ViewerState& state, size_t table_index);
+void toggle_compare(ViewerState& state);
+// Off → selected joint → influence count → Off.
+void cycle_weights(ViewerState& state);
+
+// Left edge (window pixels) of the 3D view: right of the side panel while the panel sits at
+// the window's left edge, so the framed model is not hidden behind it. In compare mode that
+// free area is what is split into the views, so none is covered; with the panels hidden (Tab)
+// the views split the whole window.
+float single_view_left(const ViewerState& state, float window_width);
+
+}  // namespace rigview

@@ -1,0 +1,304 @@
+// The viewer's action table (app/viewer/actions.h) driven on a ViewerState, no window (suites
+// KeyActions, ControlsTable: no "Viewer" in their names, which marks tests that open a window):
+// the exact effect of every key, the modifiers/auto-repeat/typing rules, the Help/README agreement.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+#include "import/gltf_import.h"
+#include "test_support.h"
+#include "viewer/actions.h"
+#include "viewer/viewer_state.h"
+
+namespace {
+
+using rigview::KeyPress;
+using rigview::ViewerState;
+using rigview::WeightsMode;
+using Method = rig::SkinningMethod;
+
+// Every plain field of the state an action may touch, so a test can say "this one changed, to
+// this value, and nothing else did".
+struct Snapshot {
+  Method method;
+  std::vector<Method> compare_methods;
+  bool compare, rest_pose, show_skeleton, show_surfaces, show_wireframe, show_grid;
+  WeightsMode weights;
+  int selected_node;
+  bool show_help, panels_hidden;
+  bool frame_model, reset_camera, focus_open_field, quit;
+  std::string open_path;
+  bool playing, looping;
+  float time;
+  bool operator==(const Snapshot&) const = default;
+};
+
+Snapshot snapshot(const ViewerState& s) {
+  return {s.method,
+          s.compare_methods,
+          s.compare,
+          s.rest_pose,
+          s.show_skeleton,
+          s.show_surfaces,
+          s.show_wireframe,
+          s.show_grid,
+          s.weights,
+          s.selected_node,
+          s.show_help,
+          s.panels_hidden,
+          s.requests.frame_model,
+          s.requests.reset_camera,
+          s.requests.focus_open_field,
+          s.requests.quit,
+          s.requests.open_path,
+          s.playback ? s.playback->playing() : false,
+          s.playback ? s.playback->looping() : false,
+          s.playback ? s.playback->time() : 0.0f};
+}
+
+std::string describe(const Snapshot& s) {
+  std::ostringstream o;
+  o << "method " << int(s.method) << " compare " << s.compare << " rest " << s.rest_pose
+    << " bones " << s.show_skeleton << " surfaces " << s.show_surfaces << " wire "
+    << s.show_wireframe << " grid " << s.show_grid << " weights " << int(s.weights) << " sel "
+    << s.selected_node << " help " << s.show_help << " hidden " << s.panels_hidden << " frame "
+    << s.frame_model << " reset " << s.reset_camera << " focus " << s.focus_open_field << " quit "
+    << s.quit << " open '" << s.open_path << "' playing " << s.playing << " loop " << s.looping
+    << " time " << s.time;
+  return o.str();
+}
+
+class KeyActions : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    ASSERT_TRUE(
+        rig::import_gltf(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", model_, error))
+        << error;
+    ASSERT_GE(model_.clips.size(), 2u);
+    playback_ = rig::Playback(model_);
+    playback_.select_clip(1);
+    state_ = rigview::initial_viewer_state(rigview::Options{});
+    state_.playback = &playback_;
+  }
+
+  // Presses `key` once and checks the state is `before` with `change` applied, nothing else.
+  template <typename Change>
+  void expect_press(int key, Change change, const char* what) {
+    Snapshot expected = snapshot(state_);
+    change(expected);
+    EXPECT_TRUE(rigview::apply_key(state_, KeyPress{key}, false)) << what;
+    const Snapshot got = snapshot(state_);
+    EXPECT_EQ(got, expected) << what << "\n  got      " << describe(got) << "\n  expected "
+                             << describe(expected);
+  }
+
+  rig::Model model_;
+  rig::Playback playback_{model_};
+  ViewerState state_;
+};
+
+TEST_F(KeyActions, TheStartStateFollowsTheDefaultCommandLine) {
+  const Snapshot s = snapshot(state_);
+  EXPECT_EQ(s.method, Method::Linear);
+  EXPECT_EQ(s.compare_methods, (std::vector<Method>{Method::Linear, Method::DualQuaternion}));
+  EXPECT_FALSE(s.compare);
+  EXPECT_FALSE(s.show_skeleton);
+  EXPECT_FALSE(s.rest_pose);
+  EXPECT_FALSE(s.show_wireframe);
+  EXPECT_TRUE(s.show_grid);
+  EXPECT_TRUE(s.show_surfaces);
+  EXPECT_EQ(s.weights, WeightsMode::Off);
+  EXPECT_TRUE(s.playing);
+  EXPECT_TRUE(s.looping);
+}
+
+TEST_F(KeyActions, DigitKeysSelectEachTableMethodAndTheNextDigitTogglesCompare) {
+  const auto table = rig::skinning_methods();
+  ASSERT_EQ(table.size(), 2u);
+  expect_press(
+      '2', [](Snapshot& s) { s.method = Method::DualQuaternion; }, "2");
+  expect_press(
+      '1', [](Snapshot& s) { s.method = Method::Linear; }, "1");
+  expect_press(
+      '3', [](Snapshot& s) { s.compare = true; }, "3 on");
+  const std::span<const Method> shown = rigview::methods_shown(state_);
+  EXPECT_EQ(std::vector<Method>(shown.begin(), shown.end()),
+            (std::vector<Method>{Method::Linear, Method::DualQuaternion}));
+  expect_press(
+      '3', [](Snapshot& s) { s.compare = false; }, "3 off");
+  ASSERT_EQ(rigview::methods_shown(state_).size(), 1u);
+  EXPECT_EQ(rigview::methods_shown(state_)[0], Method::Linear);
+  // A method key leaves compare for that method alone.
+  expect_press(
+      '3', [](Snapshot& s) { s.compare = true; }, "3 on again");
+  expect_press(
+      '2',
+      [](Snapshot& s) {
+        s.compare = false;
+        s.method = Method::DualQuaternion;
+      },
+      "2 from compare");
+  // No digit past compare.
+  EXPECT_FALSE(rigview::apply_key(state_, KeyPress{'4'}, false));
+}
+
+TEST_F(KeyActions, CompareListFromTheCommandLineIsWhatTheCompareKeyShows) {
+  rigview::Options o;
+  o.skinning_methods = {Method::DualQuaternion, Method::Linear};
+  o.compare = true;
+  ViewerState s = rigview::initial_viewer_state(o);
+  EXPECT_TRUE(s.compare);
+  EXPECT_EQ(s.method, Method::DualQuaternion);
+  const auto shown = rigview::methods_shown(s);
+  EXPECT_EQ(std::vector<Method>(shown.begin(), shown.end()),
+            (std::vector<Method>{Method::DualQuaternion, Method::Linear}));
+  EXPECT_TRUE(rigview::apply_key(s, KeyPress{'3'}, false));
+  ASSERT_EQ(rigview::methods_shown(s).size(), 1u);
+  EXPECT_EQ(rigview::methods_shown(s)[0], Method::DualQuaternion);
+}
+
+TEST_F(KeyActions, BRWFLSpaceChangeExactlyTheirOwnState) {
+  expect_press(
+      'B', [](Snapshot& s) { s.show_skeleton = true; }, "B on");
+  expect_press(
+      'B', [](Snapshot& s) { s.show_skeleton = false; }, "B off");
+  expect_press(
+      'R', [](Snapshot& s) { s.rest_pose = true; }, "R on");
+  expect_press(
+      'R', [](Snapshot& s) { s.rest_pose = false; }, "R off");
+  expect_press(
+      'W', [](Snapshot& s) { s.show_wireframe = true; }, "W on");
+  expect_press(
+      'W', [](Snapshot& s) { s.show_wireframe = false; }, "W off");
+  expect_press(
+      'G', [](Snapshot& s) { s.show_grid = false; }, "G off");
+  expect_press(
+      'F', [](Snapshot& s) { s.frame_model = true; }, "F");
+  state_.requests.frame_model = false;
+  expect_press(
+      'L', [](Snapshot& s) { s.looping = false; }, "L off");
+  expect_press(
+      'L', [](Snapshot& s) { s.looping = true; }, "L on");
+  expect_press(
+      ' ', [](Snapshot& s) { s.playing = false; }, "space pauses");
+  expect_press(
+      ' ', [](Snapshot& s) { s.playing = true; }, "space plays");
+}
+
+TEST_F(KeyActions, StepAndJumpKeysMoveThePlaybackByItsFrameGrid) {
+  const rig::Clip& clip = model_.clips[1];
+  const float frame = playback_.frame_duration(1);
+  ASSERT_GT(clip.end - clip.start, 2.0f * frame);
+  expect_press(
+      '.', [&](Snapshot& s) { s.time = clip.start + frame, s.playing = false; }, ".");
+  expect_press(
+      ',', [&](Snapshot& s) { s.time = clip.start; }, ",");
+  expect_press(
+      rigview::kKeyEnd, [&](Snapshot& s) { s.time = clip.end; }, "End");
+  expect_press(
+      rigview::kKeyHome, [&](Snapshot& s) { s.time = clip.start; }, "Home");
+}
+
+TEST_F(KeyActions, OtherKeysChangeExactlyTheirOwnState) {
+  expect_press(
+      'V', [](Snapshot& s) { s.weights = WeightsMode::SelectedJoint; }, "V 1");
+  expect_press(
+      'V', [](Snapshot& s) { s.weights = WeightsMode::InfluenceCount; }, "V 2");
+  expect_press(
+      'V', [](Snapshot& s) { s.weights = WeightsMode::Off; }, "V 3");
+  state_.selected_node = 7;
+  expect_press(
+      rigview::kKeyEscape, [](Snapshot& s) { s.selected_node = -1; }, "Esc");
+  expect_press(
+      'H', [](Snapshot& s) { s.show_help = true; }, "H");
+  expect_press(
+      rigview::kKeyF1, [](Snapshot& s) { s.show_help = false; }, "F1");
+  expect_press(
+      'O', [](Snapshot& s) { s.focus_open_field = true; }, "O");
+  expect_press(
+      rigview::kKeyTab, [](Snapshot& s) { s.panels_hidden = true; }, "Tab");
+  KeyPress quit{'Q'};
+  quit.ctrl = true;
+  const Snapshot before = snapshot(state_);
+  EXPECT_FALSE(rigview::apply_key(state_, KeyPress{'Q'}, false));  // Q alone: nothing
+  EXPECT_EQ(snapshot(state_), before);
+  EXPECT_TRUE(rigview::apply_key(state_, quit, false));
+  EXPECT_TRUE(state_.requests.quit);
+}
+
+TEST_F(KeyActions, RepeatTypingAndModifiersFollowTheRow) {
+  const Snapshot before = snapshot(state_);
+  KeyPress held{'W'};
+  held.repeat = true;
+  EXPECT_FALSE(rigview::apply_key(state_, held, false));          // toggles do not auto-repeat
+  EXPECT_FALSE(rigview::apply_key(state_, KeyPress{'W'}, true));  // typing into a field
+  KeyPress alt{'W'};
+  alt.other_modifier = true;
+  EXPECT_FALSE(rigview::apply_key(state_, alt, false));
+  KeyPress ctrl{'W'};
+  ctrl.ctrl = true;
+  EXPECT_FALSE(rigview::apply_key(state_, ctrl, false));
+  EXPECT_EQ(snapshot(state_), before);
+  // Stepping repeats while held; Ctrl+Q works while typing.
+  KeyPress step{'.'};
+  step.repeat = true;
+  EXPECT_TRUE(rigview::apply_key(state_, step, false));
+  EXPECT_FLOAT_EQ(playback_.time(), model_.clips[1].start + playback_.frame_duration(1));
+  KeyPress quit{'Q'};
+  quit.ctrl = true;
+  EXPECT_TRUE(rigview::apply_key(state_, quit, true));
+  EXPECT_TRUE(state_.requests.quit);
+}
+
+TEST_F(KeyActions, WithoutAPlaybackThePlaybackKeysDoNothing) {
+  state_.playback = nullptr;
+  const Snapshot before = snapshot(state_);
+  for (int key :
+       {int(' '), int(','), int('.'), int('L'), int(rigview::kKeyHome), int(rigview::kKeyEnd)})
+    EXPECT_TRUE(rigview::apply_key(state_, KeyPress{key}, false)) << key;
+  EXPECT_EQ(snapshot(state_), before);
+}
+
+TEST(ControlsTable, KeyRowsHaveAFunctionPointerRowsNoneAndNoChordIsTaken) {
+  std::set<std::pair<int, bool>> chords;
+  for (const rigview::ViewerAction& a : rigview::viewer_actions()) {
+    EXPECT_FALSE(a.input.empty());
+    EXPECT_FALSE(a.description.empty()) << a.input;
+    EXPECT_EQ(a.keys.empty(), !a.apply) << a.input;
+    for (const rigview::KeyChord& k : a.keys)
+      EXPECT_TRUE(chords.insert({k.key, k.ctrl}).second) << a.input << " reuses a key";
+    EXPECT_EQ(a.input.find('\n'), std::string::npos);
+  }
+  // Every skinning-method row gets its digit, plus one for compare.
+  for (size_t i = 0; i <= rig::skinning_methods().size(); ++i)
+    EXPECT_NE(rigview::find_key_action('1' + static_cast<int>(i), false), nullptr) << i;
+}
+
+// README.md's section between the controls markers is the generated text, byte for byte.
+TEST(ControlsTable, ReadmeControlsSectionIsTheGeneratedText) {
+  std::ifstream in(std::string(RIGVIEW_SOURCE_DIR) + "/README.md", std::ios::binary);
+  ASSERT_TRUE(in) << "README.md";
+  const std::string readme((std::istreambuf_iterator<char>(in)), {});
+  const std::string begin = "<!-- controls:begin -->\n", end = "<!-- controls:end -->";
+  const size_t b = readme.find(begin);
+  ASSERT_NE(b, std::string::npos) << "README.md has no " << begin;
+  const size_t e = readme.find(end, b);
+  ASSERT_NE(e, std::string::npos) << "README.md has no " << end;
+  EXPECT_EQ(readme.substr(b + begin.size(), e - b - begin.size()), rigview::controls_markdown())
+      << "README.md's controls section is stale: replace it with the output of "
+         "`rigview --print-controls-markdown`";
+}
+
+TEST(ControlsTable, PrintControlsMarkdownPrintsTheGeneratedText) {
+  rig::test::RunResult r = rig::test::run_rigview("--print-controls-markdown");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, rigview::controls_markdown());
+  EXPECT_EQ(r.err, "");
+}
+
+}  // namespace
