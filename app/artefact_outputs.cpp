@@ -106,25 +106,34 @@ bool write_artefact_report(const std::string& path, const rig::Model& model,
   const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_meshes());
   std::string j = "{\"file\":" + json_string(model.file) + ",\"clips\":[";
   const auto started = std::chrono::steady_clock::now();
+  // A progress line on stderr once the whole report has taken more than a second, refreshed at
+  // most four times a second.
   struct Progress {
     std::chrono::steady_clock::time_point started;
     const std::string* name;
     bool enabled;
+    double printed_at;
   };
   for (size_t c = 0; c < model.clips.size(); ++c) {
     rig::ClipScanOptions options;
     options.clip = int(c);
     options.methods = methods;
     rig::ClipScan scan;
-    Progress p{started, &model.clips[c].name, progress};
-    rig::scan_clip(model, setup, options, scan, [](void* user, float fraction) {
-      const Progress& p = *static_cast<const Progress*>(user);
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
-      if (p.enabled && seconds > 1.0)
-        std::fprintf(stderr, "\rrigview: scanning %s %3.0f%%", p.name->c_str(), fraction * 100.0);
-      return true;
-    }, &p);
+    Progress p{started, &model.clips[c].name, progress, 0.0};
+    rig::scan_clip(
+        model, setup, options, scan,
+        [](void* user, float fraction) {
+          Progress& p = *static_cast<Progress*>(user);
+          const double seconds =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
+          if (p.enabled && seconds > 1.0 && (seconds - p.printed_at >= 0.25 || fraction >= 1.0)) {
+            std::fprintf(stderr, "\rrigview: scanning %-32.32s %3.0f%%", p.name->c_str(),
+                         fraction * 100.0);
+            p.printed_at = seconds;
+          }
+          return true;
+        },
+        &p);
     if (c) j += ",";
     j += "{\"name\":" + json_string(model.clips[c].name) +
          ",\"rate_hz\":" + json_number(scan.rate_hz) +

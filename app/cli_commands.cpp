@@ -6,51 +6,12 @@
 #include <vector>
 
 #include "character/character.h"
+#include "artefact_outputs.h"
+#include "json_text.h"
 #include "modes.h"
 #include "pose_options.h"
 
 namespace rigview {
-namespace {
-
-std::string json_string(const std::string& s) {
-  std::string r = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        r += "\\\"";
-        break;
-      case '\\':
-        r += "\\\\";
-        break;
-      case '\n':
-        r += "\\n";
-        break;
-      case '\r':
-        r += "\\r";
-        break;
-      case '\t':
-        r += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          r += buf;
-        } else {
-          r += static_cast<char>(c);
-        }
-    }
-  }
-  return r + "\"";
-}
-
-std::string json_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
-}  // namespace
 
 int print_info(const rig::Model& model, std::FILE* out) {
   std::string j = "{";
@@ -204,6 +165,30 @@ int export_obj(const Options& options, const rig::Model& model) {
   }
   if (std::fflush(f) != 0 || std::ferror(f)) {
     std::fprintf(stderr, "rigview: error: %s: write failed\n", options.export_obj.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int export_artefacts(const Options& options, const rig::Model& model) {
+  std::string error;
+  if (!options.export_ply.empty()) {
+    rig::PoseSelection selection;
+    if (!pose_selection_from_options(options, model, selection, error)) {
+      std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
+      return 2;
+    }
+    rig::Character character(model);
+    character.evaluate(selection);
+    if (!write_artefact_ply(options.export_ply, character, methods_to_draw(options).front(),
+                            error)) {
+      std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  if (!options.report.empty() &&
+      !write_artefact_report(options.report, model, methods_to_scan(options), true, error)) {
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
     return 1;
   }
   return 0;

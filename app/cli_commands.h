@@ -1,4 +1,5 @@
-// The batch commands: --info (JSON report) and --export-obj (posed mesh as OBJ).
+// The batch commands: --info (JSON report), --export-obj (posed mesh as OBJ), and the artefact
+// outputs --export-ply / --report (app/artefact_outputs.h).
 #pragma once
 
 #include <cstdio>
@@ -10,5 +11,6 @@ namespace rigview {
 
 int print_info(const rig::Model& model, std::FILE* out);
 int export_obj(const Options& options, const rig::Model& model);
+int export_artefacts(const Options& options, const rig::Model& model);
 
 }  // namespace rigview

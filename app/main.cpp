@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
   std::string path =
       options.model_path.empty() ? rigview::default_model_path(argv[0]) : options.model_path;
 
-  const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty();
+  const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
+                     !options.export_ply.empty() || !options.report.empty();
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -48,6 +49,10 @@ int main(int argc, char** argv) {
   }
   if (!options.export_obj.empty()) {
     int rc = rigview::export_obj(options, model);
+    if (rc != 0) return rc;
+  }
+  if (!options.export_ply.empty() || !options.report.empty()) {
+    int rc = rigview::export_artefacts(options, model);
     if (rc != 0) return rc;
   }
   if (!options.output_png.empty()) return rigview::run_headless_render(options, model);

@@ -127,6 +127,20 @@ std::vector<FlagInfo> build_flags() {
                "write the posed mesh as Wavefront OBJ (world-space `v`, `vn`, 1-based `f`; one "
                "`o <node>#<primitive>` per drawn primitive in scene order)",
                ""});
+  f.push_back({"--export-ply FILE.ply",
+               "write the posed mesh as binary PLY with per-vertex\n"
+               "deflation, difference, dominant_joint, primitive; exit",
+               "write the posed mesh as binary little-endian PLY: the `--export-obj` vertices in "
+               "its order (primitives concatenated, triangles as faces) with float properties "
+               "`deflation` (h, NaN where undefined), `difference` (LBS vs DQS / rest diagonal), "
+               "`dominant_joint` (skin joint index, −1 rigid) and `primitive` (OBJ order)",
+               ""});
+  f.push_back({"--report FILE.json",
+               "scan every clip for skinning artefacts (the --skinning\n"
+               "methods, default all) and write the JSON report; exit",
+               "scan every clip at its key rate (30 Hz off-grid) for each `--skinning` method "
+               "(default: every method) and write the artefact report (schema below)",
+               ""});
   f.push_back({"--backend cpu|gpu", "skinning used by --export-obj (default cpu)",
                "skinning used by `--export-obj`: the CPU reference or the real vertex shaders "
                "read back with transform feedback",
@@ -283,6 +297,14 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--export-obj needs a file name", false;
       o.export_obj = v;
+    } else if (a == "--export-ply") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--export-ply needs a file name", false;
+      o.export_ply = v;
+    } else if (a == "--report") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--report needs a file name", false;
+      o.report = v;
     } else if (a == "--output") {
       if (!value(v)) return false;
       if (v.empty()) return error = "--output needs a file name", false;
@@ -311,6 +333,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     } else if (a == "--skinning") {
       if (!value(v)) return false;
       if (!parse_skinning(v, o, error)) return false;
+      o.skinning_given = true;
     } else if (a == "--backend") {
       if (!value(v)) return false;
       if (v == "cpu")
@@ -358,7 +381,18 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     error = "--skinning compare applies to --output renders, not to --export-obj";
     return false;
   }
+  if (o.compare && !o.export_ply.empty()) {
+    error = "--skinning compare applies to --output renders and --report, not to --export-ply";
+    return false;
+  }
   return true;
+}
+
+std::vector<rig::SkinningMethod> methods_to_scan(const Options& options) {
+  if (options.skinning_given) return options.skinning_methods;
+  std::vector<rig::SkinningMethod> all;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) all.push_back(m.method);
+  return all;
 }
 
 std::string default_model_path(const char* argv0) {

@@ -24,6 +24,8 @@ struct Options {
   bool print_controls_markdown = false;  // --print-controls-markdown (README's controls table)
   bool print_cli_markdown = false;       // --print-cli-markdown (README's flag table)
   std::string export_obj;                // --export-obj FILE
+  std::string export_ply;                // --export-ply FILE.ply (posed mesh + artefact fields)
+  std::string report;                    // --report FILE.json (artefact scans of every clip)
   std::string output_png;                // --output FILE.png (headless render)
   int width = 1280, height = 720;        // --resolution W,H
   int animation_index = 0;
@@ -33,6 +35,7 @@ struct Options {
   // this order.
   std::vector<rig::SkinningMethod> skinning_methods = {rig::SkinningMethod::Linear};
   bool compare = false;
+  bool skinning_given = false;  // --skinning appeared (--report scans every method otherwise)
   SkinningMode skinning = SkinningMode::Lbs;  // transitional, see SkinningMode
   int blend_index = -1;
   float blend_time = 0.0f;
@@ -45,6 +48,9 @@ struct Options {
 
 // The skinning methods to draw, left to right: one without compare, the compare list with it.
 std::vector<rig::SkinningMethod> methods_to_draw(const Options& options);
+
+// The methods --report scans: the --skinning method or compare list, every method without it.
+std::vector<rig::SkinningMethod> methods_to_scan(const Options& options);
 
 // Parses argv. On a usage error returns false and sets `error` to a one-line hint.
 bool parse_options(int argc, char** argv, Options& out, std::string& error);
