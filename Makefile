@@ -8,6 +8,8 @@ BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 ARGS ?=
 LABEL ?=
+# Sub-makes (cmake --build) need not announce every directory.
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all deps configure app build run test debug asan format clean
 all: build
@@ -16,10 +18,12 @@ all: build
 deps:
 	@bash third_party/install_deps.sh
 
-# Configures once; afterwards `cmake --build` re-runs CMake by itself when a CMakeLists.txt
-# changes or a globbed folder gains a file.
-configure: deps
-	@test -f $(BUILD_DIR)/Makefile || cmake --preset $(PRESET) >/dev/null
+# Configures once (again only when CMakePresets.json changes); afterwards `cmake --build` re-runs
+# CMake by itself when a CMakeLists.txt changes or a globbed folder gains a file.
+configure: deps $(BUILD_DIR)/Makefile
+
+$(BUILD_DIR)/Makefile: CMakePresets.json | deps
+	@cmake --preset $(PRESET) >/dev/null
 
 app: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target rigview
