@@ -1,26 +1,41 @@
 # rigview: thin wrapper over CMake presets. `make run` and `make test` are the quick start.
+#   make run            builds only the rigview executable, then runs it (ARGS="model.glb ...")
+#   make build          builds everything: app, tests, benchmarks
+#   make test           builds everything, runs ctest (LABEL=quick|gpu|corpus|viewer for a subset)
+#   make debug / asan   make test with the debug / ASan+UBSan preset
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 ARGS ?=
+LABEL ?=
+# Sub-makes (cmake --build) need not announce every directory.
+MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build run test debug asan format clean
+.PHONY: all deps configure app build run test debug asan format clean
 all: build
 
+# Silent and quick (a dpkg-query per package) when nothing is missing; apt-get only otherwise.
 deps:
 	@bash third_party/install_deps.sh
 
-configure: deps
+# Configures once (again only when CMakePresets.json changes); afterwards `cmake --build` re-runs
+# CMake by itself when a CMakeLists.txt changes or a globbed folder gains a file.
+configure: deps $(BUILD_DIR)/Makefile
+
+$(BUILD_DIR)/Makefile: CMakePresets.json | deps
 	@cmake --preset $(PRESET) >/dev/null
+
+app: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target rigview
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: build
+run: app
 	$(BUILD_DIR)/app/rigview $(ARGS)
 
 test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(if $(LABEL),-L '$(LABEL)')
 
 debug:
 	$(MAKE) test PRESET=debug

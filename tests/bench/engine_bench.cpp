@@ -4,11 +4,14 @@
 //  - CPU LBS and DQS over 100,000 vertices with 4 influences.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
 #include <random>
+#include <string>
 
 #include "import/gltf_import.h"
 #include "character/character.h"
@@ -29,10 +32,19 @@ void animation_update(benchmark::State& state, const char* file, int clip_a, int
     state.SkipWithError("RIGVIEW_CORPUS is not set");
     return;
   }
+  if (!std::filesystem::is_directory(root)) {
+    state.SkipWithError(("RIGVIEW_CORPUS points at a missing folder: " + root.string()).c_str());
+    return;
+  }
   rig::Model model;
   std::string error;
   if (!rig::import_gltf((root / file).string(), model, error)) {
     state.SkipWithError(error.c_str());
+    return;
+  }
+  if (model.clips.size() <= size_t(std::max(clip_a, clip_b))) {
+    state.SkipWithError(
+        (std::string(file) + " has fewer clips than the benchmark samples").c_str());
     return;
   }
   rig::Character character(model);

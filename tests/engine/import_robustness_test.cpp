@@ -87,13 +87,13 @@ void corrupt_and_load(const std::filesystem::path& src, const std::string& ext, 
   ::testing::Test::RecordProperty("imported", imported);
 }
 
-TEST(ImportRobustness, CorruptedGlbNeverCrashes) {
+TEST(ImportRobustness, CorruptedCorpusGlbNeverCrashes) {
   RIG_REQUIRE_CORPUS(corpus);
   corrupt_and_load(corpus / "RiggedSimple/RiggedSimple.glb", ".glb", 300, false);
   corrupt_and_load(corpus / "Fox/Fox.glb", ".glb", 100, false);
 }
 
-TEST(ImportRobustness, CorruptedGltfJsonNeverCrashes) {
+TEST(ImportRobustness, CorruptedCorpusGltfJsonNeverCrashes) {
   RIG_REQUIRE_CORPUS(corpus);
   corrupt_and_load(corpus / "SimpleSkin/SimpleSkin.gltf", ".gltf", 300, true);
   corrupt_and_load(corpus / "AnimatedMorphCube/AnimatedMorphCube.gltf", ".gltf", 200, true);

@@ -154,7 +154,11 @@ TEST(SpecSampling, LinearRotationTakesTheShortestPathAcrossASignFlip) {
   Channel c = test::rotation_channel(0, {0, 1}, {glm::quat(1, 0, 0, 0), k1});
   glm::quat q = sample_rotation(c, 0.5f);
   EXPECT_NEAR(angle_degrees(q), 10.0f, 1e-3f);  // not 170°
-  EXPECT_GT(q.z * q.w, 0.0f);                   // about +Z
+  // Halfway from the identity to q(20° about +Z): q(10° about +Z) = (cos 5°, 0, 0, sin 5°).
+  EXPECT_NEAR(q.w, std::cos(glm::radians(5.0f)), 1e-5f);
+  EXPECT_NEAR(q.x, 0.0f, 1e-6f);
+  EXPECT_NEAR(q.y, 0.0f, 1e-6f);
+  EXPECT_NEAR(q.z, std::sin(glm::radians(5.0f)), 1e-5f);
   EXPECT_NEAR(glm::length(q), 1.0f, 1e-6f);
 }
 
