@@ -1,0 +1,100 @@
+#include "viewer/artefact_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rigview {
+
+ArtefactAnalysis::ArtefactAnalysis(const rig::Model& model, const rig::SkinMeshes& meshes)
+    : model_(&model), setup_(rig::ArtefactSetup::build(model, meshes)) {
+  difference_.resize(model.draws.size());
+  for (size_t d = 0; d < model.draws.size(); ++d) {
+    const rig::DrawItem& item = model.draws[d];
+    difference_[d].assign(
+        model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)].vertex_count(), 0.0f);
+  }
+  size_t joints = 0;
+  for (const rig::Skin& s : model.skins) joints += s.joints.size();
+  for (std::vector<RankedJoint>& r : ranked_) r.reserve(joints);
+}
+
+ArtefactAnalysis::~ArtefactAnalysis() { cancel_scan(); }
+
+void ArtefactAnalysis::analyze(const rig::Character& character,
+                               std::span<const rig::SkinningMethod> methods) {
+  analysed_.fill(false);
+  for (rig::SkinningMethod m : methods) {
+    const size_t i = size_t(m);
+    if (!frames_[i]) frames_[i] = std::make_unique<rig::ArtefactFrame>(rig::ArtefactFrame::make(*model_));
+    rig::analyze_frame(setup_, character, m, *frames_[i]);
+    analysed_[i] = true;
+    std::vector<RankedJoint>& ranked = ranked_[i];
+    ranked.clear();  // capacity kept: no allocation
+    const rig::ArtefactFrame& f = *frames_[i];
+    for (size_t s = 0; s < f.joint_scores.size(); ++s)
+      for (size_t j = 0; j < f.joint_scores[s].size(); ++j)
+        if (!std::isnan(f.joint_scores[s][j]))
+          ranked.push_back({int(s), int(j), f.joint_scores[s][j]});
+    std::sort(ranked.begin(), ranked.end(),
+              [](const RankedJoint& a, const RankedJoint& b) { return a.score > b.score; });
+  }
+}
+
+const rig::ArtefactFrame* ArtefactAnalysis::frame(rig::SkinningMethod method) const {
+  const size_t i = size_t(method);
+  return analysed_[i] ? frames_[i].get() : nullptr;
+}
+
+std::span<const RankedJoint> ArtefactAnalysis::ranked_joints(rig::SkinningMethod method) const {
+  const size_t i = size_t(method);
+  return analysed_[i] ? std::span<const RankedJoint>(ranked_[i]) : std::span<const RankedJoint>();
+}
+
+float ArtefactAnalysis::difference(rig::SkinningMethod a, rig::SkinningMethod b) {
+  const rig::ArtefactFrame* fa = frame(a);
+  const rig::ArtefactFrame* fb = frame(b);
+  if (!fa || !fb) return 0.0f;
+  return rig::method_difference(setup_, *model_, *fa, *fb, difference_);
+}
+
+void ArtefactAnalysis::join() {
+  if (worker_.joinable()) worker_.join();
+}
+
+void ArtefactAnalysis::cancel_scan() {
+  cancel_.store(true, std::memory_order_relaxed);
+  join();
+  running_.store(false, std::memory_order_release);
+  finished_.store(false, std::memory_order_release);
+  scan_clip_ = -1;
+}
+
+void ArtefactAnalysis::request_scan(int clip) {
+  if (clip == scan_clip_ || clip < 0 || size_t(clip) >= model_->clips.size()) return;
+  cancel_scan();
+  scan_clip_ = clip;
+  cancel_.store(false, std::memory_order_relaxed);
+  progress_.store(0.0f, std::memory_order_relaxed);
+  running_.store(true, std::memory_order_release);
+  worker_ = std::thread([this, clip] {
+    rig::ClipScanOptions options;
+    options.clip = clip;
+    for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) options.methods.push_back(m.method);
+    const bool done = rig::scan_clip(
+        *model_, setup_, options, result_,
+        [](void* user, float fraction) {
+          auto* self = static_cast<ArtefactAnalysis*>(user);
+          self->progress_.store(fraction, std::memory_order_relaxed);
+          return !self->cancel_.load(std::memory_order_relaxed);
+        },
+        this);
+    finished_.store(done, std::memory_order_release);
+    running_.store(false, std::memory_order_release);
+  });
+}
+
+const rig::ClipScan* ArtefactAnalysis::scan() const {
+  return finished_.load(std::memory_order_acquire) ? &result_ : nullptr;
+}
+
+}  // namespace rigview

@@ -1,0 +1,72 @@
+// The viewer's skinning artefact analysis of the open document: the live measures of the current
+// pose for the methods on screen (every frame while the Artefacts panel or a deflation heat map
+// is shown), and a background scan of the current clip with progress and cancel.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "analysis/skinning_artefacts.h"
+#include "character/character.h"
+
+namespace rigview {
+
+struct RankedJoint {
+  int skin = 0, joint = 0;  // skin joint index
+  float score = 0.0f;
+};
+
+class ArtefactAnalysis {
+ public:
+  // Builds the per-model constants (segments, areas, welding, rest pose). Allocates.
+  ArtefactAnalysis(const rig::Model& model, const rig::SkinMeshes& meshes);
+  ~ArtefactAnalysis();  // cancels and joins a running scan
+  ArtefactAnalysis(const ArtefactAnalysis&) = delete;
+  ArtefactAnalysis& operator=(const ArtefactAnalysis&) = delete;
+
+  // The current pose, for each of `methods`. Allocates only the first time a method is seen.
+  void analyze(const rig::Character& character, std::span<const rig::SkinningMethod> methods);
+  // The last analysis of `method`, or null when it was not among the last analyze()'s methods.
+  const rig::ArtefactFrame* frame(rig::SkinningMethod method) const;
+  // Joints with a score under `method` in the last analysis, worst first.
+  std::span<const RankedJoint> ranked_joints(rig::SkinningMethod method) const;
+  // Per draw item, per vertex: ‖v′(a) − v′(b)‖ / D_rest from the last analysis (both methods must
+  // have been analysed), and its largest value.
+  float difference(rig::SkinningMethod a, rig::SkinningMethod b);
+  const std::vector<std::vector<float>>& difference_field() const { return difference_; }
+
+  // Background scan of `clip` for every method. Restarts (cancelling the running one) when the
+  // clip differs from the last request; otherwise keeps the running or finished scan.
+  void request_scan(int clip);
+  void cancel_scan();
+  bool scanning() const { return running_.load(std::memory_order_acquire); }
+  float scan_progress() const { return progress_.load(std::memory_order_relaxed); }
+  // The finished scan of the last requested clip, null while it runs or after a cancel.
+  const rig::ClipScan* scan() const;
+  int scan_clip() const { return scan_clip_; }
+
+  const rig::ArtefactSetup& setup() const { return setup_; }
+
+ private:
+  void join();
+
+  const rig::Model* model_;
+  rig::ArtefactSetup setup_;
+  std::array<std::unique_ptr<rig::ArtefactFrame>, rig::kSkinningMethodCount> frames_;
+  std::array<bool, rig::kSkinningMethodCount> analysed_{};
+  std::array<std::vector<RankedJoint>, rig::kSkinningMethodCount> ranked_;
+  std::vector<std::vector<float>> difference_;
+
+  std::thread worker_;
+  std::atomic<bool> cancel_{false}, running_{false}, finished_{false};
+  std::atomic<float> progress_{0.0f};
+  int scan_clip_ = -1;
+  rig::ClipScan result_;  // written by the worker, read once finished_ is set
+};
+
+}  // namespace rigview
