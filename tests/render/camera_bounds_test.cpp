@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "character/character.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "character/character.h"
 
 namespace rig::render {
 namespace {

@@ -3,6 +3,8 @@
 // (render/weight_colors.h: heat map dark blue 0 → teal → green → yellow → red 1, grey for
 // weight 0, magenta for a vertex with no usable influence; influence counts 1 blue, 2 green).
 // Expectations are the documented colours' hues and orderings, not the renderer's output.
+#include "render/weight_view.h"
+
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
@@ -14,12 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "character/character.h"
 #include "import/gltf_import.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
-#include "render/weight_view.h"
 #include "render_test_support.h"
-#include "character/character.h"
 #include "test_support.h"
 
 namespace rig::render {
@@ -336,7 +337,7 @@ size_t count_unlike_background(const std::vector<uint8_t>& image) {
   return test::count_pixels_unlike(image, glm::ivec3(0), 3);
 }
 
-TEST(WeightView, CesiumManWeightRenderDiffersFromTheNormalRender) {
+TEST(WeightView, CorpusCesiumManWeightRenderDiffersFromTheNormalRender) {
   RIG_REQUIRE_CORPUS(corpus);
   RIG_REQUIRE_GL();
   Model model;
@@ -397,7 +398,7 @@ TEST(WeightView, CesiumManWeightRenderDiffersFromTheNormalRender) {
   EXPECT_EQ(renderer.gl_error_count(), 0u);
 }
 
-TEST(WeightViewCli, OutputWithWeightsRendersAndAnUnknownJointIsAUsageError) {
+TEST(WeightViewCli, CorpusOutputWithWeightsRendersAndAnUnknownJointIsAUsageError) {
   RIG_REQUIRE_CORPUS(corpus);
   ::unsetenv("DISPLAY");  // headless means no X server at all
   const std::string file = (corpus / "CesiumMan/CesiumMan.glb").string();
