@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/scalar_field.h"
 #include "character/character.h"
 #include "import/gltf_import.h"
 #include "render/offscreen.h"
@@ -275,6 +276,25 @@ TEST(WeightView, OffAndRigidItemsDrawTheNormalShading) {
     EXPECT_TRUE(near(w.quad(kRigidQuad), normal.quad(kRigidQuad), 2));
     EXPECT_FALSE(near(w.quad(0), normal.quad(0), 30));
   }
+}
+
+// The weight views are the built-in scalar fields: drawing the producers' fields through
+// DrawOptions::field gives the very same pixels.
+TEST(WeightView, ViewsAreTheJointWeightAndInfluenceCountFields) {
+  RIG_REQUIRE_GL();
+  const Model model = weight_strip();
+  const SkinMeshes meshes = prepare_skin_meshes(model);
+  analysis::ScalarField weights, counts;
+  analysis::joint_weight_field(model, meshes, kJoint0Node, weights);
+  analysis::influence_count_field(model, meshes, counts);
+  DrawOptions by_field;
+  by_field.field = &weights;
+  by_field.weight_view = WeightView::InfluenceCount;  // the field wins
+  EXPECT_EQ(render_strip(by_field).pixels, render_strip(joint_view(kJoint0Node)).pixels);
+  by_field.field = &counts;
+  DrawOptions count_view;
+  count_view.weight_view = WeightView::InfluenceCount;
+  EXPECT_EQ(render_strip(by_field).pixels, render_strip(count_view).pixels);
 }
 
 TEST(WeightView, DualQuaternionAndCompareViewsShowTheSameWeights) {
