@@ -60,32 +60,19 @@ BindBoxes bind_boxes(const rig::Model& model, const rig::SkinMeshes& meshes) {
         vb.min += glm::min(t.positions[v], glm::vec3(0.0f));
         vb.max += glm::max(t.positions[v], glm::vec3(0.0f));
       }
-      boxes.item[d].add(vb);
-      if (!joints) continue;
-      std::span<const uint16_t> ids = mesh.vertex_joints(v);
-      std::span<const float> ws = mesh.vertex_weights(v);
-      bool any = false;
-      for (size_t i = 0; i < ids.size(); ++i)
-        if (ws[i] != 0.0f && ids[i] < joints->size()) {
-          (*joints)[ids[i]].add(vb);
-          any = true;
-        }
-      // A vertex skinning cannot place stays where it is: in mesh space, like a rigid vertex
-      // of the identity (the shaders leave it unmoved).
-      if (!any) boxes.item[d].add(vb);
-    }
-    if (skinned) {
-      // item[d] of a skinned item keeps only its unplaceable vertices (drawn untransformed).
-      Bounds unplaced;
-      for (uint32_t v = 0; v < prim.vertex_count(); ++v) {
-        std::span<const float> ws = mesh.vertex_weights(v);
+      bool placed = false;
+      if (joints) {
         std::span<const uint16_t> ids = mesh.vertex_joints(v);
-        bool any = false;
+        std::span<const float> ws = mesh.vertex_weights(v);
         for (size_t i = 0; i < ids.size(); ++i)
-          any = any || (ws[i] != 0.0f && ids[i] < joints->size());
-        if (!any && std::isfinite(prim.positions[v].x)) unplaced.add(prim.positions[v]);
+          if (ws[i] != 0.0f && ids[i] < joints->size()) {
+            (*joints)[ids[i]].add(vb);
+            placed = true;
+          }
       }
-      boxes.item[d] = unplaced;
+      // Rigid items: every vertex. Skinned items: only the vertices skinning cannot place,
+      // which the shaders leave where they are (mesh space, no node matrix).
+      if (!placed) boxes.item[d].add(vb);
     }
   }
   return boxes;

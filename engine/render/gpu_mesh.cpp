@@ -1,5 +1,6 @@
 #include "render/gpu_mesh.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
