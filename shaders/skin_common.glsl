@@ -9,7 +9,8 @@
 // Every skin_<method>.glsl defines
 //   bool skin_vertex(uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
 //                    int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n)
-// returning false (outputs unset) for a vertex it cannot place. Rigid programs define neither.
+// returning false (outputs unset) for a vertex it cannot place. Rigid programs have neither a
+// palette nor skin_vertex().
 
 #ifdef PALETTE_ROWS_PER_JOINT
 #ifdef PALETTE_TBO
@@ -19,7 +20,6 @@ vec4 palette_row(int i) { return texelFetch(u_palette_tbo, i); }
 layout(std140) uniform Palette { vec4 u_palette[PALETTE_VEC4S]; };
 vec4 palette_row(int i) { return u_palette[i]; }
 #endif
-
 
 // Row `row` of joint `joint`'s palette entry.
 vec4 joint_row(int joint, int row) {
