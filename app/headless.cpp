@@ -3,7 +3,9 @@
 // back with transform feedback). Both run on an EGL surfaceless context, so they work without
 // an X server.
 #include <cstdio>
+#include <vector>
 
+#include "character/character.h"
 #include "leak_check.h"
 #include "modes.h"
 #include "pose_options.h"
@@ -11,11 +13,18 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
-#include "character/character.h"
 
 namespace rigview {
 
 namespace {
+
+// The methods a --output render draws, one column each: the one place headless reads the
+// skinning option (when Options carries a method list, return it here).
+std::vector<rig::SkinningMethod> output_methods(const Options& options) {
+  if (options.skinning == SkinningMode::Compare)
+    return {rig::SkinningMethod::Linear, rig::SkinningMethod::DualQuaternion};
+  return {skinning_method(options.skinning)};
+}
 
 // Prints the one-line error; returns `status` (1: the model or output, 2: a usage error).
 int fail(const std::string& where, const std::string& what, int status = 1) {
@@ -39,40 +48,40 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
+  rig::Character character(model);
   rig::render::Renderer renderer;
-  if (!renderer.init(error) || !renderer.set_model(model, error))
+  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
     return fail(options.output_png, error);
   rig::render::OffscreenTarget target;
   if (!target.create(options.width, options.height, 4, error))
     return fail(options.output_png, error);
 
-  rig::Character character(model);
-  character.evaluate(selection);
-  renderer.update(character);
-
-  // Frame the whole clip (not just this instant) so renders of one clip share a camera.
-  rig::render::Bounds bounds = rig::render::clip_bounds(model, selection);
+  // Frame the whole clip (not just this instant) so renders of one clip share a camera; leaves
+  // the character evaluated at `selection`.
+  rig::render::Bounds bounds = rig::render::clip_bounds(character, selection);
   bounds.add(rig::render::pose_bounds(character));
+  const std::vector<rig::SkinningMethod> methods = output_methods(options);
+  renderer.update(character, methods);
   renderer.set_ground(bounds);
   rig::render::OrbitCamera orbit;
   orbit.frame(bounds);
 
   rig::render::DrawOptions draw;
-  draw.method = skinning_method(options.skinning);
+  draw.method = methods.front();
   draw.skeleton = options.armature;
   draw.weight_view = weight_view;
   draw.weight_joint_node = weight_joint_node;
   draw.selected_joint_node = weight_joint_node;  // with --armature, the joint shown is marked
   const rig::render::Viewport viewport{0, 0, target.width(), target.height()};
-  // A view narrower than tall (portrait, or each half of the compare split) backs off so the
+  // A view narrower than tall (portrait, or each column of the compare split) backs off so the
   // model fits horizontally too.
-  const bool compare = options.skinning == SkinningMode::Compare;
-  orbit.fit_width(compare ? 0.5f * viewport.aspect() : viewport.aspect());
+  const bool compare = methods.size() > 1;
+  orbit.fit_width(viewport.aspect() / float(methods.size()));
   const rig::render::Camera camera = orbit.camera(viewport.aspect());
   target.bind();
   renderer.clear(viewport, draw.background);
   if (compare)
-    renderer.draw_compare(camera, viewport, draw);
+    renderer.draw_compare(camera, viewport, draw, methods);
   else
     renderer.draw(camera, viewport, draw);
 
@@ -96,9 +105,10 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
     error = "no headless OpenGL for --backend gpu: " + error;
     return false;
   }
-  rig::render::Renderer renderer;
-  if (!renderer.init(error) || !renderer.set_model(model, error)) return false;
   rig::Character character(model);
+  rig::render::Renderer renderer;
+  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
+    return false;
   character.evaluate(selection);
   renderer.update(character);
 

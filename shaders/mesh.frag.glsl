@@ -1,11 +1,12 @@
 // Mesh fragment shader: base colour (factor x sRGB texture), a key light plus hemispheric
 // ambient, gamma-encoded output. u_flat_color draws the wireframe overlay in one colour;
-// u_weight_view swaps the base colour for a skin-weight colour (the lighting stays).
+// u_field_view swaps the base colour for a scalar field's colour (analysis/color_map.h; the
+// lighting stays).
 
 in vec3 v_world_position;
 in vec3 v_world_normal;
 in vec2 v_texcoord;
-in vec2 v_weight_info; // (weight of the chosen joint, usable influence count), see mesh.vert
+in vec2 v_field; // (value, defined) of the scalar field, see mesh.vert
 
 uniform vec4 u_base_color_factor;
 uniform sampler2D u_base_color_texture; // sRGB texture: sampling returns linear values
@@ -14,12 +15,15 @@ uniform vec3 u_eye;
 uniform vec3 u_key_direction; // unit, from the surface towards the light
 uniform bool u_flat;
 uniform vec4 u_flat_color;
-// Skin-weight views (render/weight_colors.h): 0 off, 1 the chosen joint's weight as a heat
-// map, 2 the influence count. Set per draw item: rigid items always draw with 0.
-uniform int u_weight_view;
-uniform vec3 u_heat_stops[5];      // weights 0, 1/4, 1/2, 3/4, 1
-uniform vec3 u_zero_weight_color;  // weight exactly 0
-uniform vec3 u_count_colors[9];    // by influence count; [0] marks an unskinnable vertex
+// Scalar-field view (analysis/color_map.h), set per draw item: false draws the base colour.
+uniform bool u_field_view;
+uniform int u_color_map;           // 0 heat, 1 categorical, 2 diverging (analysis::ColorMap)
+uniform vec2 u_field_range;        // (min, max)
+uniform vec3 u_heat_stops[5];      // heat map at 0, 1/4, 1/2, 3/4, 1 of the range
+uniform vec3 u_zero_color;         // heat map at or below the minimum
+uniform vec3 u_category_colors[9]; // categorical, by whole value 0..8
+uniform vec3 u_diverging_stops[3]; // min, middle, max
+uniform vec3 u_undefined_color;    // undefined values
 
 out vec4 frag_color;
 
@@ -30,19 +34,26 @@ void main() {
   }
   vec4 base = u_base_color_factor;
   if (u_has_texture) base *= texture(u_base_color_texture, v_texcoord);
-  if (u_weight_view != 0) {
-    // Interpolated influence counts round to the nearest vertex's count, so regions keep crisp
-    // borders; a triangle whose vertices all have weight 0 interpolates to exactly 0.
-    int used = int(floor(v_weight_info.y + 0.5));
+  if (u_field_view) {
+    // Interpolated definedness rounds to the nearest vertex's, so undefined vertices keep crisp
+    // borders; a triangle whose vertices are all at the minimum interpolates to it exactly.
+    float value = v_field.x;
+    float t = u_field_range.y > u_field_range.x
+                  ? (value - u_field_range.x) / (u_field_range.y - u_field_range.x)
+                  : 0.0;
     vec3 display;
-    if (used <= 0) {
-      display = u_count_colors[0];
-    } else if (u_weight_view == 2) {
-      display = u_count_colors[min(used, 8)];
-    } else if (v_weight_info.x <= 0.0) {
-      display = u_zero_weight_color;
+    if (v_field.y < 0.5) {
+      display = u_undefined_color;
+    } else if (u_color_map == 1) {
+      display = u_category_colors[clamp(int(floor(value + 0.5)), 0, 8)];
+    } else if (u_color_map == 2) {
+      float x = clamp(t, 0.0, 1.0) * 2.0;
+      int i = min(int(x), 1);
+      display = mix(u_diverging_stops[i], u_diverging_stops[i + 1], x - float(i));
+    } else if (value <= u_field_range.x) {
+      display = u_zero_color;
     } else {
-      float x = clamp(v_weight_info.x, 0.0, 1.0) * 4.0;
+      float x = clamp(t, 0.0, 1.0) * 4.0;
       int i = min(int(x), 3);
       display = mix(u_heat_stops[i], u_heat_stops[i + 1], x - float(i));
     }

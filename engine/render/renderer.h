@@ -1,5 +1,6 @@
-// OpenGL 3.3 core renderer for a rig::Model: GPU skinning (LBS and DQS in the vertex shader),
-// shaded meshes, wireframe overlay, ground grid, skeleton overlay, GPU timing and a
+// OpenGL 3.3 core renderer for a rig::Model: GPU skinning (one vertex program per row of the
+// skinning-method table, skin/skinning_method.h), shaded meshes, scalar-field views
+// (analysis/scalar_field.h), wireframe overlay, ground grid, skeleton overlay, GPU timing and a
 // transform-feedback read-back of the skinned vertices (the GPU export and its tests).
 //
 // The renderer never creates a GL context: the app (GLFW) or rig::render::HeadlessContext
@@ -11,8 +12,17 @@
 //   renderer.update(character);                 // after character.evaluate(selection)
 //   renderer.begin_gpu_timer();
 //   renderer.clear(viewport, options.background);
-//   renderer.draw(camera, viewport, options);  // or draw_compare(...)
-//   renderer.end_gpu_timer();
+//   renderer.draw(camera, viewport, options);   // or draw_compare(camera, viewport, options,
+//   renderer.end_gpu_timer();                   //                 methods)
+//
+// Palettes are uploaded per method on first use after update(): a frame that draws only LBS
+// never asks the character for (or uploads) a DQS palette. So the character given to update()
+// must stay alive and unchanged until the frame's last draw / read-back.
+//
+// Field views: DrawOptions::field points at a rig::analysis::ScalarField (one float per vertex
+// per draw item, a range, a colour map); the renderer uploads it as a vertex attribute when its
+// address or revision changes. DrawOptions::weight_view is a shorthand for the two built-in
+// fields (a joint's weights, influence counts), which the renderer fills itself.
 #pragma once
 
 #include <cstdint>
@@ -22,87 +32,24 @@
 #include <string>
 #include <vector>
 
-#include "model/model.h"
+#include "analysis/scalar_field.h"
 #include "character/character.h"
+#include "model/model.h"
+#include "render/camera.h"
 #include "skin/cpu_skinning.h"
+#include "skin/skin_mesh.h"
+#include "skin/skinning_method.h"
 
 namespace rig::render {
 
-// Axis-aligned box in world space. Empty until the first add().
-struct Bounds {
-  glm::vec3 min{1e30f};
-  glm::vec3 max{-1e30f};
-
-  bool valid() const { return min.x <= max.x && min.y <= max.y && min.z <= max.z; }
-  void add(glm::vec3 p) {
-    min = glm::min(min, p);
-    max = glm::max(max, p);
-  }
-  void add(const Bounds& b) {
-    if (b.valid()) {
-      add(b.min);
-      add(b.max);
-    }
-  }
-  glm::vec3 center() const { return valid() ? 0.5f * (min + max) : glm::vec3(0.0f); }
-  float radius() const { return valid() ? 0.5f * glm::length(max - min) : 1.0f; }
-  float diagonal() const { return valid() ? glm::length(max - min) : 0.0f; }
-};
-
-// World-space bounds of every draw item under the character's current pose (CPU skinned with
-// LBS). Allocates scratch: call on model/clip changes, not per frame.
-Bounds pose_bounds(const rig::Character& character);
-
-// Union of pose_bounds over `samples` evenly spaced times of selection.clip (the blend
-// settings of `selection` are kept). The rest pose when selection.clip < 0. Allocates.
-Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples = 24);
-
-// The nodes that are joints of some skin, each once (skins in order, then each skin's joints),
-// and per node its index in `nodes` (-1: not a joint). Out-of-range joint nodes are skipped.
-// Allocates: call on model changes.
-struct SkinJointNodes {
-  std::vector<int> nodes;
-  std::vector<int> slot_of_node;
-};
-SkinJointNodes skin_joint_nodes(const rig::Model& model);
-
-// Pixel rectangle, origin at the bottom left (GL convention).
-struct Viewport {
-  int x = 0, y = 0, width = 1, height = 1;
-  float aspect() const { return height > 0 ? float(width) / float(height) : 1.0f; }
-};
-
-struct Camera {
-  glm::mat4 view{1.0f};
-  glm::mat4 projection{1.0f};
-  glm::vec3 eye{0.0f, 0.0f, 3.0f};  // world-space camera position (lighting)
-};
-
-// Orbit camera around `target`. frame() places it so `bounds` fills the view and picks
-// near/far planes that keep depth precision (far/near stays well under 10^4).
-struct OrbitCamera {
-  glm::vec3 target{0.0f};
-  float distance = 3.0f;
-  float yaw = 0.6f;           // radians about +Y, 0 looks down -Z (front view of a glTF model)
-  float pitch = 0.25f;        // radians, positive looks down at the model
-  float fov_y = 0.7854f;      // radians (45 degrees)
-  float scene_radius = 1.0f;  // for near/far
-
-  void frame(const Bounds& bounds);
-  // After frame(): backs off (never closer) so the framed sphere also fits the horizontal field
-  // of view of a view `view_aspect` (width / height) wide: a portrait window, a compare half.
-  void fit_width(float view_aspect);
-  glm::vec3 eye() const;
-  Camera camera(float aspect) const;
-};
-
-// Skin-weight display of skinned surfaces (rigid items always draw normally). Colours in
-// render/weight_colors.h; the surfaces stay lit so the shape reads.
+// Skin-weight display of skinned surfaces (rigid items always draw normally): shorthand for the
+// built-in scalar fields (analysis::joint_weight_field / influence_count_field). Colours in
+// analysis/color_map.h (render/weight_colors.h); the surfaces stay lit so the shape reads.
 enum class WeightView {
   Off,
   // Heat map of the weight DrawOptions::weight_joint_node has on each vertex: the sum over the
-  // vertex's influences on that joint after the skinning's own renormalization (kept GPU
-  // influences divided by their sum). Weight exactly 0: grey; no joint chosen: all grey.
+  // vertex's influences on that joint after the skinning's own renormalization (the prepared
+  // SkinMesh influences divided by their sum). Weight exactly 0: grey; no joint chosen: grey.
   SelectedJoint,
   // Number of non-zero influences per vertex (1..8), each count its own colour.
   InfluenceCount,
@@ -115,6 +62,9 @@ struct DrawOptions {
   bool grid = true;              // ground grid (see Renderer::set_ground)
   bool skeleton = false;         // bones joint→parent and joint markers, drawn through the mesh
   int selected_joint_node = -1;  // node index drawn highlighted in the skeleton overlay
+  // A scalar field colours the surfaces (items with values), when set; it wins over
+  // weight_view. Must stay alive while drawn; bump its revision after changing it.
+  const rig::analysis::ScalarField* field = nullptr;
   WeightView weight_view = WeightView::Off;
   // Node whose weights WeightView::SelectedJoint shows (a node, like selected_joint_node: each
   // skin maps it to its own joint index; a skin it is not a joint of shows all grey). -1: none.
@@ -136,25 +86,35 @@ class Renderer {
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
-  // Compiles and links every shader program (embedded at build time). Needs a current
-  // 3.3 core context with glad loaded. false + one-line error on failure.
+  // Compiles and links every shader program (embedded at build time): per skinning-method row
+  // × uniform-block / texture-buffer palette × draw / capture, and the rigid ones. Needs a
+  // current 3.3 core context with glad loaded. false + one-line error on failure.
   bool init(std::string& error);
 
-  // Creates the GPU resources of `model` (vertex buffers, textures, palettes). `model` must
-  // outlive the renderer or the next set_model/clear_model. Allocates; not per frame.
-  // Also sets the ground grid from the rest-pose bounds (override with set_ground).
+  // Creates the GPU resources of `model` (vertex buffers with the prepared SkinMesh influences,
+  // textures, one palette buffer per skin and method) and a first state: the rest pose, so
+  // draw() works before the first update(). `model` (and `meshes`) must outlive the renderer or
+  // the next set_model/clear_model. The one-argument form prepares the skin meshes itself;
+  // pass Character::shared_skin_meshes() to share them. Allocates; not per frame. Also sets the
+  // ground grid from the rest-pose bounds (override with set_ground).
   bool set_model(const rig::Model& model, std::string& error);
+  bool set_model(const rig::Model& model, std::shared_ptr<const rig::SkinMeshes> meshes,
+                 std::string& error);
   void clear_model();
   bool has_model() const;
+  // The prepared skin meshes of the current model (nullptr without one).
+  const rig::SkinMeshes* skin_meshes() const;
 
   // Ground grid at height bounds.min.y, sized to the bounds' footprint.
   void set_ground(const Bounds& bounds);
 
-  // Per frame, after character.evaluate(): uploads the LBS matrices and the DQS joint dual
-  // quaternions (rigid part + stretch S) of every skin, the morphed vertices of morphed
-  // primitives, rigid node matrices and the skeleton. No allocation. The character must be
-  // built on the model given to set_model.
+  // Per frame, after character.evaluate(): uploads the morphed vertices of morphed primitives,
+  // rigid node matrices and the skeleton, and marks every palette stale; each method's
+  // palettes are asked from the character and uploaded when first drawn / read back. The
+  // second form uploads `methods` now. No allocation. The character must be built on the model
+  // given to set_model, and outlive this frame's draws.
   void update(const rig::Character& character);
+  void update(const rig::Character& character, std::span<const rig::SkinningMethod> methods);
 
   // Clears colour and depth inside the viewport (scissored) to `color`.
   void clear(const Viewport& viewport, glm::vec3 color);
@@ -163,11 +123,16 @@ class Renderer {
   // framebuffer. Does not clear.
   void draw(const Camera& camera, const Viewport& viewport, const DrawOptions& options);
 
-  // Split view: LBS in the left half, DQS in the right half of `viewport`, same camera
-  // (each half keeps the full view's vertical field of view with its own aspect), a divider
-  // and "LBS" / "DQS" labels when `labels` is true. Does not clear.
+  // Compare view: `viewport` split into methods.size() equal columns (compare_column), column i
+  // drawn with methods[i] and the same camera (same vertical field of view, the column's own
+  // aspect: Camera::with_aspect), dividers between columns and the table's labels ("LBS") when
+  // `labels` is true. Does not clear. The second form compares every row of the table.
+  void draw_compare(const Camera& camera, const Viewport& viewport, const DrawOptions& options,
+                    std::span<const rig::SkinningMethod> methods, bool labels = true);
   void draw_compare(const Camera& camera, const Viewport& viewport, const DrawOptions& options,
                     bool labels = true);
+  // Column `i` of `columns` of `viewport` (pixel edges at x + width * i / columns).
+  static Viewport compare_column(const Viewport& viewport, int i, int columns);
 
   // Text with the built-in bitmap font (stb_easy_font), top-left corner at pixel (x, y)
   // measured from the viewport's top-left corner; `scale` multiplies the ~7 px glyph height.
@@ -191,6 +156,14 @@ class Renderer {
   uint32_t palette_uniform_limit_bytes() const;  // the limit in effect after init()
   uint32_t max_uniform_joints(rig::SkinningMethod method) const;
   bool skin_uses_texture_buffer(int skin, rig::SkinningMethod method) const;
+  // Linked mesh programs (4 per table row + 2 rigid after a successful init()), and the id of
+  // one (0 when missing): method nullptr is the rigid program.
+  int mesh_program_count() const;
+  uint32_t mesh_program(const rig::SkinningMethodInfo* method, bool texture_buffer,
+                        bool capture) const;
+  // Palettes uploaded so far for `method` (one per skin per upload): rises only for methods
+  // that are drawn, read back or named in update(character, methods).
+  uint64_t palette_uploads(rig::SkinningMethod method) const;
   // Number of GL errors / debug-output errors seen so far (debug builds check after calls).
   uint64_t gl_error_count() const;
 

@@ -3,13 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <glm/gtc/matrix_transform.hpp>
 #include <string>
 #include <vector>
 
+#include "character/character.h"
+#include "import/gltf_import.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "character/character.h"
 
 namespace rig::render {
 namespace {
@@ -48,6 +51,108 @@ TEST(Bounds, PoseBoundsAreTheSkinnedWorldBox) {
   EXPECT_NEAR(b.max.z, 0.25f, 1e-6f);
   EXPECT_NEAR(b.diagonal(), std::sqrt(4.0f + 1.0f + 0.25f), 1e-5f);
   EXPECT_FALSE(Bounds{}.valid());
+}
+
+bool contains(const Bounds& outer, const Bounds& inner, float eps = 1e-5f) {
+  return glm::all(glm::lessThanEqual(outer.min, inner.min + eps)) &&
+         glm::all(glm::greaterThanEqual(outer.max, inner.max - eps));
+}
+
+// A joint that only translates moves its bind box exactly: the joint-box bounds are the exact
+// skinned box.
+TEST(Bounds, PosedJointBoxesOfATranslatedJointAreExact) {
+  const Model model = shifted_box();
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  const Bounds b =
+      posed_bounds(model, bind_boxes(model, character.skin_meshes()), character.world());
+  EXPECT_NEAR(b.min.x, 9.0f, 1e-6f);
+  EXPECT_NEAR(b.max.x, 11.0f, 1e-6f);
+  EXPECT_NEAR(b.min.y, 0.0f, 1e-6f);
+  EXPECT_NEAR(b.max.y, 1.0f, 1e-6f);
+  EXPECT_NEAR(b.min.z, -0.25f, 1e-6f);
+  EXPECT_NEAR(b.max.z, 0.25f, 1e-6f);
+  // The rest pose without a Character: the same.
+  const Bounds rest =
+      posed_bounds(model, bind_boxes(model, character.skin_meshes()), rest_world_matrices(model));
+  EXPECT_EQ(rest.min, b.min);
+  EXPECT_EQ(rest.max, b.max);
+}
+
+// A box rotated 45° about Y: the moved box is the AABB of the rotated corners, which here is
+// also the exact skinned box (the corners are vertices).
+TEST(Bounds, TransformedBoxIsTheBoxOfTheMovedCorners) {
+  Bounds b;
+  b.add(glm::vec3(-1.0f, 0.0f, -0.25f));
+  b.add(glm::vec3(1.0f, 1.0f, 0.25f));
+  const glm::mat4 m = glm::rotate(glm::translate(glm::mat4(1.0f), glm::vec3(0, 2, 0)),
+                                  glm::radians(45.0f), glm::vec3(0, 1, 0));
+  const Bounds t = transform_bounds(m, b);
+  const float h = std::sqrt(0.5f) * 1.25f;  // (1 + 0.25) / sqrt(2)
+  EXPECT_NEAR(t.min.x, -h, 1e-5f);
+  EXPECT_NEAR(t.max.x, h, 1e-5f);
+  EXPECT_NEAR(t.min.z, -h, 1e-5f);
+  EXPECT_NEAR(t.max.z, h, 1e-5f);
+  EXPECT_NEAR(t.min.y, 2.0f, 1e-6f);
+  EXPECT_NEAR(t.max.y, 3.0f, 1e-6f);
+  EXPECT_FALSE(transform_bounds(m, Bounds{}).valid());
+}
+
+// Morph targets widen the boxes by their deltas (rigid item: the node's world matrix applies).
+TEST(Bounds, MorphTargetDeltasWidenTheBindBoxes) {
+  Model model = shifted_box();
+  model.draws[0].skin = -1;
+  model.nodes[0].skin = -1;
+  MorphTarget target;
+  target.positions.assign(8, glm::vec3(0.0f));
+  target.positions[7] = glm::vec3(0.0f, 2.0f, 0.0f);
+  target.positions[0] = glm::vec3(-0.5f, 0.0f, 0.0f);
+  model.meshes[0].primitives[0].targets.push_back(target);
+  const BindBoxes boxes = bind_boxes(model, prepare_skin_meshes(model));
+  ASSERT_EQ(boxes.item.size(), 1u);
+  EXPECT_FALSE(boxes.item_skinned[0]);
+  EXPECT_NEAR(boxes.item[0].max.y, 3.0f, 1e-6f);   // vertex 7 at y 1, + 2
+  EXPECT_NEAR(boxes.item[0].min.x, -1.5f, 1e-6f);  // vertex 0 at x -1, - 0.5
+  std::vector<glm::mat4> world(model.nodes.size(), glm::mat4(1.0f));
+  world[0] = glm::translate(glm::mat4(1.0f), glm::vec3(0, 0, 5));
+  const Bounds b = posed_bounds(model, boxes, world);
+  EXPECT_NEAR(b.min.z, 4.75f, 1e-6f);
+  EXPECT_NEAR(b.max.y, 3.0f, 1e-6f);
+}
+
+// Framing a clip from joint boxes: it holds the exact skinned bounds of every sampled pose, is
+// not much larger, and leaves the character at the selection.
+TEST(Bounds, ClipBoundsHoldEverySampledPoseAndLeaveTheCharacterAtTheSelection) {
+  Model model;
+  std::string error;
+  ASSERT_TRUE(
+      import_gltf((std::filesystem::path(RIGVIEW_SOURCE_DIR) / "assets" / "mannequin.glb").string(),
+                  model, error))
+      << error;
+  ASSERT_FALSE(model.clips.empty());
+  Character character(model);
+  for (int c = 0; c < int(model.clips.size()); ++c) {
+    SCOPED_TRACE(model.clips[c].name);
+    PoseSelection selection;
+    selection.clip = c;
+    selection.time = model.clips[c].start;
+    const Bounds framed = clip_bounds(character, selection, 24);
+    const std::vector<glm::mat4> world(character.world().begin(), character.world().end());
+    Bounds exact;
+    for (int i = 0; i < 24; ++i) {
+      PoseSelection s = selection;
+      s.time =
+          model.clips[c].start + (model.clips[c].end - model.clips[c].start) * float(i) / 23.0f;
+      character.evaluate(s);
+      const Bounds pose = pose_bounds(character);
+      EXPECT_TRUE(contains(framed, pose)) << i;
+      exact.add(pose);
+    }
+    EXPECT_LT(framed.diagonal(), 1.25f * exact.diagonal());
+    // The character was left evaluated at `selection`.
+    character.evaluate(selection);
+    for (size_t n = 0; n < world.size(); ++n) EXPECT_EQ(world[n], character.world()[n]) << n;
+  }
 }
 
 TEST(Camera, FramedBoundsProjectInsideTheViewWithSaneDepthRange) {
@@ -163,7 +268,9 @@ TEST(Overlays, SelectedJointIsHighlighted) {
   DrawOptions other = bones;
   other.selected_joint_node = 0;  // the mesh node: not a joint, nothing to highlight
   const std::vector<uint8_t> a = draw_box(bones), b = draw_box(selected), c = draw_box(other);
-  EXPECT_GT(differing(a, b), 20u);
+  // The highlight is a round point 1.8 x the 5 px marker (viewport height 120 / 120, clamped
+  // to 5): a disk of diameter 9 covers pi 4.5^2 = 63.6 pixel centres, give or take its rim.
+  EXPECT_NEAR(double(differing(a, b)), 3.14159 * 4.5 * 4.5, 8.0);
   EXPECT_EQ(differing(a, c), 0u);
 }
 

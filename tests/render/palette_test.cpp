@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "character/character.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "character/character.h"
 
 namespace rig::render {
 namespace {

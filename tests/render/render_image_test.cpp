@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "character/character.h"
 #include "import/gltf_import.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
-#include "character/character.h"
 #include "test_support.h"
 
 namespace rig::render {
@@ -110,7 +110,7 @@ Model twisted_cylinder(float twist) {
   return test::chain_model(chain, pos, nrm, 4, ids, w, idx, inverse_bind);
 }
 
-TEST(RenderImage, CesiumManFillsAMeaningfulPartOfTheFrame) {
+TEST(RenderImage, CorpusCesiumManFillsAMeaningfulPartOfTheFrame) {
   RIG_REQUIRE_CORPUS(corpus);
   RIG_REQUIRE_GL();
   Model model;
@@ -218,7 +218,7 @@ TEST(RenderImage, SkeletonOverlayIsVisibleThroughTheMesh) {
   EXPECT_GT(count_different(plain, bones), 50u);
 }
 
-TEST(RenderCli, OutputRendersTheAnimatedCharacterWithoutDisplay) {
+TEST(RenderCli, CorpusOutputRendersTheAnimatedCharacterWithoutDisplay) {
   RIG_REQUIRE_CORPUS(corpus);
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
   const std::string a = (dir / "rig_render_cli_a.png").string();
@@ -247,7 +247,7 @@ TEST(RenderCli, OutputRendersTheAnimatedCharacterWithoutDisplay) {
   EXPECT_GT(changed, size_t(0.005 * 320 * 240));
 }
 
-TEST(RenderCli, CompareAndArmatureRenderAndBadOutputPathFails) {
+TEST(RenderCli, CorpusCompareAndArmatureRenderAndBadOutputPathFails) {
   RIG_REQUIRE_CORPUS(corpus);
   const std::string model = rig::test::quote((corpus / "Fox/Fox.glb").string());
   const std::string out =
@@ -290,7 +290,7 @@ std::vector<glm::vec3> obj_vertices(const std::string& path) {
   return v;
 }
 
-TEST(RenderCli, GpuBackendExportMatchesTheCpuExport) {
+TEST(RenderCli, CorpusGpuBackendExportMatchesTheCpuExport) {
   RIG_REQUIRE_CORPUS(corpus);
   ::unsetenv("DISPLAY");
   const std::filesystem::path dir = std::filesystem::temp_directory_path();

@@ -3,6 +3,8 @@
 // (render/weight_colors.h: heat map dark blue 0 → teal → green → yellow → red 1, grey for
 // weight 0, magenta for a vertex with no usable influence; influence counts 1 blue, 2 green).
 // Expectations are the documented colours' hues and orderings, not the renderer's output.
+#include "render/weight_view.h"
+
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
@@ -14,12 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/scalar_field.h"
+#include "character/character.h"
 #include "import/gltf_import.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
-#include "render/weight_view.h"
 #include "render_test_support.h"
-#include "character/character.h"
 #include "test_support.h"
 
 namespace rig::render {
@@ -276,6 +278,25 @@ TEST(WeightView, OffAndRigidItemsDrawTheNormalShading) {
   }
 }
 
+// The weight views are the built-in scalar fields: drawing the producers' fields through
+// DrawOptions::field gives the very same pixels.
+TEST(WeightView, ViewsAreTheJointWeightAndInfluenceCountFields) {
+  RIG_REQUIRE_GL();
+  const Model model = weight_strip();
+  const SkinMeshes meshes = prepare_skin_meshes(model);
+  analysis::ScalarField weights, counts;
+  analysis::joint_weight_field(model, meshes, kJoint0Node, weights);
+  analysis::influence_count_field(model, meshes, counts);
+  DrawOptions by_field;
+  by_field.field = &weights;
+  by_field.weight_view = WeightView::InfluenceCount;  // the field wins
+  EXPECT_EQ(render_strip(by_field).pixels, render_strip(joint_view(kJoint0Node)).pixels);
+  by_field.field = &counts;
+  DrawOptions count_view;
+  count_view.weight_view = WeightView::InfluenceCount;
+  EXPECT_EQ(render_strip(by_field).pixels, render_strip(count_view).pixels);
+}
+
 TEST(WeightView, DualQuaternionAndCompareViewsShowTheSameWeights) {
   RIG_REQUIRE_GL();
   const Render lbs = render_strip(joint_view(kJoint0Node));
@@ -336,7 +357,7 @@ size_t count_unlike_background(const std::vector<uint8_t>& image) {
   return test::count_pixels_unlike(image, glm::ivec3(0), 3);
 }
 
-TEST(WeightView, CesiumManWeightRenderDiffersFromTheNormalRender) {
+TEST(WeightView, CorpusCesiumManWeightRenderDiffersFromTheNormalRender) {
   RIG_REQUIRE_CORPUS(corpus);
   RIG_REQUIRE_GL();
   Model model;
@@ -397,7 +418,7 @@ TEST(WeightView, CesiumManWeightRenderDiffersFromTheNormalRender) {
   EXPECT_EQ(renderer.gl_error_count(), 0u);
 }
 
-TEST(WeightViewCli, OutputWithWeightsRendersAndAnUnknownJointIsAUsageError) {
+TEST(WeightViewCli, CorpusOutputWithWeightsRendersAndAnUnknownJointIsAUsageError) {
   RIG_REQUIRE_CORPUS(corpus);
   ::unsetenv("DISPLAY");  // headless means no X server at all
   const std::string file = (corpus / "CesiumMan/CesiumMan.glb").string();

@@ -1,0 +1,188 @@
+#include "render/camera.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "anim/pose.h"
+
+namespace rig::render {
+
+Bounds transform_bounds(const glm::mat4& m, const Bounds& b) {
+  Bounds out;
+  if (!b.valid()) return out;
+  const glm::vec3 c = 0.5f * (b.min + b.max), e = 0.5f * (b.max - b.min);
+  const glm::vec3 wc = glm::vec3(m * glm::vec4(c, 1.0f));
+  const glm::mat3 a(m);
+  const glm::vec3 we = glm::abs(a[0]) * e.x + glm::abs(a[1]) * e.y + glm::abs(a[2]) * e.z;
+  if (!std::isfinite(wc.x + wc.y + wc.z + we.x + we.y + we.z)) return out;
+  out.add(wc - we);
+  out.add(wc + we);
+  return out;
+}
+
+Bounds pose_bounds(const rig::Character& character) {
+  Bounds b;
+  const rig::Model& model = character.model();
+  std::vector<glm::vec3> positions, normals;
+  for (const rig::DrawItem& item : model.draws) {
+    const rig::Primitive& prim = model.meshes[item.mesh].primitives[item.primitive];
+    positions.resize(prim.vertex_count());
+    normals.resize(prim.vertex_count());
+    character.skin_draw_item(item, rig::SkinningMethod::Linear, positions, normals);
+    for (const glm::vec3& p : positions)
+      if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) b.add(p);
+  }
+  return b;
+}
+
+BindBoxes bind_boxes(const rig::Model& model, const rig::SkinMeshes& meshes) {
+  BindBoxes boxes;
+  boxes.joint.resize(model.skins.size());
+  for (size_t s = 0; s < model.skins.size(); ++s)
+    boxes.joint[s].assign(model.skins[s].joints.size(), Bounds{});
+  boxes.item.assign(model.draws.size(), Bounds{});
+  boxes.item_skinned.assign(model.draws.size(), false);
+  for (size_t d = 0; d < model.draws.size(); ++d) {
+    const rig::DrawItem& item = model.draws[d];
+    const rig::Primitive& prim = model.meshes[item.mesh].primitives[item.primitive];
+    const rig::SkinMesh& mesh = meshes.get(item.mesh, item.primitive);
+    const bool skinned = item.skin >= 0 && item.skin < int(model.skins.size()) && mesh.skinned();
+    boxes.item_skinned[d] = skinned;
+    std::vector<Bounds>* joints = skinned ? &boxes.joint[size_t(item.skin)] : nullptr;
+    for (uint32_t v = 0; v < prim.vertex_count(); ++v) {
+      const glm::vec3 p = prim.positions[v];
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+      Bounds vb;
+      vb.add(p);
+      for (const rig::MorphTarget& t : prim.targets) {
+        if (v >= t.positions.size()) continue;
+        vb.min += glm::min(t.positions[v], glm::vec3(0.0f));
+        vb.max += glm::max(t.positions[v], glm::vec3(0.0f));
+      }
+      bool placed = false;
+      if (joints) {
+        std::span<const uint16_t> ids = mesh.vertex_joints(v);
+        std::span<const float> ws = mesh.vertex_weights(v);
+        for (size_t i = 0; i < ids.size(); ++i)
+          if (ws[i] != 0.0f && ids[i] < joints->size()) {
+            (*joints)[ids[i]].add(vb);
+            placed = true;
+          }
+      }
+      // Rigid items: every vertex. Skinned items: only the vertices skinning cannot place,
+      // which the shaders leave where they are (mesh space, no node matrix).
+      if (!placed) boxes.item[d].add(vb);
+    }
+  }
+  return boxes;
+}
+
+Bounds posed_bounds(const rig::Model& model, const BindBoxes& boxes,
+                    std::span<const glm::mat4> world) {
+  Bounds b;
+  for (size_t s = 0; s < model.skins.size() && s < boxes.joint.size(); ++s) {
+    const rig::Skin& skin = model.skins[s];
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      const int node = skin.joints[j];
+      if (!boxes.joint[s][j].valid() || node < 0 || size_t(node) >= world.size()) continue;
+      const glm::mat4 m =
+          j < skin.inverse_bind.size() ? world[size_t(node)] * skin.inverse_bind[j] : world[node];
+      b.add(transform_bounds(m, boxes.joint[s][j]));
+    }
+  }
+  for (size_t d = 0; d < model.draws.size() && d < boxes.item.size(); ++d) {
+    if (boxes.item_skinned[d])
+      b.add(boxes.item[d]);  // unplaceable vertices stay in mesh space
+    else
+      b.add(transform_bounds(world[size_t(model.draws[d].node)], boxes.item[d]));
+  }
+  return b;
+}
+
+std::vector<glm::mat4> rest_world_matrices(const rig::Model& model) {
+  rig::Pose pose;
+  rig::init_rest_pose(model, pose);
+  std::vector<glm::mat4> world(model.nodes.size(), glm::mat4(1.0f));
+  rig::compute_world_matrices(model, pose, world);
+  return world;
+}
+
+Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selection, int samples) {
+  const rig::Model& model = character.model();
+  const BindBoxes boxes = bind_boxes(model, character.skin_meshes());
+  rig::PoseSelection sel = selection;
+  const bool animated = sel.clip >= 0 && sel.clip < static_cast<int>(model.clips.size()) &&
+                        model.clips[sel.clip].end > model.clips[sel.clip].start;
+  Bounds b;
+  if (animated && samples >= 2) {
+    const rig::Clip& clip = model.clips[sel.clip];
+    for (int i = 0; i < samples; ++i) {
+      sel.time = clip.start + (clip.end - clip.start) * float(i) / float(samples - 1);
+      character.evaluate(sel);
+      b.add(posed_bounds(model, boxes, character.world()));
+    }
+  }
+  character.evaluate(selection);
+  b.add(posed_bounds(model, boxes, character.world()));
+  return b;
+}
+
+Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples,
+                   std::shared_ptr<const rig::SkinMeshes> meshes) {
+  if (!meshes) meshes = std::make_shared<const rig::SkinMeshes>(rig::prepare_skin_meshes(model));
+  rig::Character character(model, std::move(meshes));
+  return clip_bounds(character, selection, samples);
+}
+
+SkinJointNodes skin_joint_nodes(const rig::Model& model) {
+  SkinJointNodes joints;
+  joints.slot_of_node.assign(model.nodes.size(), -1);
+  for (const rig::Skin& skin : model.skins)
+    for (int node : skin.joints)
+      if (node >= 0 && node < int(model.nodes.size()) && joints.slot_of_node[node] < 0) {
+        joints.slot_of_node[node] = static_cast<int>(joints.nodes.size());
+        joints.nodes.push_back(node);
+      }
+  return joints;
+}
+
+Camera Camera::with_aspect(float aspect) const {
+  Camera c = *this;
+  // Same vertical field of view, the view's own aspect: x scale = y scale / aspect.
+  if (c.projection[2][3] != 0.0f && aspect > 0.0f) c.projection[0][0] = c.projection[1][1] / aspect;
+  return c;
+}
+
+void OrbitCamera::frame(const Bounds& bounds) {
+  target = bounds.center();
+  scene_radius = std::max(bounds.radius(), 1e-4f);
+  // The bounding sphere fits the vertical field of view with a small margin.
+  distance = scene_radius / std::sin(0.5f * fov_y) * 1.05f;
+}
+
+void OrbitCamera::fit_width(float view_aspect) {
+  if (!(view_aspect > 0.0f) || view_aspect >= 1.0f) return;  // wider than tall: frame() fits
+  const float half_fov_x = std::atan(view_aspect * std::tan(0.5f * fov_y));
+  distance = std::max(distance, scene_radius / std::sin(half_fov_x) * 1.05f);
+}
+
+glm::vec3 OrbitCamera::eye() const {
+  const float cp = std::cos(pitch);
+  return target + distance * glm::vec3(cp * std::sin(yaw), std::sin(pitch), cp * std::cos(yaw));
+}
+
+Camera OrbitCamera::camera(float aspect) const {
+  Camera c;
+  c.eye = eye();
+  c.view = glm::lookAt(c.eye, target, glm::vec3(0.0f, 1.0f, 0.0f));
+  // Near/far hug the scene (the grid reaches ~3 radii from the target) so depth keeps its
+  // precision; far/near stays below a few hundred.
+  const float r = std::max(scene_radius, 1e-4f);
+  const float near_plane = std::max(distance - 3.0f * r, 0.01f * distance);
+  const float far_plane = distance + 4.0f * r;
+  c.projection = glm::perspective(fov_y, aspect > 0.0f ? aspect : 1.0f, near_plane, far_plane);
+  return c;
+}
+
+}  // namespace rig::render

@@ -1,0 +1,124 @@
+// Camera and bounds (no GL): world boxes of posed models, the orbit camera, viewports.
+//
+//   Bounds b = clip_bounds(character, selection);   // framing a whole clip, on clip changes
+//   OrbitCamera orbit;  orbit.frame(b);  orbit.fit_width(column_aspect);
+//   Camera camera = orbit.camera(viewport.aspect());
+#pragma once
+
+#include <glm/glm.hpp>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "anim/pose_selection.h"
+#include "character/character.h"
+#include "model/model.h"
+#include "skin/skin_mesh.h"
+
+namespace rig::render {
+
+// Axis-aligned box in world space. Empty until the first add().
+struct Bounds {
+  glm::vec3 min{1e30f};
+  glm::vec3 max{-1e30f};
+
+  bool valid() const { return min.x <= max.x && min.y <= max.y && min.z <= max.z; }
+  void add(glm::vec3 p) {
+    min = glm::min(min, p);
+    max = glm::max(max, p);
+  }
+  void add(const Bounds& b) {
+    if (b.valid()) {
+      add(b.min);
+      add(b.max);
+    }
+  }
+  glm::vec3 center() const { return valid() ? 0.5f * (min + max) : glm::vec3(0.0f); }
+  float radius() const { return valid() ? 0.5f * glm::length(max - min) : 1.0f; }
+  float diagonal() const { return valid() ? glm::length(max - min) : 0.0f; }
+};
+
+// The box of `b`'s eight corners transformed by `m` (affine), conservative.
+Bounds transform_bounds(const glm::mat4& m, const Bounds& b);
+
+// Exact world-space bounds of every draw item under the character's current pose (CPU skinned
+// with LBS). Allocates scratch and skins every vertex: one pose, on model/clip changes.
+Bounds pose_bounds(const rig::Character& character);
+
+// Bind-space boxes for cheap conservative bounds of any pose: per skin and joint, the box of the
+// (morph-widened) vertices that joint influences with a non-zero weight; per draw item, the box
+// of its primitive's (morph-widened) vertices, for rigid items. Morph targets widen each vertex
+// by the sum of their positive / negative deltas (weights assumed in [0, 1]). Allocates: once
+// per model.
+struct BindBoxes {
+  std::vector<std::vector<Bounds>> joint;  // [skin][joint]
+  std::vector<Bounds> item;                // [draw item], mesh space
+  std::vector<bool> item_skinned;          // [draw item]: uses `joint` boxes of its skin
+};
+BindBoxes bind_boxes(const rig::Model& model, const rig::SkinMeshes& meshes);
+
+// Bounds of the pose whose node world matrices are `world`: each joint's box moved by its
+// skinning matrix (world × inverse bind), each rigid item's box by its node's world matrix.
+// Contains the LBS-skinned mesh (a convex blend of the joints' moved boxes). No allocation.
+Bounds posed_bounds(const rig::Model& model, const BindBoxes& boxes,
+                    std::span<const glm::mat4> world);
+
+// Node world matrices of the rest pose (Node::rest, shear included). Allocates.
+std::vector<glm::mat4> rest_world_matrices(const rig::Model& model);
+
+// Union of posed_bounds over `samples` evenly spaced times of selection.clip (the blend
+// settings of `selection` are kept); the current selection alone when the clip is missing or
+// has zero length. Uses `character` to evaluate the poses (only joint matrices: no vertex is
+// skinned) and leaves it evaluated at `selection`. Allocates the bind boxes.
+Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
+                   int samples = 24);
+// The same for a model alone. Sampling a pose is the Character's job (engine/anim's jobs behind
+// it), so this builds one for the poses, sharing `meshes` when given; no vertex is skinned.
+Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples = 24,
+                   std::shared_ptr<const rig::SkinMeshes> meshes = nullptr);
+
+// The nodes that are joints of some skin, each once (skins in order, then each skin's joints),
+// and per node its index in `nodes` (-1: not a joint). Out-of-range joint nodes are skipped.
+// Allocates: call on model changes.
+struct SkinJointNodes {
+  std::vector<int> nodes;
+  std::vector<int> slot_of_node;
+};
+SkinJointNodes skin_joint_nodes(const rig::Model& model);
+
+// Pixel rectangle, origin at the bottom left (GL convention).
+struct Viewport {
+  int x = 0, y = 0, width = 1, height = 1;
+  float aspect() const { return height > 0 ? float(width) / float(height) : 1.0f; }
+};
+
+struct Camera {
+  glm::mat4 view{1.0f};
+  glm::mat4 projection{1.0f};
+  glm::vec3 eye{0.0f, 0.0f, 3.0f};  // world-space camera position (lighting)
+
+  // The same camera for a view of `aspect` (width / height): same vertical field of view, the
+  // horizontal scale follows the aspect. Perspective projections only (others are returned
+  // unchanged).
+  Camera with_aspect(float aspect) const;
+};
+
+// Orbit camera around `target`. frame() places it so `bounds` fills the view and picks
+// near/far planes that keep depth precision (far/near stays well under 10^4).
+struct OrbitCamera {
+  glm::vec3 target{0.0f};
+  float distance = 3.0f;
+  float yaw = 0.6f;           // radians about +Y, 0 looks down -Z (front view of a glTF model)
+  float pitch = 0.25f;        // radians, positive looks down at the model
+  float fov_y = 0.7854f;      // radians (45 degrees)
+  float scene_radius = 1.0f;  // for near/far
+
+  void frame(const Bounds& bounds);
+  // After frame(): backs off (never closer) so the framed sphere also fits the horizontal field
+  // of view of a view `view_aspect` (width / height) wide: a portrait window, a compare column.
+  void fit_width(float view_aspect);
+  glm::vec3 eye() const;
+  Camera camera(float aspect) const;
+};
+
+}  // namespace rig::render

@@ -1,0 +1,151 @@
+#include "render/gpu_mesh.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace rig::render::detail {
+
+namespace {
+
+struct StaticVertex {
+  glm::vec2 texcoord{0.0f};
+  std::array<uint16_t, rig::kMaxInfluences> joints{};
+  std::array<float, rig::kMaxInfluences> weights{};
+};
+static_assert(rig::kMaxInfluences == 8, "two uvec4/vec4 attribute sets carry the influences");
+
+GLenum gl_mode(rig::PrimitiveMode mode) {
+  switch (mode) {
+    case rig::PrimitiveMode::Points:
+      return GL_POINTS;
+    case rig::PrimitiveMode::Lines:
+      return GL_LINES;
+    case rig::PrimitiveMode::LineLoop:
+      return GL_LINE_LOOP;
+    case rig::PrimitiveMode::LineStrip:
+      return GL_LINE_STRIP;
+    case rig::PrimitiveMode::Triangles:
+      return GL_TRIANGLES;
+    case rig::PrimitiveMode::TriangleStrip:
+      return GL_TRIANGLE_STRIP;
+    case rig::PrimitiveMode::TriangleFan:
+      return GL_TRIANGLE_FAN;
+  }
+  return GL_TRIANGLES;
+}
+
+}  // namespace
+
+void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned,
+                         GLuint texture_of_material) {
+  const uint32_t n = prim.vertex_count();
+  mode = gl_mode(prim.mode);
+  vertex_count = static_cast<GLsizei>(n);
+  index_count = static_cast<GLsizei>(prim.indices.size());
+  morphed = !prim.targets.empty();
+  base_color_texture = texture_of_material;
+  influences = skinned ? static_cast<int>(skin.influences) : 0;
+
+  std::vector<float> position_normal(size_t(n) * 6);
+  for (uint32_t v = 0; v < n; ++v) {
+    std::memcpy(&position_normal[size_t(v) * 6], &prim.positions[v], sizeof(glm::vec3));
+    const glm::vec3 nrm = v < prim.normals.size() ? prim.normals[v] : glm::vec3(0, 1, 0);
+    std::memcpy(&position_normal[size_t(v) * 6 + 3], &nrm, sizeof(glm::vec3));
+  }
+  std::vector<StaticVertex> statics(n);
+  for (uint32_t v = 0; v < n; ++v) {
+    if (v < prim.texcoords0.size()) statics[v].texcoord = prim.texcoords0[v];
+    if (!skinned || v >= skin.vertex_count) continue;
+    std::span<const uint16_t> j = skin.vertex_joints(v);
+    std::span<const float> w = skin.vertex_weights(v);
+    for (size_t i = 0; i < j.size() && i < rig::kMaxInfluences; ++i) {
+      statics[v].joints[i] = j[i];
+      statics[v].weights[i] = w[i];
+    }
+  }
+
+  glGenVertexArrays(1, &vao);
+  glBindVertexArray(vao);
+  glGenBuffers(1, &position_normal_vbo);
+  glBindBuffer(GL_ARRAY_BUFFER, position_normal_vbo);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(position_normal.size() * sizeof(float)),
+               position_normal.data(), morphed ? GL_DYNAMIC_DRAW : GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                        reinterpret_cast<void*>(3 * sizeof(float)));
+  glGenBuffers(1, &static_vbo);
+  glBindBuffer(GL_ARRAY_BUFFER, static_vbo);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(statics.size() * sizeof(StaticVertex)), statics.data(),
+               GL_STATIC_DRAW);
+  const GLsizei stride = sizeof(StaticVertex);
+  auto offset = [](size_t o) { return reinterpret_cast<void*>(o); };
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, offset(offsetof(StaticVertex, texcoord)));
+  glEnableVertexAttribArray(3);
+  glVertexAttribIPointer(3, 4, GL_UNSIGNED_SHORT, stride, offset(offsetof(StaticVertex, joints)));
+  glEnableVertexAttribArray(4);
+  glVertexAttribIPointer(4, 4, GL_UNSIGNED_SHORT, stride,
+                         offset(offsetof(StaticVertex, joints) + 4 * sizeof(uint16_t)));
+  glEnableVertexAttribArray(5);
+  glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, stride, offset(offsetof(StaticVertex, weights)));
+  glEnableVertexAttribArray(6);
+  glVertexAttribPointer(6, 4, GL_FLOAT, GL_FALSE, stride,
+                        offset(offsetof(StaticVertex, weights) + 4 * sizeof(float)));
+  // Scalar field: (value, defined) per vertex, zero until a field is uploaded.
+  const std::vector<float> zeros(size_t(std::max<uint32_t>(n, 1)) * 2, 0.0f);
+  glGenBuffers(1, &field_vbo);
+  glBindBuffer(GL_ARRAY_BUFFER, field_vbo);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(zeros.size() * sizeof(float)), zeros.data(),
+               GL_DYNAMIC_DRAW);
+  glEnableVertexAttribArray(7);
+  glVertexAttribPointer(7, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+  if (index_count > 0) {
+    glGenBuffers(1, &ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(prim.indices.size() * sizeof(uint32_t)),
+                 prim.indices.data(), GL_STATIC_DRAW);
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuDrawItem::release() {
+  if (vao) glDeleteVertexArrays(1, &vao);
+  const GLuint buffers[] = {position_normal_vbo, static_vbo, field_vbo, ebo};
+  for (GLuint b : buffers)
+    if (b) glDeleteBuffers(1, &b);
+  vao = position_normal_vbo = static_vbo = field_vbo = ebo = 0;
+}
+
+void GpuDrawItem::upload_positions(std::span<const float> interleaved) const {
+  glBindBuffer(GL_ARRAY_BUFFER, position_normal_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(interleaved.size_bytes()), interleaved.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuDrawItem::upload_field(std::span<const float> values, std::span<float> scratch) const {
+  const size_t n = std::min<size_t>(values.size(), size_t(vertex_count));
+  for (size_t v = 0; v < n; ++v) {
+    const float x = values[v];
+    const bool defined = x == x;
+    scratch[v * 2] = defined ? x : 0.0f;
+    scratch[v * 2 + 1] = defined ? 1.0f : 0.0f;
+  }
+  if (n == 0) return;
+  glBindBuffer(GL_ARRAY_BUFFER, field_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * 2 * sizeof(float)), scratch.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuDrawItem::draw() const {
+  glBindVertexArray(vao);
+  if (index_count > 0)
+    glDrawElements(mode, index_count, GL_UNSIGNED_INT, nullptr);
+  else
+    glDrawArrays(mode, 0, vertex_count);
+}
+
+}  // namespace rig::render::detail

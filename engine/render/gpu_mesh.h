@@ -1,0 +1,46 @@
+// GPU mesh upload: one VAO per draw item with positions/normals (rewritten per frame when the
+// primitive has morph targets), texcoords and the prepared SkinMesh influences (the same ones
+// the CPU kernels skin with), indices, and a scalar-field attribute (location 7).
+#pragma once
+
+#include <glad/gl.h>
+
+#include <glm/glm.hpp>
+#include <span>
+#include <vector>
+
+#include "model/model.h"
+#include "skin/skin_mesh.h"
+
+namespace rig::render::detail {
+
+struct GpuDrawItem {
+  GLuint vao = 0, position_normal_vbo = 0, static_vbo = 0, field_vbo = 0, ebo = 0;
+  GLenum mode = GL_TRIANGLES;
+  GLsizei vertex_count = 0, index_count = 0;
+  int influences = 0;  // 0 (rigid), 4 or 8: SkinMesh::influences
+  bool morphed = false;
+  // The material's base colour (a neutral grey without one) and texture (0: none).
+  glm::vec4 base_color_factor{0.8f, 0.8f, 0.8f, 1.0f};
+  GLuint base_color_texture = 0;
+  glm::mat4 world{1.0f};
+  glm::mat3 normal_matrix{1.0f};
+
+  bool skinned() const { return influences > 0; }
+  bool triangles() const {
+    return mode == GL_TRIANGLES || mode == GL_TRIANGLE_STRIP || mode == GL_TRIANGLE_FAN;
+  }
+  // Creates the item's buffers. `skin` = the prepared influences (not skinned: rigid).
+  // Allocates; once per model.
+  void create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned,
+              GLuint texture_of_material);
+  void release();
+  // Rewrites positions/normals (interleaved scratch, 6 floats per vertex). No allocation.
+  void upload_positions(std::span<const float> interleaved) const;
+  // Writes the scalar-field attribute from values (NaN: undefined) via `scratch` (2 floats per
+  // vertex, sized by the caller). No allocation.
+  void upload_field(std::span<const float> values, std::span<float> scratch) const;
+  void draw() const;
+};
+
+}  // namespace rig::render::detail

@@ -1,0 +1,57 @@
+// Helpers shared by the skinning shaders (skin_<method>.glsl). Mirrors the CPU reference
+// (engine/skin/) operation by operation, so the GPU read-back matches it to float rounding.
+// Included after the #version line and the generated layout header (Renderer: skin_programs.cpp),
+// which defines, from the skinning-method table and rig::kMaxInfluences:
+//   MAX_INFLUENCES          influences a vertex keeps (two joint/weight attribute sets)
+//   PALETTE_ROWS_PER_JOINT  vec4 rows per joint of this method's palette
+//   PALETTE_VEC4S           rows of the std140 uniform block (uniform-block palettes), or
+//   PALETTE_TBO             the palette is an RGBA32F texture buffer (no practical joint limit)
+// Every skin_<method>.glsl defines
+//   bool skin_vertex(uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
+//                    int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n)
+// returning false (outputs unset) for a vertex it cannot place. Rigid programs have neither a
+// palette nor skin_vertex().
+
+#ifdef PALETTE_ROWS_PER_JOINT
+#ifdef PALETTE_TBO
+uniform samplerBuffer u_palette_tbo;
+vec4 palette_row(int i) { return texelFetch(u_palette_tbo, i); }
+#else
+layout(std140) uniform Palette { vec4 u_palette[PALETTE_VEC4S]; };
+vec4 palette_row(int i) { return u_palette[i]; }
+#endif
+
+// Row `row` of joint `joint`'s palette entry.
+vec4 joint_row(int joint, int row) {
+  return palette_row(PALETTE_ROWS_PER_JOINT * joint + row);
+}
+#endif
+
+// glm's quat * vec3 (v + 2 (w (q x v) + q x (q x v))), written the same way.
+vec3 quat_rotate(vec4 q, vec3 v) {
+  vec3 qv = q.xyz;
+  vec3 uv = cross(qv, v);
+  vec3 uuv = cross(qv, uv);
+  return v + ((uv * q.w) + uuv) * 2.0;
+}
+
+// Translation of a dual quaternion: vector part of 2 d conj(r).
+vec3 dual_quat_translation(vec4 r, vec4 d) {
+  return 2.0 * (r.w * d.xyz - d.w * r.xyz + cross(r.xyz, d.xyz));
+}
+
+// cpu_skinning.cpp transform_normal: the cofactor matrix (inverse transpose up to 1/det), its
+// sign fixed by det so mirrors keep the outward side; defined for singular blends too.
+vec3 transform_normal(mat3 m, vec3 n) {
+  mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
+  float det = dot(m[0], cof[0]);
+  vec3 r = cof * n;
+  if (det < 0.0) r = -r;
+  return r;
+}
+
+vec3 safe_normalize(vec3 v, vec3 fallback) {
+  float len = length(v);
+  return (len > 0.0 && !isinf(len) && !isnan(len)) ? v / len : fallback;
+}
+

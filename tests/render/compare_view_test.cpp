@@ -1,0 +1,276 @@
+// The compare view: each column is exactly a single-method render with the column's camera and
+// viewport (so columns cannot be swapped or squashed), the column aspect is analytic, and
+// palettes are uploaded only for the methods drawn.
+#include <glad/gl.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
+#include <string>
+#include <vector>
+
+#include "character/character.h"
+#include "render/offscreen.h"
+#include "render/renderer.h"
+#include "render_test_support.h"
+
+namespace rig::render {
+namespace {
+
+using test::ChainJoint;
+
+constexpr int kWidth = 320, kHeight = 240;
+const glm::vec3 kBackground(0.2f, 0.4f, 0.6f);
+
+// A cylinder (radius 0.5, y in [0, 2]) whose child joint at y = 1 is twisted by `twist` about
+// Y: LBS collapses the middle ring, DQS keeps it, so the two methods draw different pixels.
+Model twisted_cylinder(float twist) {
+  std::vector<ChainJoint> chain(2);
+  chain[1].translation = glm::vec3(0.0f, 1.0f, 0.0f);
+  chain[1].rotation = glm::angleAxis(twist, glm::vec3(0, 1, 0));
+  const int rings = 21, segments = 24;
+  std::vector<glm::vec3> pos, nrm;
+  std::vector<uint16_t> ids;
+  std::vector<float> w;
+  std::vector<uint32_t> idx;
+  for (int r = 0; r < rings; ++r) {
+    const float y = 2.0f * float(r) / float(rings - 1);
+    const float child = std::clamp(y - 0.5f, 0.0f, 1.0f);
+    for (int s = 0; s < segments; ++s) {
+      const float a = 2.0f * 3.14159265f * float(s) / float(segments);
+      pos.push_back(glm::vec3(0.5f * std::cos(a), y, 0.5f * std::sin(a)));
+      nrm.push_back(glm::vec3(std::cos(a), 0.0f, std::sin(a)));
+      ids.insert(ids.end(), {0, 1, 0, 0});
+      w.insert(w.end(), {1.0f - child, child, 0.0f, 0.0f});
+    }
+  }
+  for (int r = 0; r + 1 < rings; ++r)
+    for (int s = 0; s < segments; ++s) {
+      const uint32_t a = r * segments + s, b = r * segments + (s + 1) % segments;
+      idx.insert(idx.end(), {a, b, a + segments, b, b + segments, a + segments});
+    }
+  const std::vector<glm::mat4> inverse_bind = {
+      glm::mat4(1.0f), glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -1.0f, 0.0f))};
+  return test::chain_model(chain, pos, nrm, 4, ids, w, idx, inverse_bind);
+}
+
+// A unit square in the XY plane centred on the origin, facing +Z, on one joint.
+Model unit_square() {
+  std::vector<ChainJoint> chain(1);
+  const std::vector<glm::vec3> pos = {
+      {-0.5f, -0.5f, 0.0f}, {0.5f, -0.5f, 0.0f}, {0.5f, 0.5f, 0.0f}, {-0.5f, 0.5f, 0.0f}};
+  const std::vector<glm::vec3> nrm(4, glm::vec3(0, 0, 1));
+  std::vector<uint16_t> ids(16, 0);
+  std::vector<float> w = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  return test::chain_model(chain, pos, nrm, 4, ids, w, {0, 1, 2, 0, 2, 3});
+}
+
+// A renderer, a character at the rest pose (or `selection`) and a 320 x 240 target.
+struct Scene {
+  explicit Scene(const Model& m, const PoseSelection& selection = {}) : model(m), character(m) {
+    std::string error;
+    EXPECT_TRUE(renderer.init(error)) << error;
+    EXPECT_TRUE(renderer.set_model(model, character.shared_skin_meshes(), error)) << error;
+    EXPECT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
+    character.evaluate(selection);
+    renderer.update(character);
+  }
+  ~Scene() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
+  std::vector<uint8_t> pixels() {
+    std::vector<uint8_t> p;
+    target.read_rgba(p);  // binds the default framebuffer: bind the target again
+    target.bind();
+    return p;
+  }
+
+  const Model& model;
+  Character character;
+  Renderer renderer;
+  OffscreenTarget target;
+  const Viewport viewport{0, 0, kWidth, kHeight};
+};
+
+// Pixels with any channel different, in columns [x0, x1).
+size_t count_different(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, int x0,
+                       int x1) {
+  size_t n = 0;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = x0; x < x1; ++x) {
+      const size_t i = (size_t(y) * kWidth + x) * 4;
+      if (a[i] != b[i] || a[i + 1] != b[i + 1] || a[i + 2] != b[i + 2]) ++n;
+    }
+  return n;
+}
+
+void expect_columns_are_single_renders(const std::vector<SkinningMethod>& methods) {
+  const Model model = twisted_cylinder(glm::radians(170.0f));
+  Scene scene(model);
+  OrbitCamera orbit;
+  orbit.frame(pose_bounds(scene.character));
+  orbit.fit_width(scene.viewport.aspect() / float(methods.size()));
+  const Camera camera = orbit.camera(scene.viewport.aspect());
+  DrawOptions options;
+  options.grid = false;
+  scene.target.bind();
+  scene.renderer.clear(scene.viewport, kBackground);
+  scene.renderer.draw_compare(camera, scene.viewport, options, methods, false);
+  const std::vector<uint8_t> split = scene.pixels();
+
+  const int columns = int(methods.size());
+  // Each table row's single render of every column, for the swap check below.
+  std::vector<std::vector<std::vector<uint8_t>>> single(columns);
+  for (int i = 0; i < columns; ++i) {
+    const Viewport column = Renderer::compare_column(scene.viewport, i, columns);
+    for (const SkinningMethodInfo& m : skinning_methods()) {
+      DrawOptions o = options;
+      o.method = m.method;
+      scene.renderer.clear(scene.viewport, kBackground);
+      scene.renderer.draw(camera.with_aspect(column.aspect()), column, o);
+      single[i].push_back(scene.pixels());
+    }
+    // The divider covers 2 pixels around each inner edge: compared inside them.
+    const int x0 = column.x + (i > 0 ? 2 : 0);
+    const int x1 = column.x + column.width - (i + 1 < columns ? 2 : 0);
+    SCOPED_TRACE("column " + std::to_string(i) + " " + method_info(methods[i]).label);
+    EXPECT_EQ(count_different(split, single[i][size_t(methods[i])], x0, x1), 0u);
+    // The other method draws this column differently, so a swap would be seen.
+    for (const SkinningMethodInfo& m : skinning_methods()) {
+      if (m.method == methods[i]) continue;
+      EXPECT_GT(count_different(split, single[i][size_t(m.method)], x0, x1), 100u) << m.label;
+    }
+    // The column holds the model (not just background).
+    EXPECT_GT(test::count_pixels_unlike(split, glm::ivec3(51, 102, 153), 3, x0, x1, kWidth), 500u);
+  }
+}
+
+TEST(CompareView, EachColumnIsTheSingleMethodRenderOfItsColumn) {
+  RIG_REQUIRE_GL();
+  expect_columns_are_single_renders({SkinningMethod::Linear, SkinningMethod::DualQuaternion});
+}
+
+TEST(CompareView, ThreeColumnsFollowTheGivenMethodList) {
+  RIG_REQUIRE_GL();
+  expect_columns_are_single_renders(
+      {SkinningMethod::DualQuaternion, SkinningMethod::DualQuaternion, SkinningMethod::Linear});
+}
+
+TEST(CompareView, ColumnsSplitTheViewportIntoEqualParts) {
+  const Viewport v{10, 20, 320, 240};
+  for (int columns : {1, 2, 3, 7}) {
+    int x = v.x;
+    for (int i = 0; i < columns; ++i) {
+      const Viewport c = Renderer::compare_column(v, i, columns);
+      EXPECT_EQ(c.x, x);
+      EXPECT_EQ(c.y, v.y);
+      EXPECT_EQ(c.height, v.height);
+      EXPECT_NEAR(c.width, double(v.width) / columns, 1.0);
+      x += c.width;
+    }
+    EXPECT_EQ(x, v.x + v.width);
+  }
+}
+
+// A unit square 4 units in front of a 45-degree camera spans 0.5 / (4 tan 22.5°) of the half
+// height: 72.4 px of 240, in width too, in every column (a squashed column would be 36 px wide).
+TEST(CompareView, ColumnsKeepTheVerticalFieldOfViewWithTheirOwnAspect) {
+  RIG_REQUIRE_GL();
+  const Model model = unit_square();
+  Scene scene(model);
+  OrbitCamera orbit;
+  orbit.yaw = 0.0f;
+  orbit.pitch = 0.0f;
+  orbit.distance = 4.0f;
+  orbit.scene_radius = 1.0f;
+  const double expected = 0.5 / (4.0 * std::tan(0.5 * double(orbit.fov_y))) * kHeight;
+  DrawOptions options;
+  options.grid = false;
+  for (int columns : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(columns) + " columns");
+    const std::vector<SkinningMethod> methods(size_t(columns), SkinningMethod::Linear);
+    scene.target.bind();
+    scene.renderer.clear(scene.viewport, kBackground);
+    scene.renderer.draw_compare(orbit.camera(scene.viewport.aspect()), scene.viewport, options,
+                                methods, false);
+    const std::vector<uint8_t> image = scene.pixels();
+    for (int i = 0; i < columns; ++i) {
+      const Viewport c = Renderer::compare_column(scene.viewport, i, columns);
+      int x_min = kWidth, x_max = -1, y_min = kHeight, y_max = -1;
+      for (int y = 0; y < kHeight; ++y)
+        for (int x = c.x + 2; x < c.x + c.width - 2; ++x) {
+          const uint8_t* p = &image[(size_t(y) * kWidth + x) * 4];
+          if (std::abs(p[0] - 51) + std::abs(p[1] - 102) + std::abs(p[2] - 153) <= 6) continue;
+          x_min = std::min(x_min, x);
+          x_max = std::max(x_max, x);
+          y_min = std::min(y_min, y);
+          y_max = std::max(y_max, y);
+        }
+      EXPECT_NEAR(x_max - x_min + 1, expected, 2.0) << "column " << i;
+      EXPECT_NEAR(y_max - y_min + 1, expected, 2.0) << "column " << i;
+      // Centred in its column.
+      EXPECT_NEAR(0.5 * (x_min + x_max + 1), c.x + 0.5 * c.width, 1.5) << "column " << i;
+    }
+  }
+}
+
+TEST(PaletteUploads, OnlyDrawnMethodsAreAskedForAndUploaded) {
+  RIG_REQUIRE_GL();
+  const Model model = twisted_cylinder(glm::radians(90.0f));
+  Scene scene(model);  // update() done: every palette stale, none uploaded since
+  const uint64_t lbs0 = scene.renderer.palette_uploads(SkinningMethod::Linear);
+  const uint64_t dqs0 = scene.renderer.palette_uploads(SkinningMethod::DualQuaternion);
+  auto uploads = [&](SkinningMethod m) {
+    return scene.renderer.palette_uploads(m) - (m == SkinningMethod::Linear ? lbs0 : dqs0);
+  };
+  OrbitCamera orbit;
+  orbit.frame(pose_bounds(scene.character));
+  const Camera camera = orbit.camera(scene.viewport.aspect());
+  DrawOptions options;
+  scene.target.bind();
+  scene.renderer.draw(camera, scene.viewport, options);  // LBS only: one skin
+  EXPECT_EQ(uploads(SkinningMethod::Linear), 1u);
+  EXPECT_EQ(uploads(SkinningMethod::DualQuaternion), 0u);
+  scene.renderer.draw(camera, scene.viewport, options);  // still current: no second upload
+  std::vector<glm::vec3> p(model.meshes[0].primitives[0].vertex_count()), n(p.size());
+  std::string error;
+  ASSERT_TRUE(scene.renderer.read_back_skinned(0, SkinningMethod::Linear, p, n, error)) << error;
+  EXPECT_EQ(uploads(SkinningMethod::Linear), 1u);
+  EXPECT_EQ(uploads(SkinningMethod::DualQuaternion), 0u);
+  const SkinningMethod both[] = {SkinningMethod::Linear, SkinningMethod::DualQuaternion};
+  scene.renderer.draw_compare(camera, scene.viewport, options, both, false);
+  EXPECT_EQ(uploads(SkinningMethod::Linear), 1u);
+  EXPECT_EQ(uploads(SkinningMethod::DualQuaternion), 1u);
+  // A new frame: nothing until drawn; update(character, methods) uploads those at once.
+  scene.renderer.update(scene.character);
+  EXPECT_EQ(uploads(SkinningMethod::Linear), 1u);
+  EXPECT_EQ(uploads(SkinningMethod::DualQuaternion), 1u);
+  const SkinningMethod dqs[] = {SkinningMethod::DualQuaternion};
+  scene.renderer.update(scene.character, dqs);
+  EXPECT_EQ(uploads(SkinningMethod::DualQuaternion), 2u);
+  options.method = SkinningMethod::DualQuaternion;
+  scene.renderer.draw(camera, scene.viewport, options);
+  EXPECT_EQ(uploads(SkinningMethod::Linear), 1u);
+  EXPECT_EQ(uploads(SkinningMethod::DualQuaternion), 2u);
+  EXPECT_EQ(scene.renderer.gl_error_count(), 0u);
+}
+
+// A palette uploaded lazily is the one of the pose given to update(): the read-back after a
+// DQS-only frame matches the CPU reference for both methods.
+TEST(PaletteUploads, LazyPalettesFollowTheLatestUpdate) {
+  RIG_REQUIRE_GL();
+  const Model model = twisted_cylinder(glm::radians(120.0f));
+  Scene scene(model);
+  std::vector<glm::vec3> gp(model.meshes[0].primitives[0].vertex_count()), gn(gp.size()),
+      cp(gp.size()), cn(gp.size());
+  std::string error;
+  for (SkinningMethod m : {SkinningMethod::DualQuaternion, SkinningMethod::Linear}) {
+    ASSERT_TRUE(scene.renderer.read_back_skinned(0, m, gp, gn, error)) << error;
+    scene.character.skin_draw_item(model.draws[0], m, cp, cn);
+    float worst = 0.0f;
+    for (size_t v = 0; v < gp.size(); ++v) worst = std::max(worst, glm::length(gp[v] - cp[v]));
+    EXPECT_LT(worst, 1e-5f) << method_info(m).label;
+  }
+}
+
+}  // namespace
+}  // namespace rig::render
