@@ -18,12 +18,9 @@ namespace rigview {
 
 namespace {
 
-// The methods a --output render draws, one column each: the one place headless reads the
-// skinning option (when Options carries a method list, return it here).
+// The methods a --output render draws, one column each.
 std::vector<rig::SkinningMethod> output_methods(const Options& options) {
-  if (options.skinning == SkinningMode::Compare)
-    return {rig::SkinningMethod::Linear, rig::SkinningMethod::DualQuaternion};
-  return {skinning_method(options.skinning)};
+  return methods_to_draw(options);
 }
 
 // Prints the one-line error; returns `status` (1: the model or output, 2: a usage error).
@@ -112,7 +109,7 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
   character.evaluate(selection);
   renderer.update(character);
 
-  const rig::SkinningMethod method = skinning_method(options.skinning);
+  const rig::SkinningMethod method = methods_to_draw(options).front();
   positions.assign(model.draws.size(), {});
   normals.assign(model.draws.size(), {});
   std::vector<glm::vec3> p, n;

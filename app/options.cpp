@@ -373,10 +373,6 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     error = "--blend-time and --blend-weight need --blend-index";
     return false;
   }
-  o.skinning = o.compare ? SkinningMode::Compare
-               : o.skinning_methods.front() == rig::SkinningMethod::DualQuaternion
-                   ? SkinningMode::Dqs
-                   : SkinningMode::Lbs;
   if (o.compare && !o.export_obj.empty()) {
     error = "--skinning compare applies to --output renders, not to --export-obj";
     return false;

@@ -11,11 +11,6 @@ namespace rigview {
 
 enum class Backend { Cpu, Gpu };
 
-// Transitional: app/headless.cpp (being refactored elsewhere) still reads Options::skinning and
-// skinning_method(SkinningMode) (pose_options.h). Everything else uses skinning_methods/compare
-// and methods_to_draw(); delete both once headless.cpp calls methods_to_draw().
-enum class SkinningMode { Lbs, Dqs, Compare };
-
 struct Options {
   std::string model_path;  // empty: the bundled default character
   bool help = false;
@@ -36,7 +31,6 @@ struct Options {
   std::vector<rig::SkinningMethod> skinning_methods = {rig::SkinningMethod::Linear};
   bool compare = false;
   bool skinning_given = false;  // --skinning appeared (--report scans every method otherwise)
-  SkinningMode skinning = SkinningMode::Lbs;  // transitional, see SkinningMode
   int blend_index = -1;
   float blend_time = 0.0f;
   float blend_weight = 0.0f;

@@ -3,18 +3,11 @@
 
 #include <string>
 
-#include "character/character.h"
+#include "anim/pose_selection.h"
 #include "model/model.h"
 #include "options.h"
 
 namespace rigview {
-
-// Transitional (see SkinningMode in options.h): only app/headless.cpp calls this; the rest of
-// the app uses methods_to_draw(options).
-inline rig::SkinningMethod skinning_method(SkinningMode mode) {
-  return mode == SkinningMode::Dqs ? rig::SkinningMethod::DualQuaternion
-                                   : rig::SkinningMethod::Linear;
-}
 
 // Validates clip indices against the model (false + one-line error when out of range) and
 // fills `out`: --animation-time defaults to the clip's start and is clamped to [start, end];

@@ -76,8 +76,9 @@ std::vector<ViewerAction> build_actions() {
   rows.push_back(
       key("R", {{'R'}}, "rest pose on / off", [](ViewerState& s) { s.rest_pose = !s.rest_pose; }));
   rows.push_back(key("V", {{'V'}},
-                     "weights view: off / selected joint (heat map) / influence count",
-                     cycle_weights));
+                     "surface colours: off / selected joint's weights / influence count / "
+                     "deflation per method / LBS-DQS difference",
+                     cycle_surface_view));
   rows.push_back(key("W", {{'W'}}, "wireframe on / off",
                      [](ViewerState& s) { s.show_wireframe = !s.show_wireframe; }));
   rows.push_back(

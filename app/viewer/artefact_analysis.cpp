@@ -57,6 +57,17 @@ float ArtefactAnalysis::difference(rig::SkinningMethod a, rig::SkinningMethod b)
   return rig::method_difference(setup_, *model_, *fa, *fb, difference_);
 }
 
+void ArtefactAnalysis::refresh_deflation_field(rig::SkinningMethod method) {
+  if (const rig::ArtefactFrame* f = frame(method))
+    rig::analysis::fill_deflation_field(*model_, *f, method, deflation_fields_[size_t(method)]);
+}
+
+void ArtefactAnalysis::refresh_difference_field() {
+  const float largest = difference(kDifferenceA, kDifferenceB);
+  rig::analysis::fill_difference_field(*model_, difference_, largest, kDifferenceA, kDifferenceB,
+                                       difference_view_);
+}
+
 void ArtefactAnalysis::join() {
   if (worker_.joinable()) worker_.join();
 }

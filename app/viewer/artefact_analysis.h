@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "analysis/artefact_fields.h"
 #include "analysis/skinning_artefacts.h"
 #include "character/character.h"
 
@@ -52,6 +53,17 @@ class ArtefactAnalysis {
 
   const rig::ArtefactSetup& setup() const { return setup_; }
 
+  // Heat maps of the last analysis: each method's deflation, and the difference of the first two
+  // table methods (LBS vs DQS). Refilled by refresh_fields(); no allocation once shaped.
+  void refresh_deflation_field(rig::SkinningMethod method);
+  void refresh_difference_field();
+  const rig::analysis::ScalarField& deflation_field(rig::SkinningMethod m) const {
+    return deflation_fields_[size_t(m)];
+  }
+  const rig::analysis::ScalarField& difference_field_view() const { return difference_view_; }
+  static constexpr rig::SkinningMethod kDifferenceA = rig::SkinningMethod::Linear;
+  static constexpr rig::SkinningMethod kDifferenceB = rig::SkinningMethod::DualQuaternion;
+
  private:
   void join();
 
@@ -61,6 +73,8 @@ class ArtefactAnalysis {
   std::array<bool, rig::kSkinningMethodCount> analysed_{};
   std::array<std::vector<RankedJoint>, rig::kSkinningMethodCount> ranked_;
   std::vector<std::vector<float>> difference_;
+  std::array<rig::analysis::ScalarField, rig::kSkinningMethodCount> deflation_fields_;
+  rig::analysis::ScalarField difference_view_;
 
   std::thread worker_;
   std::atomic<bool> cancel_{false}, running_{false}, finished_{false};

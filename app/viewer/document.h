@@ -10,6 +10,7 @@
 #include "character/character.h"
 #include "model/model.h"
 #include "render/renderer.h"
+#include "viewer/artefact_analysis.h"
 
 namespace rigview {
 
@@ -36,6 +37,10 @@ struct Document {
   uint32_t joint_count = 0;    // over all skins
   uint32_t skinned_draw_items = 0;
   std::string window_title;
+
+  // Skinning artefact analysis, made on first use (Artefacts panel, deflation heat maps).
+  // Declared last: destroyed first, so a running scan stops before the model goes.
+  std::unique_ptr<ArtefactAnalysis> artefacts;
 
   bool loaded() const { return model != nullptr; }
   // Marks the path from the skin's root down to `node` (no allocation).

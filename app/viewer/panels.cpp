@@ -183,15 +183,19 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   ImGui::Checkbox("Surfaces", &state.show_surfaces);
   ImGui::SameLine();
   ImGui::Checkbox("Wireframe (W)", &state.show_wireframe);
-  int weights = static_cast<int>(state.weights);
+  int weights = static_cast<int>(state.surface_view);
   ImGui::SetNextItemWidth(170.0f);
-  ImGui::Combo("Weights (V)", &weights, "Off\0Selected joint\0Influence count\0");
+  ImGui::Combo("Colour (V)", &weights,
+               "Off\0Selected joint\0Influence count\0Deflation\0Method difference\0");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Selected joint: its skin weight per vertex (heat map, grey = none)\n"
-        "Influence count: non-zero influences per vertex");
-  state.weights = static_cast<WeightsMode>(weights);
-  if (state.weights == WeightsMode::SelectedJoint) {
+        "Influence count: non-zero influences per vertex\n"
+        "Deflation: log2(r_pose / r_rest) per vertex for each view's method (blue loss,\n"
+        "white rigid, red bulge, clamped at +-1; grey undefined)\n"
+        "Method difference: |LBS - DQS| / rest diagonal");
+  state.surface_view = static_cast<SurfaceView>(weights);
+  if (state.surface_view == SurfaceView::SelectedJoint) {
     if (state.selected_node < 0) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
       ImGui::TextWrapped("Select a joint in the tree or click one with bones on (B).");
@@ -200,7 +204,7 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
       ImGui::TextDisabled("Weights of %s",
                           doc.node_labels[static_cast<size_t>(state.selected_node)].c_str());
   }
-  if (doc.skinned_draw_items == 0 && state.weights != WeightsMode::Off)
+  if (doc.skinned_draw_items == 0 && state.surface_view != SurfaceView::Off)
     ImGui::TextDisabled("This model has no skinned mesh: it draws as usual.");
   if (ImGui::Button("Frame model (F)")) state.requests.frame_model = true;
   ImGui::SameLine();
@@ -318,8 +322,59 @@ ImU32 legend_color(glm::vec3 c) {
 // The weight view's key, at the bottom left of the 3D view (above the stats): the heat map as a bar
 // from 0 to 1 (plus the "not influenced" and "broken" swatches), or one swatch per influence count.
 // The colours are the renderer's own (render/weight_colors.h), unlit.
+// The artefact heat maps' key: the field's colour map as a bar with its ticks, and its undefined
+// colour. Deflation in compare mode names every column's method (each has its own map).
+void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList* draw, float h) {
+  if (!doc.artefacts) {
+    ImGui::TextUnformatted("(measuring...)");
+    return;
+  }
+  const rig::analysis::ScalarField& field =
+      state.surface_view == SurfaceView::Difference
+          ? doc.artefacts->difference_field_view()
+          : doc.artefacts->deflation_field(methods_shown(state).front());
+  if (state.surface_view == SurfaceView::Deflation) {
+    std::string methods;
+    for (rig::SkinningMethod m : methods_shown(state))
+      methods += std::string(methods.empty() ? "" : " | ") + rig::method_info(m).label;
+    ImGui::Text("Deflation h = log2(r_pose / r_rest): %s", methods.c_str());
+  } else {
+    ImGui::TextUnformatted(field.title.c_str());
+  }
+  constexpr float kBarWidth = 240.0f;
+  constexpr int kSteps = 24;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  for (int i = 0; i < kSteps; ++i) {
+    const float v0 = field.min + (field.max - field.min) * float(i) / kSteps;
+    const float v1 = field.min + (field.max - field.min) * float(i + 1) / kSteps;
+    // Just inside the range, so a heat map's "at or below min" grey stays out of the bar.
+    const ImU32 a = legend_color(rig::analysis::color_map_color(field.map, std::max(v0, field.min + 1e-6f * (field.max - field.min)), field.min, field.max));
+    const ImU32 b = legend_color(rig::analysis::color_map_color(field.map, v1, field.min, field.max));
+    const float x0 = p.x + kBarWidth * float(i) / kSteps, x1 = p.x + kBarWidth * float(i + 1) / kSteps;
+    draw->AddRectFilledMultiColor(ImVec2(x0, p.y), ImVec2(x1, p.y + h), a, b, b, a);
+  }
+  ImGui::Dummy(ImVec2(kBarWidth, h));
+  const float left = ImGui::GetCursorPosX();
+  for (size_t i = 0; i < field.ticks.size(); ++i) {
+    const rig::analysis::LegendTick& tick = field.ticks[i];
+    const float t = field.max > field.min ? (tick.value - field.min) / (field.max - field.min) : 0.0f;
+    const float width = ImGui::CalcTextSize(tick.label.c_str()).x;
+    const float x = std::clamp(left + t * kBarWidth - 0.5f * width, left, left + kBarWidth - width);
+    if (i > 0) ImGui::SameLine(x);
+    else ImGui::SetCursorPosX(x);
+    ImGui::TextUnformatted(tick.label.c_str());
+  }
+  const ImVec2 q = ImGui::GetCursorScreenPos();
+  draw->AddRectFilled(q, ImVec2(q.x + h, q.y + h), legend_color(field.undefined_color));
+  ImGui::Dummy(ImVec2(h, h));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(state.surface_view == SurfaceView::Deflation
+                             ? "undefined (on the bone, no weight, singular joint)"
+                             : "undefined");
+}
+
 void draw_weight_legend(const ViewerState& state, const Document& doc) {
-  if (state.weights == WeightsMode::Off) return;
+  if (state.surface_view == SurfaceView::Off) return;
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   // Above the stats overlay, which spans the bottom of narrow windows.
   ImGui::SetNextWindowPos(
@@ -337,7 +392,7 @@ void draw_weight_legend(const ViewerState& state, const Document& doc) {
       ImGui::SameLine();
       ImGui::TextUnformatted(label);
     };
-    if (state.weights == WeightsMode::SelectedJoint) {
+    if (state.surface_view == SurfaceView::SelectedJoint) {
       if (state.selected_node >= 0)
         ImGui::Text("Weight of %s",
                     doc.node_labels[static_cast<size_t>(state.selected_node)].c_str());
@@ -365,6 +420,9 @@ void draw_weight_legend(const ViewerState& state, const Document& doc) {
       swatch(rig::render::kZeroWeightColor, "not influenced (0)");
       ImGui::SameLine();
       swatch(rig::render::kBrokenWeightColor, "no usable weights");
+    } else if (state.surface_view == SurfaceView::Deflation ||
+               state.surface_view == SurfaceView::Difference) {
+      draw_field_legend(state, doc, draw, h);
     } else {
       ImGui::TextUnformatted("Non-zero influences per vertex");
       static const char* const kCounts[] = {"", "1", "2", "3", "4", "5", "6", "7", "8"};
@@ -453,6 +511,7 @@ void draw_side_panel(ViewerState& state, Document& doc, const ViewerSettings& se
     draw_crossfade_panel(state, doc);
     draw_display_panel(state, doc);
     if (ImGui::Button("Help (H)")) state.show_help = !state.show_help;
+    draw_artefacts_panel(state, doc);
     draw_skeleton_panel(state, doc);
   }
   ImGui::End();

@@ -17,6 +17,9 @@ void draw_animation_panel(ViewerState& state, Document& doc);  // clips, timelin
 void draw_crossfade_panel(ViewerState& state, Document& doc);
 void draw_display_panel(ViewerState& state, const Document& doc);  // skinning, display, weights
 void draw_skeleton_panel(ViewerState& state, Document& doc);       // joint tree and selection
+// Skinning artefacts of the current pose and clip (viewer/artefacts_panel.cpp). Sets
+// state.artefacts_open, which makes the frame loop measure (doc.artefacts) every frame.
+void draw_artefacts_panel(ViewerState& state, Document& doc);
 
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);

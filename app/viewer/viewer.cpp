@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -49,6 +50,8 @@ class Viewer {
  private:
   // Opens `path` as the new document; on failure the current one stays and the error is shown.
   void open_model(const std::string& path);
+  void frame_joint(int node);
+  void update_artefacts();
   void frame_model();
   void reset_camera();
   void serve_requests();
@@ -63,6 +66,7 @@ class Viewer {
   ViewerState state_;
   Document doc_;
   Document pending_doc_;  // scratch for loads, so a failed load leaves doc_ alone
+  std::unique_ptr<rig::render::BindBoxes> bind_boxes_;  // doc_'s, made on the first joint framing
   GlfwPlatform platform_;
   bool window_open_ = false;
   // Declared after the platform: destroyed first, while the GL context still exists.
@@ -94,7 +98,7 @@ int Viewer::load_initial(const std::string& path) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 2;
   }
-  state_.weights = weights_mode(view);
+  state_.surface_view = weights_mode(view);
   if (weight_joint >= 0) {
     state_.selected_node = weight_joint;
     state_.reveal_selection = true;
@@ -161,6 +165,61 @@ void Viewer::frame_model() {
   state_.camera.fit_width((static_cast<float>(width) - left) / static_cast<float>(height) / views);
 }
 
+// Frames the part of the mesh that `node` moves: its skin joint's bind-space vertex box, placed
+// by the joint's current skinning matrix (the joint's position alone when no vertex follows it).
+void Viewer::frame_joint(int node) {
+  const rig::Model& m = *doc_.model;
+  rig::render::Bounds box;
+  for (size_t s = 0; s < m.skins.size() && !box.valid(); ++s)
+    for (size_t j = 0; j < m.skins[s].joints.size(); ++j) {
+      if (m.skins[s].joints[j] != node) continue;
+      if (!bind_boxes_) bind_boxes_ = std::make_unique<rig::render::BindBoxes>(
+                            rig::render::bind_boxes(m, doc_.character->skin_meshes()));
+      const rig::render::Bounds& bind = bind_boxes_->joint[s][j];
+      if (bind.valid())
+        box = rig::render::transform_bounds(doc_.character->skinning_matrices(int(s))[j], bind);
+      break;
+    }
+  if (!box.valid()) {
+    const glm::vec3 p(doc_.character->world()[size_t(node)][3]);
+    const float r = 0.1f * std::max(doc_.bounds.radius(), 1e-3f);
+    box.add(p - glm::vec3(r));
+    box.add(p + glm::vec3(r));
+  }
+  state_.camera.frame(box);
+}
+
+// The artefact measures of the current pose, for what needs them this frame: the Artefacts
+// panel (its method), the deflation heat map (every method on screen) and the difference map
+// (LBS and DQS). The panel also keeps a scan of the current clip going in the background.
+void Viewer::update_artefacts() {
+  const SurfaceView view = state_.surface_view;
+  const bool maps = view == SurfaceView::Deflation || view == SurfaceView::Difference;
+  if (!maps && !state_.artefacts_open) return;
+  if (!doc_.artefacts)
+    doc_.artefacts =
+        std::make_unique<ArtefactAnalysis>(*doc_.model, doc_.character->skin_meshes());
+  std::array<rig::SkinningMethod, rig::kSkinningMethodCount> wanted{};
+  size_t count = 0;
+  auto want = [&](rig::SkinningMethod m) {
+    if (std::find(wanted.begin(), wanted.begin() + count, m) == wanted.begin() + count)
+      wanted[count++] = m;
+  };
+  if (view == SurfaceView::Deflation)
+    for (rig::SkinningMethod m : methods_shown(state_)) want(m);
+  if (view == SurfaceView::Difference) {
+    want(ArtefactAnalysis::kDifferenceA);
+    want(ArtefactAnalysis::kDifferenceB);
+  }
+  if (state_.artefacts_open) want(state_.artefact_method);
+  doc_.artefacts->analyze(*doc_.character, {wanted.data(), count});
+  if (view == SurfaceView::Deflation)
+    for (rig::SkinningMethod m : methods_shown(state_)) doc_.artefacts->refresh_deflation_field(m);
+  if (view == SurfaceView::Difference) doc_.artefacts->refresh_difference_field();
+  if (state_.artefacts_open && doc_.playback.clip() >= 0)
+    doc_.artefacts->request_scan(doc_.playback.clip());
+}
+
 void Viewer::reset_camera() {
   state_.camera = rig::render::OrbitCamera{};
   reset_camera_angles(state_.camera);
@@ -187,6 +246,7 @@ void Viewer::open_model(const std::string& path) {
   }
   std::swap(doc_, pending_doc_);
   pending_doc_ = Document{};
+  bind_boxes_.reset();
   state_.playback = &doc_.playback;
   state_.error_message.clear();
   state_.selected_node = state_.hovered_node = -1;
@@ -205,7 +265,9 @@ void Viewer::serve_requests() {
   if (r.quit) platform_.request_close();
   if (r.reset_camera) reset_camera();
   if (r.frame_model) frame_model();
+  if (r.frame_node >= 0) frame_joint(r.frame_node);
   r.quit = r.reset_camera = r.frame_model = false;
+  r.frame_node = -1;
   if (!r.open_path.empty()) {
     std::string path;
     path.swap(r.open_path);
@@ -307,7 +369,8 @@ int Viewer::run() {
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     state_.animation_cpu_ms =
         state_.animation_cpu_ms == 0.0 ? cpu_ms : 0.9 * state_.animation_cpu_ms + 0.1 * cpu_ms;
-    update_renderer(*renderer_, doc_);
+    update_artefacts();
+    update_renderer(*renderer_, doc_, state_);
 
     update_hover();
     draw_hover_tooltip(state_, doc_);
@@ -318,7 +381,7 @@ int Viewer::run() {
     platform_.framebuffer_size(fb_width, fb_height);
     const bool minimized = fb_width <= 0 || fb_height <= 0;
     if (!minimized) {
-      render_scene(*renderer_, state_, fb_width, fb_height, ImGui::GetIO().DisplaySize.x);
+      render_scene(*renderer_, state_, doc_, fb_width, fb_height, ImGui::GetIO().DisplaySize.x);
       platform_.render_imgui();
     }
     const bool last_test_frame = self_test_.active() && frame >= self_test_.frames;

@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <vector>
 
@@ -10,28 +11,30 @@
 
 namespace rigview {
 
-rig::render::WeightView render_weight_view(WeightsMode mode) {
+rig::render::WeightView render_weight_view(SurfaceView mode) {
   switch (mode) {
-    case WeightsMode::SelectedJoint:
+    case SurfaceView::SelectedJoint:
       return rig::render::WeightView::SelectedJoint;
-    case WeightsMode::InfluenceCount:
+    case SurfaceView::InfluenceCount:
       return rig::render::WeightView::InfluenceCount;
-    case WeightsMode::Off:
+    case SurfaceView::Off:
+    case SurfaceView::Deflation:  // scalar fields of their own (render_scene)
+    case SurfaceView::Difference:
       break;
   }
   return rig::render::WeightView::Off;
 }
 
-WeightsMode weights_mode(rig::render::WeightView view) {
+SurfaceView weights_mode(rig::render::WeightView view) {
   switch (view) {
     case rig::render::WeightView::SelectedJoint:
-      return WeightsMode::SelectedJoint;
+      return SurfaceView::SelectedJoint;
     case rig::render::WeightView::InfluenceCount:
-      return WeightsMode::InfluenceCount;
+      return SurfaceView::InfluenceCount;
     case rig::render::WeightView::Off:
       break;
   }
-  return WeightsMode::Off;
+  return SurfaceView::Off;
 }
 
 bool create_renderer(std::unique_ptr<rig::render::Renderer>& renderer, const Document& doc,
@@ -41,7 +44,7 @@ bool create_renderer(std::unique_ptr<rig::render::Renderer>& renderer, const Doc
     error = "renderer: " + error;
     return false;
   }
-  if (!renderer->set_model(*doc.model, error)) {
+  if (!renderer->set_model(*doc.model, doc.character->shared_skin_meshes(), error)) {
     error = doc.path + ": " + error;
     return false;
   }
@@ -50,18 +53,21 @@ bool create_renderer(std::unique_ptr<rig::render::Renderer>& renderer, const Doc
 
 bool switch_renderer_model(rig::render::Renderer& renderer, const Document& current,
                            const Document& next, std::string& error) {
-  if (renderer.set_model(*next.model, error)) return true;
+  if (renderer.set_model(*next.model, next.character->shared_skin_meshes(), error)) return true;
   std::string restore_error;  // the previous model was accepted before; put it back
-  if (!current.model || !renderer.set_model(*current.model, restore_error)) renderer.clear_model();
+  if (!current.model ||
+      !renderer.set_model(*current.model, current.character->shared_skin_meshes(), restore_error))
+    renderer.clear_model();
   return false;
 }
 
-void update_renderer(rig::render::Renderer& renderer, const Document& doc) {
-  renderer.update(*doc.character);
+void update_renderer(rig::render::Renderer& renderer, const Document& doc,
+                     const ViewerState& state) {
+  renderer.update(*doc.character, methods_shown(state));
 }
 
-void render_scene(rig::render::Renderer& renderer, const ViewerState& state, int fb_width,
-                  int fb_height, float window_width) {
+void render_scene(rig::render::Renderer& renderer, const ViewerState& state, const Document& doc,
+                  int fb_width, int fb_height, float window_width) {
   const rig::render::Viewport viewport{0, 0, std::max(fb_width, 1), std::max(fb_height, 1)};
   const std::span<const rig::SkinningMethod> methods = methods_shown(state);
   rig::render::DrawOptions draw;
@@ -71,8 +77,20 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, int
   draw.grid = state.show_grid;
   draw.skeleton = state.show_skeleton;
   draw.selected_joint_node = state.selected_node;
-  draw.weight_view = render_weight_view(state.weights);
+  draw.weight_view = render_weight_view(state.surface_view);
   draw.weight_joint_node = state.selected_node;
+  // Artefact heat maps: one field for every view (difference), or each view's own method's
+  // deflation.
+  std::array<const rig::analysis::ScalarField*, rig::kSkinningMethodCount> columns{};
+  if (doc.artefacts && state.surface_view == SurfaceView::Difference) {
+    draw.field = &doc.artefacts->difference_field_view();
+  } else if (doc.artefacts && state.surface_view == SurfaceView::Deflation) {
+    for (size_t i = 0; i < methods.size() && i < columns.size(); ++i)
+      columns[i] = &doc.artefacts->deflation_field(methods[i]);
+    draw.field = columns[0];
+    draw.column_fields = std::span<const rig::analysis::ScalarField* const>(
+        columns.data(), std::min(methods.size(), columns.size()));
+  }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, viewport.width, viewport.height);
   renderer.begin_gpu_timer();
@@ -84,10 +102,7 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, int
     view.width = std::max(viewport.width - view.x, 1);
   }
   if (methods.size() > 1) {
-    // Today's draw_compare draws LBS | DQS; the span-taking one draws `methods` (merge).
-    const float view_aspect =
-        static_cast<float>(view.width) / static_cast<float>(methods.size()) / view.height;
-    renderer.draw_compare(state.camera.camera(view_aspect), view, draw, false);
+    renderer.draw_compare(state.camera.camera(view.aspect()), view, draw, methods, false);
   } else {
     renderer.draw(state.camera.camera(view.aspect()), view, draw);
   }

@@ -12,8 +12,8 @@
 
 namespace rigview {
 
-rig::render::WeightView render_weight_view(WeightsMode mode);
-WeightsMode weights_mode(rig::render::WeightView view);
+rig::render::WeightView render_weight_view(SurfaceView mode);
+SurfaceView weights_mode(rig::render::WeightView view);
 
 // Creates the renderer on the current context and gives it the document's model. false + one
 // line in `error` on failure.
@@ -23,14 +23,17 @@ bool create_renderer(std::unique_ptr<rig::render::Renderer>& renderer, const Doc
 bool switch_renderer_model(rig::render::Renderer& renderer, const Document& current,
                            const Document& next, std::string& error);
 
-// Uploads the document's evaluated character (after character->evaluate).
-void update_renderer(rig::render::Renderer& renderer, const Document& doc);
+// Uploads the document's evaluated character (after character->evaluate): the palettes of the
+// methods on screen only.
+void update_renderer(rig::render::Renderer& renderer, const Document& doc,
+                     const ViewerState& state);
 
 // Draws the scene into the window's framebuffer (fb_* pixels; window_width in window pixels,
-// for the side panel's place): grid, surfaces, wireframe, bones, weights, the methods of
+// for the side panel's place): grid, surfaces, wireframe, bones, weights or artefact heat maps
+// (doc.artefacts' fields; each compare column its own method's deflation), the methods of
 // methods_shown() side by side. Times the GPU work.
-void render_scene(rig::render::Renderer& renderer, const ViewerState& state, int fb_width,
-                  int fb_height, float window_width);
+void render_scene(rig::render::Renderer& renderer, const ViewerState& state, const Document& doc,
+                  int fb_width, int fb_height, float window_width);
 
 // The window's back buffer to a PNG (opaque). false after printing one line.
 bool write_window_screenshot(const std::string& path, int fb_width, int fb_height);

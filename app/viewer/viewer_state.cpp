@@ -35,9 +35,9 @@ void toggle_compare(ViewerState& state) {
   state.compare = !state.compare && state.compare_methods.size() >= 2;
 }
 
-void cycle_weights(ViewerState& state) {
-  state.weights =
-      static_cast<WeightsMode>((static_cast<int>(state.weights) + 1) % kWeightsModeCount);
+void cycle_surface_view(ViewerState& state) {
+  state.surface_view =
+      static_cast<SurfaceView>((static_cast<int>(state.surface_view) + 1) % kSurfaceViewCount);
 }
 
 float single_view_left(const ViewerState& state, float window_width) {

@@ -14,9 +14,11 @@
 
 namespace rigview {
 
-// Skin-weight display (the renderer's equivalent is chosen in viewer/viewer_render.cpp).
-enum class WeightsMode { Off, SelectedJoint, InfluenceCount };
-inline constexpr int kWeightsModeCount = 3;
+// What colours the skinned surfaces (V cycles through them): the skin weights of the selected
+// joint, the influence count, and the artefact heat maps: deflation of each view's own method,
+// and the difference between the first two methods of the table (LBS vs DQS).
+enum class SurfaceView { Off, SelectedJoint, InfluenceCount, Deflation, Difference };
+inline constexpr int kSurfaceViewCount = 5;
 
 inline constexpr float kSidePanelWidth = 380.0f;  // first-use width of the side panel
 
@@ -28,6 +30,7 @@ struct ViewerRequests {
   bool focus_open_field = false;  // keyboard focus to the Open field (O)
   bool quit = false;              // close the window (Ctrl+Q)
   std::string open_path;          // open this file next frame (Open, recent files, drop)
+  int frame_node = -1;            // frame the camera on this joint's part of the mesh
 };
 
 struct ViewerState {
@@ -42,7 +45,7 @@ struct ViewerState {
   bool show_surfaces = true;
   bool show_wireframe = false;
   bool show_grid = true;
-  WeightsMode weights = WeightsMode::Off;
+  SurfaceView surface_view = SurfaceView::Off;
 
   int selected_node = -1;  // joint node selected (tree, click, --weights JOINT); -1: none
   int hovered_node = -1;
@@ -67,6 +70,11 @@ struct ViewerState {
   bool scroll_to_clip = true;  // bring the current clip into the list's view after a load
   bool scrubbing = false;      // the timeline slider is held: playback does not advance
 
+  // Artefacts panel: open (its measures run every frame while it is), and the method whose
+  // ranked joints it lists.
+  bool artefacts_open = false;
+  rig::SkinningMethod artefact_method = rig::SkinningMethod::Linear;
+
   ViewerRequests requests;
 
   // Measured by the frame loop, shown by the stats overlay.
@@ -88,7 +96,7 @@ std::span<const rig::SkinningMethod> methods_shown(const ViewerState& state);
 void select_method(ViewerState& state, size_t table_index);
 void toggle_compare(ViewerState& state);
 // Off → selected joint → influence count → Off.
-void cycle_weights(ViewerState& state);
+void cycle_surface_view(ViewerState& state);
 
 // Left edge (window pixels) of the 3D view: right of the side panel while the panel sits at
 // the window's left edge, so the framed model is not hidden behind it. In compare mode that

@@ -35,6 +35,7 @@ struct ScalarField {
   ColorMap map = ColorMap::Heat;
   std::string title;              // legend title: "weight of 'arm'", "influences"
   std::vector<LegendTick> ticks;  // legend labels at values inside [min, max]
+  glm::vec3 undefined_color = kUndefinedColor;  // NaN values (deflation: grey, see below)
   // Bumped by producers on every refill: the renderer re-uploads when the field's address or
   // revision changes, and never otherwise.
   uint64_t revision = 0;

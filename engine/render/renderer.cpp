@@ -410,6 +410,7 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
       if (show_field) {
         glUniform1i(p.color_map, static_cast<GLint>(field->map));
         glUniform2f(p.field_range, field->min, field->max);
+        glUniform3fv(p.undefined_color, 1, glm::value_ptr(field->undefined_color));
       }
       glUniform4fv(p.base_color_factor, 1, glm::value_ptr(g.base_color_factor));
       glUniform1i(p.has_texture, g.base_color_texture ? 1 : 0);
@@ -483,6 +484,8 @@ void Renderer::draw_compare(const Camera& camera, const Viewport& viewport,
     const Viewport column = compare_column(viewport, i, columns);
     DrawOptions o = options;
     o.method = methods[size_t(i)];
+    if (size_t(i) < options.column_fields.size() && options.column_fields[size_t(i)])
+      o.field = options.column_fields[size_t(i)];
     // Same vertical field of view, the column's own aspect.
     draw(camera.with_aspect(column.aspect()), column, o);
     if (labels) {

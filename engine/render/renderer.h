@@ -65,6 +65,9 @@ struct DrawOptions {
   // A scalar field colours the surfaces (items with values), when set; it wins over
   // weight_view. Must stay alive while drawn; bump its revision after changing it.
   const rig::analysis::ScalarField* field = nullptr;
+  // draw_compare: column i shows column_fields[i] instead of `field` where it is set (each
+  // method's own heat map). Must stay alive while drawn.
+  std::span<const rig::analysis::ScalarField* const> column_fields;
   WeightView weight_view = WeightView::Off;
   // Node whose weights WeightView::SelectedJoint shows (a node, like selected_joint_node: each
   // skin maps it to its own joint index; a skin it is not a joint of shows all grey). -1: none.

@@ -27,6 +27,7 @@ MeshProgram mesh_program(GLuint id) {
   p.field_view = glGetUniformLocation(id, "u_field_view");
   p.color_map = glGetUniformLocation(id, "u_color_map");
   p.field_range = glGetUniformLocation(id, "u_field_range");
+  p.undefined_color = glGetUniformLocation(id, "u_undefined_color");
   glUseProgram(id);
   // The colour maps never change: set once per program.
   namespace a = rig::analysis;

@@ -22,7 +22,8 @@ struct MeshProgram {
   GLuint id = 0;
   GLint view_proj = -1, model = -1, normal_matrix = -1, influences = -1, joint_count = -1,
         base_color_factor = -1, has_texture = -1, eye = -1, key_direction = -1, flat = -1,
-        flat_color = -1, field_view = -1, color_map = -1, field_range = -1;
+        flat_color = -1, field_view = -1, color_map = -1, field_range = -1,
+        undefined_color = -1;
 };
 
 // The one place the palette layout reaches GLSL: #defines generated from the table row

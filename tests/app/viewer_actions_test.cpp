@@ -18,7 +18,7 @@ namespace {
 
 using rigview::KeyPress;
 using rigview::ViewerState;
-using rigview::WeightsMode;
+using rigview::SurfaceView;
 using Method = rig::SkinningMethod;
 
 // Every plain field of the state an action may touch, so a test can say "this one changed, to
@@ -27,7 +27,7 @@ struct Snapshot {
   Method method;
   std::vector<Method> compare_methods;
   bool compare, rest_pose, show_skeleton, show_surfaces, show_wireframe, show_grid;
-  WeightsMode weights;
+  SurfaceView surface_view;
   int selected_node;
   bool show_help, panels_hidden;
   bool frame_model, reset_camera, focus_open_field, quit;
@@ -46,7 +46,7 @@ Snapshot snapshot(const ViewerState& s) {
           s.show_surfaces,
           s.show_wireframe,
           s.show_grid,
-          s.weights,
+          s.surface_view,
           s.selected_node,
           s.show_help,
           s.panels_hidden,
@@ -64,7 +64,7 @@ std::string describe(const Snapshot& s) {
   std::ostringstream o;
   o << "method " << int(s.method) << " compare " << s.compare << " rest " << s.rest_pose
     << " bones " << s.show_skeleton << " surfaces " << s.show_surfaces << " wire "
-    << s.show_wireframe << " grid " << s.show_grid << " weights " << int(s.weights) << " sel "
+    << s.show_wireframe << " grid " << s.show_grid << " weights " << int(s.surface_view) << " sel "
     << s.selected_node << " help " << s.show_help << " hidden " << s.panels_hidden << " frame "
     << s.frame_model << " reset " << s.reset_camera << " focus " << s.focus_open_field << " quit "
     << s.quit << " open '" << s.open_path << "' playing " << s.playing << " loop " << s.looping
@@ -112,7 +112,7 @@ TEST_F(KeyActions, TheStartStateFollowsTheDefaultCommandLine) {
   EXPECT_FALSE(s.show_wireframe);
   EXPECT_TRUE(s.show_grid);
   EXPECT_TRUE(s.show_surfaces);
-  EXPECT_EQ(s.weights, WeightsMode::Off);
+  EXPECT_EQ(s.surface_view, SurfaceView::Off);
   EXPECT_TRUE(s.playing);
   EXPECT_TRUE(s.looping);
 }
@@ -206,11 +206,15 @@ TEST_F(KeyActions, StepAndJumpKeysMoveThePlaybackByItsFrameGrid) {
 
 TEST_F(KeyActions, OtherKeysChangeExactlyTheirOwnState) {
   expect_press(
-      'V', [](Snapshot& s) { s.weights = WeightsMode::SelectedJoint; }, "V 1");
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::SelectedJoint; }, "V 1");
   expect_press(
-      'V', [](Snapshot& s) { s.weights = WeightsMode::InfluenceCount; }, "V 2");
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::InfluenceCount; }, "V 2");
   expect_press(
-      'V', [](Snapshot& s) { s.weights = WeightsMode::Off; }, "V 3");
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::Deflation; }, "V 3");
+  expect_press(
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::Difference; }, "V 4");
+  expect_press(
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::Off; }, "V 5");
   state_.selected_node = 7;
   expect_press(
       rigview::kKeyEscape, [](Snapshot& s) { s.selected_node = -1; }, "Esc");
