@@ -44,7 +44,8 @@ FootContacts detect_foot_contacts(const Model& model, int clip, std::span<const 
   out.up = glm::length(settings.up) > 0.0f ? glm::normalize(settings.up) : glm::vec3(0, 1, 0);
   const float duration = c.end - c.start;
   const int steps = std::max(1, int(std::lround(duration * std::max(settings.sample_rate, 1.0f))));
-  out.sample_rate = duration > 0.0f ? float(steps) / duration : settings.sample_rate;
+  out.sample_rate =
+      duration > 0.0f ? float(steps) / duration : std::max(settings.sample_rate, 1.0f);
   const bool looping = settings.looping && duration > 0.0f;
   out.looping = looping;
   const int n = looping ? steps : steps + 1;

@@ -143,6 +143,26 @@ TEST(PosingTwoBoneIK, MidJointLiesInThePlaneOfRootTargetAndPole) {
     }
 }
 
+TEST(PosingTwoBoneIK, TwistTurnsTheBendPlaneAboutTheRootTargetLine) {
+  Leg leg;
+  const glm::vec3 hip = pos(leg.world[size_t(leg.hip)]);
+  const glm::vec3 target = hip + glm::vec3(0.2f, -1.3f, 0.4f);
+  const glm::vec3 pole = hip + glm::vec3(0.0f, -0.5f, 2.0f);
+  TwoBoneIKJob job = leg.job(target);
+  job.ik.use_pole = true;
+  job.ik.pole = pole;
+  job.ik.twist = glm::radians(90.0f);
+  ASSERT_TRUE(job.run());
+  const glm::vec3 axis = glm::normalize(target - hip);
+  const glm::vec3 mid = pos(leg.world[size_t(leg.knee)]);
+  const glm::vec3 bend = (mid - hip) - axis * glm::dot(mid - hip, axis);
+  const glm::vec3 pole_perp = (pole - hip) - axis * glm::dot(pole - hip, axis);
+  // A quarter turn about root→target, right-handed: from the pole's side to axis × that side.
+  EXPECT_NEAR(glm::degrees(angle_between(bend, pole_perp)), 90.0f, 1e-2f);
+  EXPECT_GT(glm::dot(bend, glm::cross(axis, pole_perp)), 0.0f);
+  EXPECT_LT(glm::length(pos(leg.world[size_t(leg.ankle)]) - target), 2e-5f);
+}
+
 TEST(PosingTwoBoneIK, WithoutPoleKeepsTheAnimatedBendSide) {
   Leg leg;
   const glm::vec3 hip = pos(leg.world[size_t(leg.hip)]);
