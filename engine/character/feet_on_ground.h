@@ -14,6 +14,13 @@
 // in the character's model space; pass the stack's placement to update() when root motion is
 // extracted, so they follow the character (exact while the placement is a pure function of the
 // clip's own motion, approximate otherwise).
+//
+// An in-place clip walks on a treadmill: planted feet then slide back with the ground at
+// contacts().ground_velocity. To have the character walk over a still floor instead, move it
+// forward by that velocity and pass the same placement here:
+//   placement.translation += contacts().ground_velocity * dt;   // per frame
+//   stack.placement_node = root;  stack.placement = placement;  feet.update(time, &placement);
+// and the planted feet stand still in the world (PosingFeet test "…WalksOverAStillFloor").
 #pragma once
 
 #include <memory>

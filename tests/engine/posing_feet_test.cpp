@@ -12,6 +12,7 @@
 #include "anim/joint_mask.h"
 #include "character/character.h"
 #include "character/feet_on_ground.h"
+#include "character/pose_stack.h"
 #include "import/gltf_import.h"
 #include "test_support.h"
 
@@ -111,6 +112,52 @@ TEST(PosingFeet, MannequinWalkFeetStayPutDuringContacts) {
   EXPECT_LT(s.after, 1e-3f);  // < 1 mm
   EXPECT_GT(s.before, s.after);
   EXPECT_LT(s.worst_bone_change, 1e-5f);
+}
+
+// The viewer recipe for an in-place clip: move the character forward at the ground velocity
+// (a placement on the root) and hand the same placement to the feet: planted feet then stand
+// still in the world, over three loops.
+TEST(PosingFeet, InPlaceWalkMovedAtGroundSpeedWalksOverAStillFloor) {
+  Model m;
+  std::string error;
+  ASSERT_TRUE(import_gltf(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", m, error));
+  const int walk = clip_index(m, "Walk");
+  const std::vector<int> feet_nodes = {find_node(m, "LeftFoot"), find_node(m, "RightFoot")};
+  FeetOnGround feet(m, walk, feet_nodes);
+  const FootContacts& contacts = feet.contacts();
+  Character character(m);
+  std::vector<PoseConstraint*> constraints(feet.constraints().begin(), feet.constraints().end());
+  character.set_constraints(constraints);
+  PoseStack stack(character);
+  stack.placement_node = default_root_motion_node(m);
+  ASSERT_EQ(m.nodes[size_t(stack.placement_node)].name, "Hips");
+  const float dt = 1.0f / contacts.sample_rate;
+  const size_t n = contacts.times.size();
+  // Where each foot was planted in the world when its current contact began.
+  std::vector<glm::vec3> planted(feet_nodes.size());
+  std::vector<bool> was_planted(feet_nodes.size(), false);
+  float worst = 0.0f, travelled = 0.0f;
+  for (size_t k = 0; k < 3 * n; ++k) {
+    const size_t i = k % n;
+    stack.placement.translation = contacts.ground_velocity * (dt * float(k));
+    stack.base = {walk, contacts.times[i]};
+    feet.update(contacts.times[i], &stack.placement);
+    character.evaluate(stack);
+    for (size_t f = 0; f < feet_nodes.size(); ++f) {
+      const glm::vec3 p(character.world()[size_t(feet_nodes[f])][3]);
+      const bool now = contacts.feet[f].contact[i] != 0;
+      if (now && !was_planted[f]) planted[f] = p;
+      if (now) worst = std::max(worst, glm::length(p - planted[f]));
+      was_planted[f] = now;
+    }
+    travelled = glm::length(stack.placement.translation);
+  }
+  std::printf(
+      "[ posing ] mannequin Walk moved at %.3f m/s: planted feet move %.4f mm in the "
+      "world over %.2f m\n",
+      glm::length(contacts.ground_velocity), worst * 1e3f, travelled);
+  EXPECT_GT(travelled, 2.0f);
+  EXPECT_LT(worst, 1e-3f);
 }
 
 TEST(PosingFeet, TurnedOffOrOutsideContactsThePoseIsUntouched) {
