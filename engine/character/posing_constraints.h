@@ -3,7 +3,10 @@
 // frames. They wrap TwoBoneIKJob and AimJob (engine/anim/), which hold the math and its
 // conventions.
 //
-//   TwoBoneIKConstraint hand(two_bone_chain(model, find_node(model, "LeftHand")));
+//   TwoBoneIKConstraint foot(two_bone_chain(model, find_node(model, "LeftFoot")));  // default
+//   TwoBoneIKConstraint hand;  // an explicit chain: skips the forearm's twist joint
+//   hand.ik.chain = {find_node(model, "LeftArm"), find_node(model, "LeftForeArm"),
+//                    find_node(model, "LeftHand")};
 //   hand.ik.target = {0.3f, 1.2f, 0.4f};
 //   hand.ik.weight = 1.0f;
 //   AimConstraint look(chain_between(model, find_node(model, "Spine1"),

@@ -13,6 +13,7 @@
 #include "anim/two_bone_ik.h"
 #include "character/character.h"
 #include "character/posing_constraints.h"
+#include "import/gltf_import.h"
 #include "test_models.h"
 
 namespace rig {
@@ -385,6 +386,36 @@ TEST(PosingConstraints, CharacterRunsIKAndAimAfterTheBlend) {
   EXPECT_LT(glm::length(pos(character.world()[size_t(leg.ankle)]) - ik.ik.target), 2e-5f);
   EXPECT_LT(aim_error_degrees(character.world()[size_t(leg.toe)], aim.aim.axis, aim.aim.target),
             0.05f);
+}
+
+// The mannequin's arm: Arm → ForeArm → ForeArmTwist → Hand. The chain skips the twist joint,
+// which rides along the forearm; the hand's fingers-to-be (its subtree) follow.
+TEST(PosingConstraints, MannequinArmChainWithATwistJointBetween) {
+  Model m;
+  std::string error;
+  ASSERT_TRUE(import_gltf(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", m, error))
+      << error;
+  const int arm = find_nodes(m, {"LeftArm"})[0], fore = find_nodes(m, {"LeftForeArm"})[0];
+  const int twist = find_nodes(m, {"LeftForeArmTwist"})[0], hand = find_nodes(m, {"LeftHand"})[0];
+  Character plain(m), character(m);
+  TwoBoneIKConstraint ik;
+  ik.ik.chain = {arm, fore, hand};
+  const PoseSelection wave{3, 1.0f};  // Wave (waves the right arm; the left hangs)
+  plain.evaluate(wave);
+  const auto p = [](const Character& c, int n) { return pos(c.world()[size_t(n)]); };
+  ik.ik.target = p(plain, arm) + glm::vec3(0.25f, -0.2f, 0.3f);
+  PoseConstraint* all[] = {&ik};
+  character.set_constraints(all);
+  character.evaluate(wave);
+  const float reach =
+      glm::length(p(plain, fore) - p(plain, arm)) + glm::length(p(plain, hand) - p(plain, fore));
+  EXPECT_LT(glm::length(p(character, hand) - ik.ik.target), 1e-5f * reach);
+  for (auto [a, b] : {std::pair{arm, fore}, std::pair{fore, twist}, std::pair{twist, hand}})
+    EXPECT_NEAR(glm::length(p(character, b) - p(character, a)),
+                glm::length(p(plain, b) - p(plain, a)), 1e-6f);
+  // The twist joint still lies on the elbow→wrist segment, as animated.
+  const glm::vec3 e = p(character, fore), w = p(character, hand), t = p(character, twist);
+  EXPECT_LT(glm::length(glm::cross(t - e, w - e)) / glm::length(w - e), 1e-5f);
 }
 
 }  // namespace

@@ -82,7 +82,8 @@ TEST(PerFramePosing, LayeredFrameWithIKAimRootMotionAndFeetDoesNotAllocate) {
 
   const int feet_nodes[] = {find_node(m, "LeftFoot"), find_node(m, "RightFoot")};
   FeetOnGround feet(m, walk, feet_nodes);
-  TwoBoneIKConstraint hand(two_bone_chain(m, find_node(m, "LeftHand")));
+  TwoBoneIKConstraint hand;
+  hand.ik.chain = {find_node(m, "LeftArm"), find_node(m, "LeftForeArm"), find_node(m, "LeftHand")};
   hand.ik.target = {0.4f, 1.2f, 0.4f};
   hand.ik.soften = 0.05f;
   AimConstraint look(chain_between(m, find_node(m, "Spine1"), find_node(m, "Head")));
