@@ -33,6 +33,10 @@ void PoseStack::clear_layers() {
   blend_layers_.resize(2);
 }
 
+void PoseStack::refresh_references() {
+  for (LayerState& s : layers_) s.cached_reference_clip = -2;
+}
+
 void PoseStack::set_root_motion(int clip, const RootMotionSettings& settings) {
   if (clip < 0 || size_t(clip) >= root_motion_.size()) return;
   root_motion_[size_t(clip)] = RootMotionClip(*model_, clip, settings);

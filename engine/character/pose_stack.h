@@ -43,7 +43,8 @@ struct PoseLayer {
   BlendMode mode = BlendMode::Override;
   std::vector<float> mask;  // one weight per node in [0, 1]; empty: every joint at 1
   // Additive reference: clip `reference_clip` (−1: the layer's own clip) at `reference_time`
-  // (NaN: that clip's first frame). Resampled only when these change.
+  // (NaN: that clip's first frame). Resampled only when these change (or after
+  // PoseStack::refresh_references()).
   int reference_clip = -1;
   float reference_time = std::numeric_limits<float>::quiet_NaN();
 };
@@ -59,6 +60,8 @@ class PoseStack {
   size_t add_layer(const PoseLayer& layer);
   void remove_layer(size_t index);
   void clear_layers();
+  // Resamples every additive reference on the next evaluate (after Character::set_clip_source).
+  void refresh_references();
   size_t layer_count() const { return layers_.size(); }
   PoseLayer& layer(size_t index) { return layers_[index].layer; }
   const PoseLayer& layer(size_t index) const { return layers_[index].layer; }

@@ -191,6 +191,16 @@ TEST(PosingStack, AChosenReferenceFrameOfAnotherClip) {
   plain.evaluate(PoseSelection{wave, 2.0f});
   for (size_t i = 0; i < m.nodes.size(); ++i)
     expect_same_transform(layered.pose().local[i], plain.pose().local[i], 2e-6f, m.nodes[i].name);
+  // Changing the reference frame resamples it: a later Idle frame as reference now differs.
+  stack.layer(0).reference_time = ref_time + 1.0f;
+  layered.evaluate(stack);
+  bool differs = false;
+  for (size_t i = 0; i < m.nodes.size(); ++i)
+    differs |= std::abs(glm::dot(layered.pose().local[i].rotation,
+                                 plain.pose().local[i].rotation)) < 1.0f - 1e-5f;
+  EXPECT_TRUE(differs);
+  stack.refresh_references();
+  layered.evaluate(stack);  // same result again, from a fresh sample
 }
 
 TEST(PosingStack, ZeroMaskLeavesTheBaseUntouched) {
