@@ -10,7 +10,7 @@
 //   Extract  the pose is made in place exactly as InPlace, and the motion that was removed is
 //            handed out as RigidMotion deltas (RootMotionClip::delta) that a RootMotionAccumulator
 //            integrates across loops; the accumulated placement is put back on the root after
-//            blending (PoseStack::root_placement), so the character walks away instead of
+//            blending (PoseStack::placement), so the character walks away instead of
 //            snapping back: after k whole loops it stands k × loop_motion() further on.
 //
 // A RigidMotion is a translation and a yaw about `up` in the root's parent space: x ↦ t + Yaw·x.
@@ -105,7 +105,7 @@ class RootMotionAccumulator {
   void advance(const RootMotionClip& clip, float from, float to, int loops) {
     add(clip.delta(from, to, loops), clip.settings().up);
   }
-  // Where the in-place pose stands: compose onto the root's local (PoseStack::root_placement).
+  // Where the in-place pose stands: compose onto the root's local (PoseStack::placement).
   const RigidMotion& placement() const { return placement_; }
 
  private:

@@ -101,21 +101,28 @@ bool TwoBoneIKJob::run() const {
   }
   const float d_eff = std::clamp(d, std::abs(l1 - l2), reach);
 
-  // The bend direction: perpendicular to the root→target line, on the pole's side.
-  const glm::vec3 mid_offset = ik.use_pole ? ik.pole - a : b - a;
-  glm::vec3 bend = mid_offset - dir * glm::dot(mid_offset, dir);
-  if (!ik.use_pole) {
-    // Nearly straight: fade in the hinge's bend direction (the way a positive turn about
-    // mid_axis moves the mid joint) so the plane never flips.
+  // The bend direction: perpendicular to the root→target line, on the pole's side. Without a
+  // pole, the side the chain bends to now: the mid joint's offset from the root→END line (the
+  // chain's own bend, whatever the target), faded into the hinge's bend direction (the way a
+  // positive turn about mid_axis moves the mid joint) as the chain straightens, so the plane
+  // never flips.
+  glm::vec3 side;
+  if (ik.use_pole) {
+    side = ik.pole - a;
+  } else {
+    const float cl = glm::length(c - a);
+    const glm::vec3 chain_axis = cl > 0.0f ? (c - a) / cl : dir;
+    side = (b - a) - chain_axis * glm::dot(b - a, chain_axis);
     const float fade = 0.05f * l1;
-    const float straightness = std::max(0.0f, 1.0f - glm::length(bend) / fade);
+    const float straightness = std::max(0.0f, 1.0f - glm::length(side) / fade);
     if (straightness > 0.0f) {
       const glm::vec3 hinge = glm::mat3(world[size_t(ik.chain.mid)]) * ik.mid_axis;
-      glm::vec3 hinge_bend = glm::cross(dir, hinge);
+      const glm::vec3 hinge_bend = glm::cross(chain_axis, hinge);
       const float hl = glm::length(hinge_bend);
-      if (hl > 0.0f) bend += hinge_bend * (straightness * fade / hl);
+      if (hl > 0.0f) side += hinge_bend * (straightness * fade / hl);
     }
   }
+  glm::vec3 bend = side - dir * glm::dot(side, dir);
   float bl = glm::length(bend);
   if (!(bl > 1e-9f * reach)) {
     bend = any_perpendicular(dir);

@@ -180,6 +180,37 @@ TEST(PosingTwoBoneIK, WithoutPoleKeepsTheAnimatedBendSide) {
   EXPECT_LT(angle_between(bend_after, bend_before), 1e-3f);
 }
 
+// A dead-straight leg has no bend to keep: the hinge axis decides, and the knee goes forward for
+// a +X hinge (a positive turn about X swings the shin back), backward for −X.
+TEST(PosingTwoBoneIK, StraightChainBendsAboutTheHingeWithoutFlipping) {
+  for (float sign : {1.0f, -1.0f}) {
+    float previous_z = 0.0f;
+    for (int i = 0; i <= 10; ++i) {
+      Model m;
+      const int hip = add_node(m, "hip", -1, {0, 1, 0});
+      const int knee = add_node(m, "knee", hip, {0, -0.5f, 0});
+      const int ankle = add_node(m, "ankle", knee, {0, -0.5f, 0});
+      const NodeHierarchy h = NodeHierarchy::build(m);
+      std::vector<Transform> local = {m.nodes[0].rest, m.nodes[1].rest, m.nodes[2].rest};
+      std::vector<glm::mat4> world(3);
+      LocalToWorldJob{&m, nullptr, local, world, -1}.run();
+      TwoBoneIKJob job{&m, &h, local, world, {}};
+      job.ik.chain = {hip, knee, ankle};
+      job.ik.mid_axis = {sign, 0, 0};
+      // Straight below at 80 % reach, then drifting sideways a little: no flip on the way.
+      job.ik.target = glm::vec3(0.002f * float(i), 0.2f, 0.0f);
+      ASSERT_TRUE(job.run());
+      const float z = pos(world[size_t(knee)]).z;
+      EXPECT_GT(sign * z, 0.1f) << i;
+      if (i > 0) {
+        EXPECT_LT(std::abs(z - previous_z), 0.01f) << i;
+      }
+      previous_z = z;
+      EXPECT_LT(glm::length(pos(world[size_t(ankle)]) - job.ik.target), 2e-5f);
+    }
+  }
+}
+
 TEST(PosingTwoBoneIK, UnreachableTargetStraightensTheChainTowardsIt) {
   for (const glm::vec3& far : {glm::vec3(5, -3, 2), glm::vec3(-4, 1, 0), glm::vec3(0, -10, 0)}) {
     Leg leg;

@@ -17,6 +17,14 @@
 #include "import/gltf_import.h"
 
 #if defined(__SANITIZE_ADDRESS__)
+#define RIG_POSING_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RIG_POSING_UNDER_ASAN 1
+#endif
+#endif
+
+#if defined(RIG_POSING_UNDER_ASAN)
 #define RIG_POSING_COUNTS_MALLOC 0
 #else
 #define RIG_POSING_COUNTS_MALLOC 1
