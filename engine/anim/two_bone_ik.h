@@ -13,9 +13,9 @@
 // - the pole position, when use_pole is set: the mid joint ends up on the pole's side;
 // - otherwise the current bend: the mid joint's offset from the root→end line as animated (the
 //   chain's own bend, independent of the target), which keeps the knee or elbow bending the way
-//   the animation bends it. When the chain is
-//   nearly straight that offset fades to nothing, and the hinge (mid_axis, in the mid joint's
-//   local frame) takes over smoothly, so a straightening leg never snaps the plane round.
+//   the animation bends it. When the chain is nearly straight that offset fades to nothing,
+//   and the hinge (mid_axis, in the mid joint's local frame) takes over smoothly, so a
+//   straightening leg never snaps the plane round.
 // `twist` then turns the plane about the root→target line.
 //
 // A target beyond reach straightens the chain towards it; one nearer than |l1 − l2| folds the
