@@ -1,6 +1,7 @@
 #include "character/character.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "anim/blending_job.h"
 #include "anim/sampling_job.h"
@@ -29,7 +30,8 @@ Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_
   clip_sources_.resize(model.clips.size());
   for (size_t c = 0; c < model.clips.size(); ++c) clip_sources_[c] = &raw_clips_[c];
   size_t cursors = 0;
-  for (const ClipSource* source : clip_sources_) cursors = std::max(cursors, source->cursor_count());
+  for (const ClipSource* source : clip_sources_)
+    cursors = std::max(cursors, source->cursor_count());
   cursors_.assign(cursors, 0);
   blend_cursors_.assign(cursors, 0);
   rest_local_.reserve(model.nodes.size());
@@ -96,6 +98,75 @@ void Character::evaluate(const PoseSelection& sel) {
     reset_to_rest(m, pose_);
   }
 
+  finish_frame();
+}
+
+void Character::evaluate(PoseStack& stack) {
+  const Model& m = *model_;
+  const int clips = static_cast<int>(m.clips.size());
+  auto valid = [&](int c) { return c >= 0 && c < clips; };
+  auto root_motion = [&](int c, std::span<Transform> local) {
+    if (size_t(c) < stack.root_motion_.size()) stack.root_motion_[size_t(c)].apply(local);
+  };
+  const PoseSelection& sel = stack.base;
+  size_t used = 0;
+  std::vector<BlendLayer>& blend = stack.blend_layers_;
+  if (valid(sel.clip)) {
+    sample(sel.clip, sel.time, cursors_, pose_);
+    root_motion(sel.clip, pose_.local);
+    blend[used++] = {pose_.local, pose_.morph_weights, 1.0f, {}};
+    if (valid(sel.blend_clip)) {
+      sample(sel.blend_clip, sel.blend_time, blend_cursors_, blend_pose_);
+      root_motion(sel.blend_clip, blend_pose_.local);
+      blend[used++] = {blend_pose_.local, blend_pose_.morph_weights, sel.blend_weight, {}};
+    }
+  } else {
+    reset_to_rest(m, pose_);
+    blend[used++] = {pose_.local, pose_.morph_weights, 1.0f, {}};
+  }
+  for (PoseStack::LayerState& state : stack.layers_) {
+    const PoseLayer& layer = state.layer;
+    if (!valid(layer.clip) || !(layer.weight > 0.0f)) continue;
+    if (state.cursors.size() < cursors_.size()) {  // a larger clip source arrived since
+      state.cursors.resize(cursors_.size(), 0);
+      state.reference_cursors.resize(cursors_.size(), 0);
+    }
+    sample(layer.clip, layer.time, state.cursors, state.pose);
+    root_motion(layer.clip, state.pose.local);
+    BlendLayer b{state.pose.local, state.pose.morph_weights, layer.weight, {}};
+    if (layer.mask.size() == m.nodes.size()) b.joint_weights = layer.mask;
+    if (layer.mode == BlendMode::Additive) {
+      const int ref_clip = valid(layer.reference_clip) ? layer.reference_clip : layer.clip;
+      const float ref_time = std::isnan(layer.reference_time)
+                                 ? clip_sources_[size_t(ref_clip)]->start()
+                                 : layer.reference_time;
+      if (state.cached_reference_clip != ref_clip || state.cached_reference_time != ref_time) {
+        sample(ref_clip, ref_time, state.reference_cursors, state.reference);
+        root_motion(ref_clip, state.reference.local);
+        state.cached_reference_clip = ref_clip;
+        state.cached_reference_time = ref_time;
+      }
+      b.mode = BlendMode::Additive;
+      b.reference = state.reference.local;
+      b.reference_morph_weights = state.reference.morph_weights;
+    }
+    blend[used++] = b;
+  }
+  if (used > 1) {
+    BlendingJob job;
+    job.layers = std::span<const BlendLayer>(blend.data(), used);
+    job.output = pose_.local;
+    job.output_morph_weights = pose_.morph_weights;
+    job.run();
+  }
+  if (stack.placement_node >= 0 && size_t(stack.placement_node) < pose_.local.size())
+    pose_.local[size_t(stack.placement_node)] =
+        apply(stack.placement, pose_.local[size_t(stack.placement_node)], stack.placement_up);
+  finish_frame();
+}
+
+void Character::finish_frame() {
+  const Model& m = *model_;
   LocalToWorldJob to_world;
   to_world.model = &m;
   to_world.local = pose_.local;

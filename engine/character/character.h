@@ -22,6 +22,7 @@
 #include "anim/local_to_world_job.h"
 #include "anim/pose.h"
 #include "anim/pose_selection.h"
+#include "character/pose_stack.h"
 #include "model/model.h"
 #include "skin/skin_mesh.h"
 #include "skin/skinning_method.h"
@@ -52,6 +53,13 @@ class Character {
 
   // Runs the pipeline for `selection`. No allocation.
   void evaluate(const PoseSelection& selection);
+  // Runs the pipeline for a layered stack (character/pose_stack.h): base and crossfade, then the
+  // layers in order, root motion per clip after each sample, the stack's placement, then the
+  // constraints. The stack keeps per-layer cursors and cached reference poses, hence non-const.
+  // No allocation (unless a clip source needing more cursors was set after the stack was made).
+  void evaluate(PoseStack& stack);
+  // Key-cursor slots one sampled clip needs (the most any clip source asks for).
+  size_t cursor_count() const { return cursors_.size(); }
 
   // Constraints run in order inside evaluate(). The pointers must outlive their use; call when
   // the set changes, not per frame (allocates).
@@ -87,6 +95,8 @@ class Character {
 
  private:
   void sample(int clip, float time, std::span<uint32_t> cursors, Pose& out) const;
+  // local → world, constraints, skinning matrices; invalidates the palettes.
+  void finish_frame();
 
   const Model* model_;
   std::shared_ptr<const SkinMeshes> skin_meshes_;
@@ -98,8 +108,8 @@ class Character {
   Pose pose_, blend_pose_;
   std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips
   std::vector<glm::mat4> world_;
-  std::vector<glm::mat4> skinning_;     // all skins, flat
-  std::vector<uint32_t> skin_offset_;   // first joint of each skin in skinning_, plus the total
+  std::vector<glm::mat4> skinning_;    // all skins, flat
+  std::vector<uint32_t> skin_offset_;  // first joint of each skin in skinning_, plus the total
   mutable std::array<std::vector<glm::vec4>, kSkinningMethodCount> palettes_;  // all skins
   mutable uint32_t palette_valid_ = 0;  // bit per method: palettes_[m] matches skinning_
 };
