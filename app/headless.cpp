@@ -2,6 +2,7 @@
 // skin weights), and `--backend gpu` skins the export on the GPU (the real vertex shaders, read
 // back with transform feedback). Both run on an EGL surfaceless context, so they work without
 // an X server.
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
+#include "artefact_analysis.h"
 
 namespace rigview {
 
@@ -63,8 +65,34 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   rig::render::OrbitCamera orbit;
   orbit.frame(bounds);
 
+  // --heatmap / --focus worst: the artefact measures of this pose.
+  std::unique_ptr<ArtefactAnalysis> artefacts;
+  if (!options.heatmap.empty() || options.focus == "worst") {
+    artefacts = std::make_unique<ArtefactAnalysis>(model, character.skin_meshes());
+    std::vector<rig::SkinningMethod> measured = methods;
+    for (rig::SkinningMethod m : {ArtefactAnalysis::kDifferenceA, ArtefactAnalysis::kDifferenceB})
+      if (std::find(measured.begin(), measured.end(), m) == measured.end()) measured.push_back(m);
+    artefacts->analyze(character, measured);
+    for (rig::SkinningMethod m : methods) artefacts->refresh_deflation_field(m);
+    artefacts->refresh_difference_field();
+  }
+  if (!options.focus.empty()) {
+    const int node = focus_joint(options.focus, model, artefacts.get(), methods.front(), error);
+    if (node < 0) return fail(model.file, error, 2);
+    rig::render::BindBoxes boxes = rig::render::bind_boxes(model, character.skin_meshes());
+    orbit.frame(rig::render::joint_bounds(model, boxes, character, node));
+  }
+
   rig::render::DrawOptions draw;
   draw.method = methods.front();
+  std::vector<const rig::analysis::ScalarField*> columns;
+  if (options.heatmap == "difference") {
+    draw.field = &artefacts->difference_field_view();
+  } else if (options.heatmap == "deflation") {
+    for (rig::SkinningMethod m : methods) columns.push_back(&artefacts->deflation_field(m));
+    draw.field = columns.front();
+    draw.column_fields = columns;
+  }
   draw.skeleton = options.armature;
   draw.weight_view = weight_view;
   draw.weight_joint_node = weight_joint_node;

@@ -159,6 +159,21 @@ std::vector<FlagInfo> build_flags() {
                "exactly 0, magenta unusable) or by each vertex's influence count; `--output` and "
                "the viewer",
                ""});
+  f.push_back({"--heatmap deflation|difference",
+               "colour skinned surfaces by deflation h (each method its\n"
+               "own, blue loss, white 0, red bulge, clamped at +-1) or by\n"
+               "the LBS-DQS difference (--output and the viewer)",
+               "colour skinned surfaces by the artefact measures: `deflation` h = log2(r_pose / "
+               "r_rest) of each view's method (blue loss, white 0, red bulge, clamped at ±1; "
+               "grey undefined) or the LBS-DQS `difference` over the rest diagonal; `--output` "
+               "and the viewer's start",
+               ""});
+  f.push_back({"--focus JOINT|worst",
+               "frame the camera on a joint, or on the joint with the\n"
+               "worst deflation score in the pose and method",
+               "frame the camera on JOINT's part of the mesh, or on the joint whose deflation "
+               "score is worst for the chosen pose and (first) method; `--output` and the viewer",
+               ""});
   f.push_back({"--animation-index N", "clip to sample (default 0)",
                "clip to sample (default 0; a model without clips shows its rest pose)",
                "Pose selection (export, render and the viewer's first frame):"});
@@ -293,6 +308,16 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--weights expects a joint name or 'influences'", false;
       o.weights_view = v;
+    } else if (a == "--heatmap") {
+      if (!value(v)) return false;
+      if (v != "deflation" && v != "difference")
+        return error = "--heatmap expects deflation or difference, got '" + std::string(v) + "'",
+               false;
+      o.heatmap = v;
+    } else if (a == "--focus") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--focus expects a joint name or 'worst'", false;
+      o.focus = v;
     } else if (a == "--export-obj") {
       if (!value(v)) return false;
       if (v.empty()) return error = "--export-obj needs a file name", false;
@@ -375,6 +400,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
   }
   if (o.compare && !o.export_obj.empty()) {
     error = "--skinning compare applies to --output renders, not to --export-obj";
+    return false;
+  }
+  if (!o.heatmap.empty() && !o.weights_view.empty()) {
+    error = "--heatmap and --weights both colour the surfaces: choose one";
     return false;
   }
   if (o.compare && !o.export_ply.empty()) {

@@ -38,6 +38,8 @@ struct Options {
   bool armature = false;     // draw bones in --output renders
   bool rest_pose = false;    // --rest-pose: ignore animations
   std::string weights_view;  // --weights JOINT|influences: skin-weight view in --output renders
+  std::string heatmap;       // --heatmap deflation|difference (--output renders, viewer start)
+  std::string focus;         // --focus JOINT|worst: frame the camera on a joint
 };
 
 // The skinning methods to draw, left to right: one without compare, the compare list with it.

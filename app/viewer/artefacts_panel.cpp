@@ -65,6 +65,7 @@ float draw_curves(const rig::ClipScan& scan, float playhead, ImU32 /*unused*/ = 
 }  // namespace
 
 void draw_artefacts_panel(ViewerState& state, Document& doc) {
+  ImGui::SetNextItemOpen(state.artefacts_open, ImGuiCond_Once);  // --heatmap opens it
   state.artefacts_open = ImGui::CollapsingHeader("Artefacts");
   if (!state.artefacts_open) return;
   if (doc.skinned_draw_items == 0 || !doc.artefacts) {

@@ -10,7 +10,7 @@
 #include "character/character.h"
 #include "model/model.h"
 #include "render/renderer.h"
-#include "viewer/artefact_analysis.h"
+#include "artefact_analysis.h"
 
 namespace rigview {
 

@@ -98,7 +98,7 @@ int Viewer::load_initial(const std::string& path) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 2;
   }
-  state_.surface_view = weights_mode(view);
+  if (!options_.weights_view.empty()) state_.surface_view = weights_mode(view);
   if (weight_joint >= 0) {
     state_.selected_node = weight_joint;
     state_.reveal_selection = true;
@@ -116,6 +116,24 @@ int Viewer::load_initial(const std::string& path) {
   }
   // An explicit time or blend on the command line asks for that exact pose: start paused.
   if (options_.animation_time.has_value() || selection.blend_clip >= 0) p.set_playing(false);
+  // --focus JOINT|worst: select the joint and frame it on the first frame, in the start pose.
+  if (!options_.focus.empty()) {
+    doc_.character->evaluate(p.selection());
+    const rig::SkinningMethod method = methods_shown(state_).front();
+    if (options_.focus == "worst") {
+      doc_.artefacts =
+          std::make_unique<ArtefactAnalysis>(*doc_.model, doc_.character->skin_meshes());
+      doc_.artefacts->analyze(*doc_.character, {&method, 1});
+    }
+    const int node = focus_joint(options_.focus, *doc_.model, doc_.artefacts.get(), method, error);
+    if (node < 0) {
+      std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
+      return 2;
+    }
+    state_.selected_node = node;
+    state_.reveal_selection = true;
+    state_.requests.frame_node = node;
+  }
   state_.open_field = path;
   return 0;
 }
@@ -165,28 +183,12 @@ void Viewer::frame_model() {
   state_.camera.fit_width((static_cast<float>(width) - left) / static_cast<float>(height) / views);
 }
 
-// Frames the part of the mesh that `node` moves: its skin joint's bind-space vertex box, placed
-// by the joint's current skinning matrix (the joint's position alone when no vertex follows it).
+// Frames the part of the mesh that joint `node` moves (render::joint_bounds).
 void Viewer::frame_joint(int node) {
-  const rig::Model& m = *doc_.model;
-  rig::render::Bounds box;
-  for (size_t s = 0; s < m.skins.size() && !box.valid(); ++s)
-    for (size_t j = 0; j < m.skins[s].joints.size(); ++j) {
-      if (m.skins[s].joints[j] != node) continue;
-      if (!bind_boxes_) bind_boxes_ = std::make_unique<rig::render::BindBoxes>(
-                            rig::render::bind_boxes(m, doc_.character->skin_meshes()));
-      const rig::render::Bounds& bind = bind_boxes_->joint[s][j];
-      if (bind.valid())
-        box = rig::render::transform_bounds(doc_.character->skinning_matrices(int(s))[j], bind);
-      break;
-    }
-  if (!box.valid()) {
-    const glm::vec3 p(doc_.character->world()[size_t(node)][3]);
-    const float r = 0.1f * std::max(doc_.bounds.radius(), 1e-3f);
-    box.add(p - glm::vec3(r));
-    box.add(p + glm::vec3(r));
-  }
-  state_.camera.frame(box);
+  if (!bind_boxes_)
+    bind_boxes_ = std::make_unique<rig::render::BindBoxes>(
+        rig::render::bind_boxes(*doc_.model, doc_.character->skin_meshes()));
+  state_.camera.frame(rig::render::joint_bounds(*doc_.model, *bind_boxes_, *doc_.character, node));
 }
 
 // The artefact measures of the current pose, for what needs them this frame: the Artefacts

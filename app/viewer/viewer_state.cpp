@@ -15,6 +15,9 @@ ViewerState initial_viewer_state(const Options& options) {
     s.method = methods.front();
   }
   s.rest_pose = options.rest_pose;
+  if (options.heatmap == "deflation") s.surface_view = SurfaceView::Deflation;
+  if (options.heatmap == "difference") s.surface_view = SurfaceView::Difference;
+  s.artefacts_open = !options.heatmap.empty();
   s.show_skeleton = options.armature;
   return s;
 }

@@ -185,4 +185,30 @@ Camera OrbitCamera::camera(float aspect) const {
   return c;
 }
 
+Bounds joint_bounds(const rig::Model& model, const BindBoxes& boxes,
+                    const rig::Character& character, int node) {
+  Bounds box;
+  for (size_t s = 0; s < model.skins.size() && s < boxes.joint.size(); ++s) {
+    const std::vector<int>& joints = model.skins[s].joints;
+    const auto it = std::find(joints.begin(), joints.end(), node);
+    if (it == joints.end()) continue;
+    const size_t j = size_t(it - joints.begin());
+    if (j < boxes.joint[s].size() && boxes.joint[s][j].valid())
+      box = transform_bounds(character.skinning_matrices(int(s))[j], boxes.joint[s][j]);
+    break;
+  }
+  if (!box.valid() && node >= 0 && size_t(node) < model.nodes.size()) {
+    // A tenth of the model's rest size around the joint itself.
+    const glm::vec3 p(character.world()[size_t(node)][3]);
+    Bounds all;
+    for (const std::vector<Bounds>& skin : boxes.joint)
+      for (const Bounds& b : skin) all.add(b);
+    for (const Bounds& b : boxes.item) all.add(b);
+    const float r = 0.1f * std::max(all.radius(), 1e-3f);
+    box.add(p - glm::vec3(r));
+    box.add(p + glm::vec3(r));
+  }
+  return box;
+}
+
 }  // namespace rig::render

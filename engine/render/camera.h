@@ -63,6 +63,12 @@ BindBoxes bind_boxes(const rig::Model& model, const rig::SkinMeshes& meshes);
 Bounds posed_bounds(const rig::Model& model, const BindBoxes& boxes,
                     std::span<const glm::mat4> world);
 
+// What joint node `node` moves under the character's current pose: its skin joint's bind box
+// placed by the joint's skinning matrix (the first skin that has it), or a small box around
+// the node's world position when no vertex follows it. For framing the camera on a joint.
+Bounds joint_bounds(const rig::Model& model, const BindBoxes& boxes,
+                    const rig::Character& character, int node);
+
 // Node world matrices of the rest pose (Node::rest, shear included). Allocates.
 std::vector<glm::mat4> rest_world_matrices(const rig::Model& model);
 

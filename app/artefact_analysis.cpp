@@ -1,4 +1,4 @@
-#include "viewer/artefact_analysis.h"
+#include "artefact_analysis.h"
 
 #include <algorithm>
 #include <cmath>
@@ -106,6 +106,27 @@ void ArtefactAnalysis::request_scan(int clip) {
 
 const rig::ClipScan* ArtefactAnalysis::scan() const {
   return finished_.load(std::memory_order_acquire) ? &result_ : nullptr;
+}
+
+int focus_joint(const std::string& focus, const rig::Model& model,
+                const ArtefactAnalysis* analysis, rig::SkinningMethod method, std::string& error) {
+  if (focus == "worst") {
+    const std::span<const RankedJoint> ranked =
+        analysis ? analysis->ranked_joints(method) : std::span<const RankedJoint>();
+    if (ranked.empty()) {
+      error = "--focus worst: no joint has a deflation score (no skinned triangles?)";
+      return -1;
+    }
+    return model.skins[size_t(ranked[0].skin)].joints[size_t(ranked[0].joint)];
+  }
+  std::vector<bool> is_joint(model.nodes.size(), false);
+  for (const rig::Skin& skin : model.skins)
+    for (int node : skin.joints)
+      if (node >= 0 && size_t(node) < is_joint.size()) is_joint[size_t(node)] = true;
+  for (size_t n = 0; n < model.nodes.size(); ++n)
+    if (is_joint[n] && model.nodes[n].name == focus) return int(n);
+  error = "--focus: no joint named '" + focus + "'";
+  return -1;
 }
 
 }  // namespace rigview

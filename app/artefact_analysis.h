@@ -1,6 +1,7 @@
-// The viewer's skinning artefact analysis of the open document: the live measures of the current
-// pose for the methods on screen (every frame while the Artefacts panel or a deflation heat map
-// is shown), and a background scan of the current clip with progress and cancel.
+// Skinning artefact analysis of one model for the app: the live measures of the current pose for
+// the methods on screen (the viewer runs it every frame while the Artefacts panel or an artefact
+// heat map is shown; --output renders once), the heat-map fields, and a background scan of a
+// clip with progress and cancel (the viewer's curves).
 #pragma once
 
 #include <array>
@@ -82,5 +83,12 @@ class ArtefactAnalysis {
   int scan_clip_ = -1;
   rig::ClipScan result_;  // written by the worker, read once finished_ is set
 };
+
+// --focus: the node of the joint named `focus` (the first node, in node order, with that name
+// that is a joint of some skin), or for "worst" the joint `analysis` ranks first for `method`
+// (after analysis->analyze(character, {method}); needed for "worst" only). -1 and a one-line
+// error when there is none.
+int focus_joint(const std::string& focus, const rig::Model& model,
+                const ArtefactAnalysis* analysis, rig::SkinningMethod method, std::string& error);
 
 }  // namespace rigview
