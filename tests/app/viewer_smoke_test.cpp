@@ -245,9 +245,10 @@ TEST_F(ViewerSmoke, WeightViewsColourTheBundledCharacterAndVCyclesThem) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_GT(count_pixels(counts, blue), 500);
   EXPECT_GT(count_pixels(counts, green), 500);
-  // Three presses come back to Off: the normal shading has neither band colour in bulk.
+  // Five presses (weights, counts, deflation, difference) come back to Off: the normal shading
+  // has neither band colour in bulk.
   const std::string off = (dir_ / "off.png").string();
-  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off), args);
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off), args);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(count_pixels(off, blue), 100);
   EXPECT_LT(count_pixels(off, green), 100);
@@ -259,6 +260,41 @@ TEST_F(ViewerSmoke, WeightViewsColourTheBundledCharacterAndVCyclesThem) {
             0u)
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST_F(ViewerSmoke, DeflationHeatMapShowsTheLbsCandyWrapperAndNotDqs) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer smoke test skipped";
+  const std::string model = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
+  auto blue_pixels = [](const std::string& shot) {
+    int w = 0, h = 0, channels = 0;
+    stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
+    EXPECT_NE(pixels, nullptr) << shot;
+    if (!pixels) return -1;
+    int n = 0;
+    for (int i = 0; i < w * h; ++i) {
+      const int r = pixels[i * 4], g = pixels[i * 4 + 1], b = pixels[i * 4 + 2];
+      n += b > r + 80 && b > g + 40;
+    }
+    stbi_image_free(pixels);
+    return n;
+  };
+  // The twist arm at 180°: LBS's middle rings collapse (deep blue), DQS keeps them (white).
+  const std::string env = "RIGVIEW_VIEWER_FRAMES=6 RIGVIEW_VIEWER_HIDE_UI=1 RIGVIEW_VIEWER_KEYS=g ";
+  const std::string args = quote(model) + " --animation-time 1 --resolution 480,360 --heatmap deflation";
+  const std::string lbs = (dir_ / "deflation_lbs.png").string();
+  const std::string dqs = (dir_ / "deflation_dqs.png").string();
+  rig::test::RunResult r = run_in_xvfb(env + "RIGVIEW_VIEWER_SCREENSHOT=" + quote(lbs), args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_SCREENSHOT=" + quote(dqs), args + " --skinning dqs");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_GT(blue_pixels(lbs), 300);
+  EXPECT_LT(blue_pixels(dqs), 20);
+  // --focus worst frames the collapsing joint; an unknown --focus joint is a usage error.
+  r = run_in_xvfb("RIGVIEW_VIEWER_FRAMES=3 ", args + " --focus worst");
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = run("env -u DISPLAY -u WAYLAND_DISPLAY", quote(model) + " --focus NoSuchJoint");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no joint named 'NoSuchJoint'"), std::string::npos) << r.err;
 }
 
 }  // namespace
