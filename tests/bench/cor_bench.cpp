@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
@@ -47,6 +48,60 @@ void BM_CorPrecompute_Mannequin(benchmark::State& state) {
   precompute(state, fs::path(RIGVIEW_SOURCE_DIR) / "assets/mannequin.glb");
 }
 BENCHMARK(BM_CorPrecompute_Mannequin)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A stress case: a 16,000-vertex tube (200 rings × 80) over 10 joints whose weights change along
+// the tube and, slightly, around it, so that every blended vertex has its own weight vector.
+void BM_CorPrecompute_Tube16k(benchmark::State& state) {
+  rig::Model model;
+  rig::Primitive p;
+  p.influences = 4;
+  const int rings = 200, around = 80, joints = 10;
+  for (int r = 0; r < rings; ++r) {
+    const float x = float(joints - 1) * float(r) / float(rings - 1);
+    for (int a = 0; a < around; ++a) {
+      const float ang = 6.2831853f * float(a) / float(around);
+      p.positions.push_back({x, 0.3f * std::cos(ang), 0.3f * std::sin(ang)});
+      p.normals.push_back({0.0f, std::cos(ang), std::sin(ang)});
+      float w[4] = {};
+      uint16_t j[4] = {};
+      int n = 0;
+      float sum = 0.0f;
+      for (int k = 0; k < joints && n < 4; ++k) {
+        const float t = 1.0f - std::abs(x - float(k)) / (1.4f + 0.2f * std::sin(ang));
+        if (t <= 0.0f) continue;
+        j[n] = uint16_t(k);
+        w[n] = t;
+        sum += t;
+        ++n;
+      }
+      for (int i = 0; i < 4; ++i) {
+        p.joints.push_back(j[i]);
+        p.weights.push_back(w[i] / sum);
+      }
+    }
+  }
+  for (int r = 0; r + 1 < rings; ++r)
+    for (int a = 0; a < around; ++a) {
+      const uint32_t i0 = uint32_t(r * around + a), i1 = uint32_t(r * around + (a + 1) % around);
+      p.indices.insert(p.indices.end(), {i0, i1, i0 + uint32_t(around), i1, i1 + uint32_t(around),
+                                         i0 + uint32_t(around)});
+    }
+  model.meshes.push_back({});
+  model.meshes[0].primitives.push_back(std::move(p));
+  rig::SkinMeshes meshes = rig::prepare_skin_meshes(model);
+  rig::CorOptions options;
+  options.use_cache = false;
+  rig::CorComputeStats stats;
+  for (auto _ : state) {
+    rig::compute_rotation_centers(model, meshes, options, nullptr, nullptr, &stats);
+    benchmark::DoNotOptimize(meshes.primitives.data());
+  }
+  state.counters["distinct_weights"] = double(stats.distinct_weights);
+  state.counters["sub_triangles"] = double(stats.sub_triangles);
+  state.counters["pair_entries"] = double(stats.pair_entries);
+  state.counters["terms"] = double(stats.visited);
+}
+BENCHMARK(BM_CorPrecompute_Tube16k)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // One benchmark per skinned corpus model, registered at start-up when RIGVIEW_CORPUS is set.
 const int kCorpusRegistered = [] {
