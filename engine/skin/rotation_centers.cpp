@@ -10,12 +10,14 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
 
@@ -339,7 +341,6 @@ bool parallel_for(unsigned threads, size_t count, const std::vector<double>& cos
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
   std::atomic<double> done{0.0};
-  std::atomic<unsigned> running{0};
   auto work = [&] {
     for (;;) {
       if (stop.load(std::memory_order_relaxed)) break;
@@ -349,16 +350,19 @@ bool parallel_for(unsigned threads, size_t count, const std::vector<double>& cos
       done.fetch_add(cost[i], std::memory_order_relaxed);
     }
   };
-  const unsigned helpers = std::min<size_t>(threads, count) - 1;
+  const unsigned helpers = static_cast<unsigned>(std::min<size_t>(threads, count) - 1);
   std::vector<std::thread> pool;
   pool.reserve(helpers);
-  running = helpers;
+  std::mutex mutex;
+  std::condition_variable finished;
+  unsigned running = helpers;
   for (unsigned t = 0; t < helpers; ++t)
     pool.emplace_back([&] {
       work();
-      running.fetch_sub(1);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (--running == 0) finished.notify_all();
     });
-  // The calling thread works too, reporting between its items, then waits for the others.
+  // The calling thread works too, reporting between its items, then reports while it waits.
   for (;;) {
     if (stop.load()) break;
     const size_t i = next.fetch_add(1);
@@ -367,9 +371,15 @@ bool parallel_for(unsigned threads, size_t count, const std::vector<double>& cos
     done.fetch_add(cost[i], std::memory_order_relaxed);
     if (!progress.report(base + span * float(done.load() / total))) stop = true;
   }
-  while (running.load() > 0) {
-    if (!progress.report(base + span * float(done.load() / total))) stop = true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (running > 0) {
+      finished.wait_for(lock, std::chrono::milliseconds(20), [&] { return running == 0; });
+      if (running == 0) break;
+      lock.unlock();
+      if (!progress.report(base + span * float(done.load() / total))) stop = true;
+      lock.lock();
+    }
   }
   for (std::thread& t : pool) t.join();
   if (stop.load() || progress.cancelled()) return false;
@@ -497,7 +507,10 @@ glm::dvec3 center_of(const MeshWork& work, const CorWeights& w, double inv_sigma
       den += ab * s[0];
       num += ab * glm::dvec3(s[1], s[2], s[3]);
     }
-  if (den > 1e-12 * work.pairs.area && std::isfinite(den)) return num / den;
+  if (den > 1e-12 * work.pairs.area && std::isfinite(den)) {
+    const glm::dvec3 c = num / den;
+    if (std::isfinite(c.x) && std::isfinite(c.y) && std::isfinite(c.z)) return c;
+  }
   return glm::dvec3(std::nan(""));
 }
 
