@@ -74,10 +74,12 @@ struct CorVertex {
 struct CorSubTriangle {
   glm::dvec3 centroid{0.0};
   double area = 0.0;
-  CorWeights weights;  // w̄_t (joints of the three corners, zero means dropped)
+  CorWeights weights;  // w̄_t over the corners' joints (those with w̄_tj > 0)
   int depth = 0;
 };
-// Subdivides triangle (a, b, c) as step 2 does, appending its leaves. Allocates.
+// Subdivides triangle (a, b, c) as step 2 does (weights taken as given, not renormalized),
+// appending its leaves depth first, children in the order (a, ab, ca), (ab, b, bc),
+// (ca, bc, c), (ab, bc, ca). Allocates.
 void subdivide_cor_triangle(const CorVertex& a, const CorVertex& b, const CorVertex& c,
                             const CorOptions& options, std::vector<CorSubTriangle>& out);
 

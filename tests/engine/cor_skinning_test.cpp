@@ -7,6 +7,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <iostream>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "skin/cor_kernel.h"
@@ -19,6 +20,11 @@ namespace rig {
 namespace {
 
 constexpr float kPi = 3.14159265358979f;
+
+// What a row of the skinning-method table needs.
+static_assert(std::is_same_v<decltype(&skin_cor_kernel), SkinKernel>);
+static_assert(std::is_same_v<decltype(&write_cor_palette), PaletteWriter>);
+static_assert(kCorPaletteRows == kDualQuatPaletteRows);
 
 struct Skinned {
   std::vector<glm::vec3> p, n;
