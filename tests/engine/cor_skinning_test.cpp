@@ -6,10 +6,13 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <type_traits>
 #include <vector>
 
+#include "character/character.h"
+#include "import/gltf_import.h"
 #include "skin/cor_kernel.h"
 #include "skin/dual_quat.h"
 #include "skin/rotation_centers.h"
@@ -368,6 +371,120 @@ TEST(CorSkinning, DegenerateVerticesKeepTheirPositionAndInAndOutMayAlias) {
   EXPECT_EQ(pos[1], glm::vec3(4, 5, 6));
   EXPECT_EQ(nrm[1], glm::vec3(0, 1, 0));
   EXPECT_LE(glm::distance(pos[2], glm::vec3(0, 1, 2)), 1e-6f);  // two translations blended
+}
+
+// The bundled mannequin through the character pipeline: the Twist clip at 180° (the 50/50
+// ForeArm/ForeArmTwist ring) and the Bend clip at 150° (elbows), CoR against LBS and DQS.
+struct MannequinFrame {
+  Model model;
+  std::shared_ptr<SkinMeshes> meshes;
+  explicit MannequinFrame() {
+    std::string error;
+    EXPECT_TRUE(import_gltf(RIGVIEW_SOURCE_DIR "/assets/mannequin.glb", model, error)) << error;
+    meshes = std::make_shared<SkinMeshes>(prepare_skin_meshes(model));
+    CorOptions o;
+    o.use_cache = false;
+    EXPECT_TRUE(compute_rotation_centers(model, *meshes, o));
+  }
+  int clip(const char* name) const {
+    for (size_t c = 0; c < model.clips.size(); ++c)
+      if (model.clips[c].name == name) return int(c);
+    return -1;
+  }
+  int joint(const char* name) const {
+    for (size_t j = 0; j < model.skins[0].joints.size(); ++j)
+      if (model.nodes[size_t(model.skins[0].joints[j])].name == name) return int(j);
+    return -1;
+  }
+};
+
+// For every skinned draw item: bind position, LBS/DQS/CoR outputs and the two largest weights'
+// joints, through `visit(prim, mesh, v, lbs, dqs, cor, world)`.
+template <class Visit>
+void skin_frame(const MannequinFrame& f, const Character& c, Visit visit) {
+  for (const DrawItem& item : f.model.draws) {
+    if (item.skin < 0) continue;
+    const Primitive& prim = f.model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
+    const SkinMesh& mesh = f.meshes->get(item.mesh, item.primitive);
+    if (!mesh.skinned()) continue;
+    const std::vector<glm::mat4> mats(c.skinning_matrices(item.skin).begin(),
+                                      c.skinning_matrices(item.skin).end());
+    const Skinned lbs = run_lbs(mesh, mats, prim), dqs = run_dqs(mesh, mats, prim),
+                  cor = run_cor(mesh, mats, prim);
+    for (uint32_t v = 0; v < prim.vertex_count(); ++v)
+      visit(prim, mesh, v, lbs.p[v], dqs.p[v], cor.p[v], mats);
+  }
+}
+
+float weight_of(const SkinMesh& mesh, uint32_t v, int joint) {
+  float w = 0.0f;
+  for (uint32_t i = 0; i < mesh.influences; ++i)
+    if (mesh.joints[v * mesh.influences + i] == joint) w += mesh.weights[v * mesh.influences + i];
+  return w;
+}
+
+TEST(CorSkinning, MannequinTwistAndBend) {
+  const MannequinFrame f;
+  const int twist = f.clip("Twist"), bend = f.clip("Bend");
+  const int fore = f.joint("LeftForeArm"), twist_joint = f.joint("LeftForeArmTwist");
+  const int arm = f.joint("LeftArm");
+  ASSERT_GE(twist, 0);
+  ASSERT_GE(bend, 0);
+  ASSERT_GE(fore, 0);
+  ASSERT_GE(twist_joint, 0);
+  ASSERT_GE(arm, 0);
+  Character c(f.model, f.meshes);
+  // Twist at 180°: the ring's smallest distance to the twist joint (rest: its radius).
+  c.evaluate(PoseSelection{twist, 1.0f});
+  const glm::vec3 twist_bind =
+      glm::vec3(glm::inverse(f.model.skins[0].inverse_bind[size_t(twist_joint)])[3]);
+  float rest_r = 1e9f, lbs_r = 1e9f, dqs_r = 1e9f, cor_r = 1e9f;
+  skin_frame(f, c,
+             [&](const Primitive& prim, const SkinMesh& mesh, uint32_t v, glm::vec3 lbs,
+                 glm::vec3 dqs, glm::vec3 cor, const std::vector<glm::mat4>& mats) {
+               const float a = weight_of(mesh, v, fore), b = weight_of(mesh, v, twist_joint);
+               if (std::abs(a - 0.5f) > 0.05f || std::abs(b - 0.5f) > 0.05f) return;
+               const glm::vec3 joint =
+                   glm::vec3(mats[size_t(twist_joint)] * glm::vec4(twist_bind, 1.0f));
+               rest_r = std::min(rest_r, glm::distance(prim.positions[v], twist_bind));
+               lbs_r = std::min(lbs_r, glm::distance(lbs, joint));
+               dqs_r = std::min(dqs_r, glm::distance(dqs, joint));
+               cor_r = std::min(cor_r, glm::distance(cor, joint));
+             });
+  ASSERT_LT(rest_r, 1.0f);
+  std::cout << "[ CoR      ] mannequin Twist 180°, ForeArm/ForeArmTwist ring, nearest vertex to "
+               "the twist joint (rest "
+            << rest_r << "): LBS " << lbs_r << ", DQS " << dqs_r << ", CoR " << cor_r << "\n";
+  EXPECT_LT(lbs_r, 0.5f * rest_r);
+  EXPECT_GT(cor_r, 0.9f * rest_r);
+  EXPECT_GT(dqs_r, 0.9f * rest_r);
+
+  // Bend at 150°: mean distance to the elbow of the vertices blended between arm and forearm.
+  c.evaluate(PoseSelection{bend, 1.5f});
+  const glm::vec3 elbow_bind =
+      glm::vec3(glm::inverse(f.model.skins[0].inverse_bind[size_t(fore)])[3]);
+  double rest = 0.0, lbs_d = 0.0, dqs_d = 0.0, cor_d = 0.0;
+  int n = 0;
+  skin_frame(f, c,
+             [&](const Primitive& prim, const SkinMesh& mesh, uint32_t v, glm::vec3 lbs,
+                 glm::vec3 dqs, glm::vec3 cor, const std::vector<glm::mat4>& mats) {
+               const float a = weight_of(mesh, v, arm), b = weight_of(mesh, v, fore);
+               if (a < 0.1f || b < 0.1f) return;
+               const glm::vec3 elbow = glm::vec3(mats[size_t(fore)] * glm::vec4(elbow_bind, 1.0f));
+               rest += glm::distance(prim.positions[v], elbow_bind);
+               lbs_d += glm::distance(lbs, elbow);
+               dqs_d += glm::distance(dqs, elbow);
+               cor_d += glm::distance(cor, elbow);
+               ++n;
+             });
+  ASSERT_GT(n, 0);
+  std::cout << "[ CoR      ] mannequin Bend 150°, " << n
+            << " elbow vertices blended between Arm and ForeArm, mean distance to the elbow (rest "
+            << rest / n << "): LBS " << lbs_d / n << ", DQS " << dqs_d / n << ", CoR " << cor_d / n
+            << "\n";
+  EXPECT_NEAR(dqs_d / n, rest / n, 0.02 * rest / n);  // DQS turns about the joint
+  EXPECT_LT(cor_d, dqs_d);                            // CoR bulges less
+  EXPECT_GT(cor_d, lbs_d);                            // and collapses less than LBS
 }
 
 }  // namespace
