@@ -90,7 +90,7 @@ bool load_document(const std::string& path, Document& out, std::string& error) {
   rig::PoseSelection first;
   first.clip = m.clips.empty() ? -1 : 0;
   first.time = m.clips.empty() ? 0.0f : m.clips[0].start;
-  doc.bounds = rig::render::clip_bounds(m, first);
+  doc.bounds = rig::render::clip_bounds(*doc.character, first);  // the document's own character
   if (!doc.bounds.valid()) {
     doc.character->evaluate(rig::PoseSelection{});
     doc.bounds = rig::render::pose_bounds(*doc.character);

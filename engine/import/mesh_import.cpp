@@ -20,8 +20,6 @@ constexpr unsigned kWeightFormats = kFloat | kUByteNorm | kUShortNorm;
 constexpr unsigned kJointFormats = kUByte | kUShort;
 constexpr unsigned kIndexFormats = kUByte | kUShort | kUInt;
 
-// A GPU vertex keeps at most this many influences (the 8 largest).
-constexpr uint32_t kGpuInfluences = 8;
 // Sum-of-weights tolerance before a vertex counts as "not normalized". 1e-3 agrees with the
 // Khronos validator's ACCESSOR_WEIGHTS_NON_NORMALIZED count on the corpus (752 vertices in
 // RobotExpressive); 2e-3 would miss 3 of them whose sums are off by 1.x e-3.
@@ -220,7 +218,7 @@ bool import_influences(ImportContext& context, const tinygltf::Primitive& source
       else if (joints[i] != 0)
         ++counts.zero_weight_joints;
     }
-    if (non_zero > kGpuInfluences) ++counts.over_gpu_limit;
+    if (non_zero > kMaxInfluences) ++counts.over_gpu_limit;
     if (sum == 0.0) {
       ++counts.all_zero;
       continue;

@@ -10,6 +10,11 @@
 
 namespace rig {
 
+// The most influences a vertex keeps when skinned (two vec4 joint/weight attribute sets on the
+// GPU; skin/skin_mesh.h truncates to it). The one place that number is spelled: the importer's
+// report, the renderer, the shaders (as a generated #define) and the CPU kernels read it here.
+inline constexpr uint32_t kMaxInfluences = 8;
+
 // Local transform of a node. glm::quat is (w, x, y, z) in its constructor, xyzw in memory.
 struct Transform {
   glm::vec3 translation{0.0f};

@@ -12,11 +12,6 @@
 
 namespace rig {
 
-// The most influences a vertex keeps (two vec4 joint/weight attribute sets on the GPU). The one
-// place that number is spelled: the renderer, the shaders (as a generated #define) and the CPU
-// kernels all read it from here.
-inline constexpr uint32_t kMaxInfluences = 8;
-
 struct SkinMesh {
   // Influence slots per vertex: 0 (not skinned), 4 or 8. Vertex v owns
   // [v * influences, (v + 1) * influences) of `joints` and `weights`.
