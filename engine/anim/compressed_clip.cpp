@@ -1,0 +1,326 @@
+#include "anim/compressed_clip.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+namespace rig {
+
+namespace {
+
+inline uint32_t read_bits(const uint8_t* data, uint64_t bit, uint32_t count) {
+  uint64_t word;
+  std::memcpy(&word, data + (bit >> 3), sizeof word);
+  word >>= (bit & 7u);
+  return count >= 32 ? uint32_t(word) : uint32_t(word & ((uint64_t(1) << count) - 1u));
+}
+
+void write_bits(std::vector<uint8_t>& data, uint64_t bit, uint32_t count, uint32_t value) {
+  for (uint32_t i = 0; i < count; ++i, ++bit)
+    if ((value >> i) & 1u) data[size_t(bit >> 3)] |= uint8_t(1u << (bit & 7u));
+}
+
+}  // namespace
+
+uint32_t smallest_three_encode(const float q[4], float out[3]) {
+  uint32_t largest = 0;
+  for (uint32_t i = 1; i < 4; ++i)
+    if (std::abs(q[i]) > std::abs(q[largest])) largest = i;
+  const float sign = q[largest] < 0.0f ? -1.0f : 1.0f;
+  for (uint32_t i = 0, o = 0; i < 4; ++i)
+    if (i != largest) out[o++] = sign * q[i];
+  return largest;
+}
+
+void smallest_three_decode(uint32_t index, const float in[3], float q[4]) {
+  float sum = 0.0f;
+  for (uint32_t i = 0, o = 0; i < 4; ++i)
+    if (i != index) {
+      q[i] = in[o];
+      sum += in[o] * in[o];
+      ++o;
+    }
+  q[index] = std::sqrt(std::max(0.0f, 1.0f - sum));
+}
+
+void CompressedClip::set_frames(float start, float end, uint32_t frame_count, float rate_hz,
+                                std::vector<float> table) {
+  start_ = start;
+  end_ = end;
+  frame_count_ = std::max<uint32_t>(frame_count, 1);
+  rate_ = rate_hz;
+  table_ = std::move(table);
+}
+
+float CompressedClip::frame_time(uint32_t frame) const {
+  if (rate_ <= 0.0f)
+    return table_.empty() ? start_ : table_[std::min<size_t>(frame, table_.size() - 1)];
+  if (frame + 1 >= frame_count_) return end_;
+  return std::min(float(double(start_) + double(frame) / rate_), end_);
+}
+
+bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t components,
+                               uint32_t bits, std::span<const uint32_t> frames,
+                               std::span<const float> values, uint32_t morph_offset) {
+  const size_t keys = frames.size();
+  if (keys == 0 || keys > 0xffff || node < 0 || node > 0xffff || components == 0 ||
+      components > 255 || values.size() != keys * components || (bits > 24 && bits != 32) ||
+      bits == 0)
+    return false;
+  Track t;
+  t.node = uint16_t(node);
+  t.path = uint8_t(path);
+  t.components = uint8_t(components);
+  t.bits = uint8_t(bits);
+  t.key_count = uint16_t(keys);
+  t.flags = step ? kStep : 0;
+  bool dense = keys > 1 && keys == frame_count_;
+  for (size_t k = 0; dense && k < keys; ++k) dense = frames[k] == k;
+  if (dense) t.flags |= kDense;
+  t.mask = uint32_t(key_masks_.size());
+  if (!dense && keys > 1) {
+    const size_t words = (size_t(frame_count_) + 63) / 64;
+    key_masks_.resize(key_masks_.size() + words, 0);
+    for (size_t k = 0; k < keys; ++k) {
+      const uint32_t f = frames[k];
+      if (f >= frame_count_ || (k > 0 && f <= frames[k - 1])) return false;
+      key_masks_[t.mask + f / 64] |= uint64_t(1) << (f % 64);
+    }
+  }
+
+  const bool rotation = path == TargetPath::Rotation;
+  const uint32_t stored = stored_components(t);
+  // The values as stored, before quantization (smallest-three for quantized rotations).
+  std::vector<float> raw(keys * stored);
+  std::vector<uint32_t> index(keys, 0);
+  for (size_t k = 0; k < keys; ++k) {
+    const float* v = values.data() + k * components;
+    if (rotation && bits < 32)
+      index[k] = smallest_three_encode(v, raw.data() + k * 3);
+    else
+      std::copy_n(v, components, raw.data() + k * stored);
+  }
+  t.range = uint32_t(ranges_.size());
+  const uint32_t levels = bits < 32 ? (1u << bits) - 1u : 0u;
+  std::vector<float> lo(stored), step_size(stored);
+  if (bits < 32) {
+    for (uint32_t c = 0; c < stored; ++c) {
+      float mn = raw[c], mx = raw[c];
+      for (size_t k = 1; k < keys; ++k) {
+        mn = std::min(mn, raw[k * stored + c]);
+        mx = std::max(mx, raw[k * stored + c]);
+      }
+      lo[c] = mn;
+      step_size[c] = (mx - mn) / float(levels);
+      ranges_.push_back(lo[c]);
+      ranges_.push_back(step_size[c]);
+    }
+  }
+  t.bit_offset = uint32_t(data_bits_);
+  const uint32_t kb = key_bits(t);
+  if (data_bits_ + uint64_t(kb) * keys > 0xffffffffull) return false;
+  data_bits_ += uint64_t(kb) * keys;
+  data_.resize(size_t((data_bits_ + 7) / 8) + 8, 0);
+  uint64_t bit = t.bit_offset;
+  for (size_t k = 0; k < keys; ++k) {
+    if (rotation && bits < 32) {
+      write_bits(data_, bit, 2, index[k]);
+      bit += 2;
+    }
+    for (uint32_t c = 0; c < stored; ++c) {
+      const float v = raw[k * stored + c];
+      uint32_t q;
+      if (bits == 32) {
+        std::memcpy(&q, &v, 4);
+      } else {
+        const float s = step_size[c];
+        const double n = s > 0.0f ? std::round((double(v) - lo[c]) / s) : 0.0;
+        q = uint32_t(std::clamp(n, 0.0, double(levels)));
+      }
+      write_bits(data_, bit, bits, q);
+      bit += bits;
+    }
+  }
+  tracks_.push_back(t);
+  if (path == TargetPath::Weights) weight_offsets_.push_back(morph_offset);
+  return true;
+}
+
+void CompressedClip::decode_key(const Track& t, uint32_t k, float* out) const {
+  const uint8_t* data = data_.data();
+  uint64_t bit = uint64_t(t.bit_offset) + uint64_t(k) * key_bits(t);
+  const uint32_t bits = t.bits;
+  if (bits == 32) {
+    for (uint32_t c = 0; c < t.components; ++c, bit += 32) {
+      const uint32_t q = read_bits(data, bit, 32);
+      std::memcpy(out + c, &q, 4);
+    }
+    return;
+  }
+  const float* range = ranges_.data() + t.range;
+  if (t.path == uint8_t(TargetPath::Rotation)) {
+    const uint32_t index = read_bits(data, bit, 2);
+    bit += 2;
+    float s[3];
+    for (uint32_t c = 0; c < 3; ++c, bit += bits)
+      s[c] = range[2 * c] + float(read_bits(data, bit, bits)) * range[2 * c + 1];
+    smallest_three_decode(index, s, out);
+    return;
+  }
+  for (uint32_t c = 0; c < t.components; ++c, bit += bits)
+    out[c] = range[2 * c] + float(read_bits(data, bit, bits)) * range[2 * c + 1];
+}
+
+uint32_t CompressedClip::key_frame(const Track& t, uint32_t k) const {
+  if (t.flags & kDense) return k;
+  if (t.key_count == 1) return 0;
+  const uint64_t* words = key_masks_.data() + t.mask;
+  for (uint32_t w = 0;; ++w) {
+    const uint32_t count = uint32_t(std::popcount(words[w]));
+    if (k < count) {
+      uint64_t word = words[w];
+      for (uint32_t i = 0; i < k; ++i) word &= word - 1;  // clear the k lowest set bits
+      return w * 64 + uint32_t(std::countr_zero(word));
+    }
+    k -= count;
+  }
+}
+
+float CompressedClip::frame_coordinate(float time, uint32_t& cursor) const {
+  const float last = float(frame_count_ - 1);
+  if (!(time > start_)) return 0.0f;
+  if (time >= end_) return last;
+  if (rate_ > 0.0f) {
+    float x = (time - start_) * rate_;
+    // A sample time on a frame lands on it exactly (STEP tracks switch there).
+    const float r = std::round(x);
+    if (std::abs(x - r) < 1e-4f) x = r;
+    return std::min(x, last);
+  }
+  const size_t n = table_.size();
+  size_t i = cursor;
+  if (!(i + 1 < n && table_[i] <= time && time < table_[i + 1])) {
+    if (i + 2 < n && table_[i + 1] <= time && time < table_[i + 2]) {
+      ++i;
+    } else {
+      auto it = std::upper_bound(table_.begin(), table_.end(), time);
+      i = size_t(it - table_.begin());
+      i = i == 0 ? 0 : std::min(i - 1, n - 2);
+    }
+  }
+  cursor = uint32_t(i);
+  return float(i) + (time - table_[i]) / (table_[i + 1] - table_[i]);
+}
+
+void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
+                            std::span<float> morph_weights) const {
+  uint32_t scratch = 0;
+  const size_t track_count = tracks_.size();
+  uint32_t& frame_cursor = cursors.empty() ? scratch : cursors[0];
+  const float x = frame_coordinate(time, frame_cursor);
+  float a[256], b[256];
+  size_t w = 0;  // weight tracks seen: index into weight_offsets_
+  for (size_t i = 0; i < track_count; ++i) {
+    const Track& t = tracks_[i];
+    if (t.node >= local.size()) {
+      if (t.path == uint8_t(TargetPath::Weights)) ++w;
+      continue;
+    }
+    const uint32_t m = t.components;
+    const uint32_t keys = t.key_count;
+    float* out = a;
+    if (keys == 1) {
+      decode_key(t, 0, a);
+    } else {
+      // Segment k: key_frame(k) <= x < key_frame(k + 1), the ends held.
+      uint32_t k;
+      float u = 0.0f;
+      bool hold = false;
+      if (t.flags & kDense) {
+        const float fl = std::floor(x);
+        k = uint32_t(fl);
+        if (k + 1 >= keys) {
+          k = keys - 1;
+          hold = true;
+        } else {
+          u = x - fl;
+        }
+      } else {
+        // Keys at the set bits of the mask: the last at or before floor(x), the first after.
+        const uint64_t* words = key_masks_.data() + t.mask;
+        const uint32_t fl = std::min(uint32_t(x), frame_count_ - 1);
+        uint32_t wd = fl / 64;
+        uint64_t below = words[wd] & (~uint64_t(0) >> (63 - fl % 64));  // bits 0..fl%64
+        while (below == 0 && wd > 0) below = words[--wd];
+        if (below == 0) {  // x before the first key
+          k = 0;
+          hold = true;
+        } else {
+          const uint32_t prev = wd * 64 + 63 - uint32_t(std::countl_zero(below));
+          uint32_t rank = uint32_t(std::popcount(below)) - 1;
+          for (uint32_t i2 = 0; i2 < wd; ++i2) rank += uint32_t(std::popcount(words[i2]));
+          k = rank;
+          if (k + 1 >= keys) {
+            hold = true;
+          } else if (!(t.flags & kStep)) {
+            uint32_t v = fl / 64;
+            uint64_t above = fl % 64 == 63 ? 0 : words[v] & (~uint64_t(0) << (fl % 64 + 1));
+            while (above == 0) above = words[++v];  // a key after prev exists (k + 1 < keys)
+            const uint32_t next = v * 64 + uint32_t(std::countr_zero(above));
+            // Linear in time: on a grid frames are evenly spaced, in a table they are not.
+            u = rate_ > 0.0f ? (x - float(prev)) / float(next - prev)
+                             : (time - table_[prev]) / (table_[next] - table_[prev]);
+          }
+        }
+      }
+      decode_key(t, k, a);
+      if (!hold && !(t.flags & kStep) && u > 0.0f) {
+        decode_key(t, k + 1, b);
+        if (t.path == uint8_t(TargetPath::Rotation)) {
+          float q[4];
+          slerp_keys(a, b, u, q);
+          std::copy_n(q, 4, a);
+        } else {
+          for (uint32_t j = 0; j < m; ++j) a[j] = a[j] + (b[j] - a[j]) * u;
+        }
+      }
+    }
+    Transform& tr = local[t.node];
+    switch (TargetPath(t.path)) {
+      case TargetPath::Translation:
+        tr.translation = glm::vec3(out[0], out[1], out[2]);
+        break;
+      case TargetPath::Scale:
+        tr.scale = glm::vec3(out[0], out[1], out[2]);
+        break;
+      case TargetPath::Rotation:
+        tr.rotation = glm::quat(out[3], out[0], out[1], out[2]);
+        break;
+      case TargetPath::Weights: {
+        const uint32_t offset = weight_offsets_[w++];
+        if (size_t(offset) + m <= morph_weights.size()) std::copy_n(out, m, &morph_weights[offset]);
+        break;
+      }
+    }
+  }
+}
+
+CompressedClip::ByteBreakdown CompressedClip::byte_breakdown() const {
+  ByteBreakdown b;
+  b.header = 4 * 4 + 4 * 4;  // start, end, frame count, rate; four stream lengths
+  b.tracks = tracks_.size() * sizeof(Track);
+  b.key_masks = key_masks_.size() * sizeof(uint64_t);
+  b.ranges = ranges_.size() * sizeof(float);
+  b.data = data_.size();
+  b.table = table_.size() * sizeof(float);
+  b.weights = weight_offsets_.size() * sizeof(uint32_t);
+  return b;
+}
+
+size_t CompressedClip::byte_size() const {
+  const ByteBreakdown b = byte_breakdown();
+  return b.header + b.tracks + b.key_masks + b.ranges + b.data + b.table + b.weights;
+}
+
+}  // namespace rig

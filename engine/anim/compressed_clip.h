@@ -1,0 +1,136 @@
+// A compressed runtime clip: key-reduced, quantized tracks that the sampling job samples in
+// place of the file's keys (Character::set_clip_source). Built offline by compress/ (the
+// compressor measures its own result and guarantees an error bound); this file only decodes.
+//
+// Layout (every byte counted by byte_size()):
+//   header      start, end, frame count, grid rate or an explicit frame-time table
+//   tracks      one 20-byte descriptor per animated (node, path): node, path, STEP flag, bits,
+//               key count, offsets into the three streams below
+//   key masks   one bit per frame, set where the track has a key, in 64-bit words (none for
+//               dense tracks, whose key i is frame i, and none for constant tracks)
+//   weights     morph-weight slot offset per weight track
+//   ranges      per quantized component: min and step (range reduction), float32
+//   data        bit stream, keys one after the other, components of a key together. Rotations
+//               quantized smallest-three (2-bit index of the dropped largest component, the
+//               other three in [-1/√2, 1/√2] before range reduction); bits == 32 stores plain
+//               float32 components (rotations then keep all four).
+//
+// Time → frame coordinate x: on a grid x = (t − start)·rate; with a frame table x is the index of
+// the table segment plus the fraction inside it. A track interpolates its keys linearly in x
+// (normalized lerp on the shortest path for rotations) or holds them (STEP). Sampling allocates
+// nothing; one cursor for the frame table (keys are found in the masks by bit scans).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "anim/clip_source.h"
+#include "model/model.h"
+
+namespace rig {
+
+class CompressedClip final : public ClipSource {
+ public:
+  struct Track {
+    uint16_t node = 0;
+    uint8_t path = 0;         // TargetPath
+    uint8_t flags = 0;        // kStep | kDense
+    uint8_t bits = 32;        // per stored component: 1..24 quantized, 32 = float32
+    uint8_t components = 3;   // value components: 3 (T, S), 4 (R), morph target count (≤ 255)
+    uint16_t key_count = 0;   // ≥ 1
+    uint32_t mask = 0;        // first word in key_masks (unused when dense or key_count == 1)
+    uint32_t range = 0;       // into ranges: 2 floats (min, step) per stored component
+    uint32_t bit_offset = 0;  // into data
+  };
+  static constexpr uint8_t kStep = 1, kDense = 2;
+
+  CompressedClip() = default;
+
+  float start() const override { return start_; }
+  float end() const override { return end_; }
+  size_t cursor_count() const override { return 1; }
+  void sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
+              std::span<float> morph_weights) const override;
+
+  // Every byte the runtime needs: header, descriptors, key frames, ranges, data, frame table.
+  size_t byte_size() const;
+  struct ByteBreakdown {
+    size_t header = 0, tracks = 0, key_masks = 0, ranges = 0, data = 0, table = 0, weights = 0;
+  };
+  ByteBreakdown byte_breakdown() const;
+  uint32_t frame_count() const { return frame_count_; }
+  float frame_time(uint32_t frame) const;  // seconds of frame `frame`
+  std::span<const Track> tracks() const { return tracks_; }
+  // Key k of track `t` decoded (what sample() interpolates), components into out[0..components).
+  void decode_key(const Track& t, uint32_t k, float* out) const;
+  // Frame of key k (0 for the single key of a constant track).
+  uint32_t key_frame(const Track& t, uint32_t k) const;
+  // Stored components per key and bits per key of a track.
+  static uint32_t stored_components(const Track& t) {
+    return (t.path == uint8_t(TargetPath::Rotation) && t.bits < 32) ? 3u : t.components;
+  }
+  static uint32_t key_bits(const Track& t) {
+    return stored_components(t) * t.bits +
+           ((t.path == uint8_t(TargetPath::Rotation) && t.bits < 32) ? 2u : 0u);
+  }
+
+  // Building (compress/ uses this): the frame grid or table, then tracks in sampling order.
+  void set_frames(float start, float end, uint32_t frame_count, float rate_hz,
+                  std::vector<float> table);
+  // Appends a track. `frames`: the key frames (ascending); `values`: key_count × components
+  // (rotations x, y, z, w, unit length). `bits` 32 stores floats; fewer bits quantize with a
+  // per-component range over these keys. `morph_offset`: Node::morph_offset of weight tracks.
+  // Returns false when the track cannot be stored.
+  bool add_track(int node, TargetPath path, bool step, uint32_t components, uint32_t bits,
+                 std::span<const uint32_t> frames, std::span<const float> values,
+                 uint32_t morph_offset = 0);
+
+ private:
+  float frame_coordinate(float time, uint32_t& cursor) const;
+
+  float start_ = 0.0f, end_ = 0.0f;
+  uint32_t frame_count_ = 1;
+  float rate_ = 0.0f;         // > 0: frames on the grid start + i / rate; 0: table_
+  std::vector<float> table_;  // frame times when not on a grid
+  std::vector<Track> tracks_;
+  std::vector<uint64_t> key_masks_;  // per sparse track: ceil(F / 64) words, bit f = key at f
+  std::vector<float> ranges_;
+  std::vector<uint32_t> weight_offsets_;  // Node::morph_offset per weight track, in order
+  std::vector<uint8_t> data_;  // 8 bytes of padding at the end for unaligned 64-bit reads
+  uint64_t data_bits_ = 0;
+};
+
+// Shortest-path slerp of unit quaternions (x, y, z, w) in float, normalized; a normalized lerp
+// when they are nearly parallel. What CompressedClip interpolates rotation keys with.
+inline void slerp_keys(const float* a, const float* b, float u, float* out) {
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  float sign = 1.0f;
+  if (d < 0.0f) d = -d, sign = -1.0f;
+  float s0, s1;
+  if (d > 0.9995f) {
+    s0 = 1.0f - u;
+    s1 = u;
+  } else {
+    const float theta = std::acos(d);
+    const float inv = 1.0f / std::sin(theta);
+    s0 = std::sin((1.0f - u) * theta) * inv;
+    s1 = std::sin(u * theta) * inv;
+  }
+  s1 *= sign;
+  float len = 0.0f;
+  for (int j = 0; j < 4; ++j) {
+    out[j] = s0 * a[j] + s1 * b[j];
+    len += out[j] * out[j];
+  }
+  const float inv = len > 0.0f ? 1.0f / std::sqrt(len) : 1.0f;
+  for (int j = 0; j < 4; ++j) out[j] *= inv;
+}
+
+// Smallest-three of a unit quaternion (x, y, z, w): index of the largest |component| and the
+// other three in order, sign chosen so the dropped one is positive. Exposed for tests.
+uint32_t smallest_three_encode(const float q[4], float out[3]);
+void smallest_three_decode(uint32_t index, const float in[3], float q[4]);
+
+}  // namespace rig
