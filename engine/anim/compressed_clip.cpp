@@ -61,50 +61,54 @@ float CompressedClip::frame_time(uint32_t frame) const {
 }
 
 bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t components,
-                               uint32_t bits, std::span<const uint32_t> frames,
+                               std::span<const uint8_t> bits, std::span<const uint32_t> frames,
                                std::span<const float> values, uint32_t morph_offset) {
   const size_t keys = frames.size();
   if (keys == 0 || keys > 0xffff || node < 0 || node > 0xffff || components == 0 ||
-      components > 255 || values.size() != keys * components || (bits > 24 && bits != 32) ||
-      bits == 0)
+      components > 255 || values.size() != keys * components || bits.empty())
     return false;
+  const bool is_float = bits.size() == 1 && bits[0] == 32;
   Track t;
   t.node = uint16_t(node);
   t.path = uint8_t(path);
   t.components = uint8_t(components);
-  t.bits = uint8_t(bits);
   t.key_count = uint16_t(keys);
-  t.flags = step ? kStep : 0;
+  t.flags = uint8_t((step ? kStep : 0) | (is_float ? kFloat : 0));
+  const bool rotation = path == TargetPath::Rotation;
+  const uint32_t stored = stored_components(t);
+  std::vector<uint8_t> widths(stored, 32);
+  if (!is_float) {
+    if (bits.size() != 1 && bits.size() != stored) return false;
+    for (uint32_t c = 0; c < stored; ++c) {
+      widths[c] = bits.size() == 1 ? bits[0] : bits[c];
+      if (widths[c] == 0 || widths[c] > 24) return false;
+    }
+  }
+  for (size_t k = 0; k < keys; ++k)
+    if (frames[k] >= frame_count_ || (k > 0 && frames[k] <= frames[k - 1])) return false;
   bool dense = keys > 1 && keys == frame_count_;
   for (size_t k = 0; dense && k < keys; ++k) dense = frames[k] == k;
   if (dense) t.flags |= kDense;
-  t.mask = uint32_t(key_masks_.size());
   if (!dense && keys > 1) {
     const size_t words = (size_t(frame_count_) + 63) / 64;
-    key_masks_.resize(key_masks_.size() + words, 0);
-    for (size_t k = 0; k < keys; ++k) {
-      const uint32_t f = frames[k];
-      if (f >= frame_count_ || (k > 0 && f <= frames[k - 1])) return false;
-      key_masks_[t.mask + f / 64] |= uint64_t(1) << (f % 64);
-    }
+    const size_t first = key_masks_.size();
+    key_masks_.resize(first + words, 0);
+    for (size_t k = 0; k < keys; ++k)
+      key_masks_[first + frames[k] / 64] |= uint64_t(1) << (frames[k] % 64);
   }
 
-  const bool rotation = path == TargetPath::Rotation;
-  const uint32_t stored = stored_components(t);
   // The values as stored, before quantization (smallest-three for quantized rotations).
   std::vector<float> raw(keys * stored);
   std::vector<uint32_t> index(keys, 0);
   for (size_t k = 0; k < keys; ++k) {
     const float* v = values.data() + k * components;
-    if (rotation && bits < 32)
+    if (rotation && !is_float)
       index[k] = smallest_three_encode(v, raw.data() + k * 3);
     else
       std::copy_n(v, components, raw.data() + k * stored);
   }
-  t.range = uint32_t(ranges_.size());
-  const uint32_t levels = bits < 32 ? (1u << bits) - 1u : 0u;
   std::vector<float> lo(stored), step_size(stored);
-  if (bits < 32) {
+  if (!is_float) {
     for (uint32_t c = 0; c < stored; ++c) {
       float mn = raw[c], mx = raw[c];
       for (size_t k = 1; k < keys; ++k) {
@@ -112,34 +116,34 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
         mx = std::max(mx, raw[k * stored + c]);
       }
       lo[c] = mn;
-      step_size[c] = (mx - mn) / float(levels);
+      step_size[c] = (mx - mn) / float((1u << widths[c]) - 1u);
       ranges_.push_back(lo[c]);
       ranges_.push_back(step_size[c]);
+      bits_.push_back(widths[c]);
     }
   }
-  t.bit_offset = uint32_t(data_bits_);
-  const uint32_t kb = key_bits(t);
-  if (data_bits_ + uint64_t(kb) * keys > 0xffffffffull) return false;
+  uint32_t kb = (rotation && !is_float) ? 2u : 0u;
+  for (uint32_t c = 0; c < stored; ++c) kb += widths[c];
+  uint64_t bit = data_bits_;
   data_bits_ += uint64_t(kb) * keys;
   data_.resize(size_t((data_bits_ + 7) / 8) + 8, 0);
-  uint64_t bit = t.bit_offset;
   for (size_t k = 0; k < keys; ++k) {
-    if (rotation && bits < 32) {
+    if (rotation && !is_float) {
       write_bits(data_, bit, 2, index[k]);
       bit += 2;
     }
     for (uint32_t c = 0; c < stored; ++c) {
       const float v = raw[k * stored + c];
       uint32_t q;
-      if (bits == 32) {
+      if (is_float) {
         std::memcpy(&q, &v, 4);
       } else {
-        const float s = step_size[c];
-        const double n = s > 0.0f ? std::round((double(v) - lo[c]) / s) : 0.0;
-        q = uint32_t(std::clamp(n, 0.0, double(levels)));
+        const float sz = step_size[c];
+        const double n = sz > 0.0f ? std::round((double(v) - lo[c]) / sz) : 0.0;
+        q = uint32_t(std::clamp(n, 0.0, double((1u << widths[c]) - 1u)));
       }
-      write_bits(data_, bit, bits, q);
-      bit += bits;
+      write_bits(data_, bit, widths[c], q);
+      bit += widths[c];
     }
   }
   tracks_.push_back(t);
@@ -147,35 +151,47 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
   return true;
 }
 
-void CompressedClip::decode_key(const Track& t, uint32_t k, float* out) const {
-  const uint8_t* data = data_.data();
-  uint64_t bit = uint64_t(t.bit_offset) + uint64_t(k) * key_bits(t);
-  const uint32_t bits = t.bits;
-  if (bits == 32) {
-    for (uint32_t c = 0; c < t.components; ++c, bit += 32) {
-      const uint32_t q = read_bits(data, bit, 32);
-      std::memcpy(out + c, &q, 4);
-    }
-    return;
-  }
-  const float* range = ranges_.data() + t.range;
-  if (t.path == uint8_t(TargetPath::Rotation)) {
-    const uint32_t index = read_bits(data, bit, 2);
-    bit += 2;
-    float s[3];
-    for (uint32_t c = 0; c < 3; ++c, bit += bits)
-      s[c] = range[2 * c] + float(read_bits(data, bit, bits)) * range[2 * c + 1];
-    smallest_three_decode(index, s, out);
-    return;
-  }
-  for (uint32_t c = 0; c < t.components; ++c, bit += bits)
-    out[c] = range[2 * c] + float(read_bits(data, bit, bits)) * range[2 * c + 1];
+uint32_t CompressedClip::key_bits(const Track& t, const Offsets& o) const {
+  if (t.flags & kFloat) return 32u * t.components;
+  const uint32_t stored = stored_components(t);
+  uint32_t kb = t.path == uint8_t(TargetPath::Rotation) ? 2u : 0u;
+  for (uint32_t c = 0; c < stored; ++c) kb += bits_[o.bits + c];
+  return kb;
 }
 
-uint32_t CompressedClip::key_frame(const Track& t, uint32_t k) const {
+void CompressedClip::advance(const Track& t, uint32_t kb, Offsets& o) const {
+  if (t.key_count > 1 && !(t.flags & kDense)) o.mask += (frame_count_ + 63) / 64;
+  if (!(t.flags & kFloat)) {
+    const uint32_t stored = stored_components(t);
+    o.range += 2 * stored;
+    o.bits += stored;
+  }
+  o.bit += uint64_t(kb) * t.key_count;
+}
+
+CompressedClip::Offsets CompressedClip::offsets_of(size_t track) const {
+  Offsets o;
+  for (size_t i = 0; i < track && i < tracks_.size(); ++i)
+    advance(tracks_[i], key_bits(tracks_[i], o), o);
+  return o;
+}
+
+std::span<const uint8_t> CompressedClip::track_bits(size_t track) const {
+  const Track& t = tracks_[track];
+  if (t.flags & kFloat) return {};
+  return std::span<const uint8_t>(bits_).subspan(offsets_of(track).bits, stored_components(t));
+}
+
+void CompressedClip::decode_key(size_t track, uint32_t k, float* out) const {
+  const Offsets o = offsets_of(track);
+  decode(tracks_[track], o, key_bits(tracks_[track], o), k, out);
+}
+
+uint32_t CompressedClip::key_frame(size_t track, uint32_t k) const {
+  const Track& t = tracks_[track];
   if (t.flags & kDense) return k;
   if (t.key_count == 1) return 0;
-  const uint64_t* words = key_masks_.data() + t.mask;
+  const uint64_t* words = key_masks_.data() + offsets_of(track).mask;
   for (uint32_t w = 0;; ++w) {
     const uint32_t count = uint32_t(std::popcount(words[w]));
     if (k < count) {
@@ -184,6 +200,36 @@ uint32_t CompressedClip::key_frame(const Track& t, uint32_t k) const {
       return w * 64 + uint32_t(std::countr_zero(word));
     }
     k -= count;
+  }
+}
+
+void CompressedClip::decode(const Track& t, const Offsets& o, uint32_t kb, uint32_t k,
+                            float* out) const {
+  const uint8_t* data = data_.data();
+  uint64_t bit = o.bit + uint64_t(k) * kb;
+  if (t.flags & kFloat) {
+    for (uint32_t c = 0; c < t.components; ++c, bit += 32) {
+      const uint32_t q = read_bits(data, bit, 32);
+      std::memcpy(out + c, &q, 4);
+    }
+    return;
+  }
+  const float* range = ranges_.data() + o.range;
+  const uint8_t* bits = bits_.data() + o.bits;
+  if (t.path == uint8_t(TargetPath::Rotation)) {
+    const uint32_t index = read_bits(data, bit, 2);
+    bit += 2;
+    float s[3];
+    for (uint32_t c = 0; c < 3; ++c) {
+      s[c] = range[2 * c] + float(read_bits(data, bit, bits[c])) * range[2 * c + 1];
+      bit += bits[c];
+    }
+    smallest_three_decode(index, s, out);
+    return;
+  }
+  for (uint32_t c = 0; c < t.components; ++c) {
+    out[c] = range[2 * c] + float(read_bits(data, bit, bits[c])) * range[2 * c + 1];
+    bit += bits[c];
   }
 }
 
@@ -221,8 +267,11 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
   const float x = frame_coordinate(time, frame_cursor);
   float a[256], b[256];
   size_t w = 0;  // weight tracks seen: index into weight_offsets_
-  for (size_t i = 0; i < track_count; ++i) {
+  Offsets o;     // the stream offsets of track i, summed on the way
+  uint32_t kb = 0;
+  for (size_t i = 0; i < track_count; ++i, advance(tracks_[i - 1], kb, o)) {
     const Track& t = tracks_[i];
+    kb = key_bits(t, o);
     if (t.node >= local.size()) {
       if (t.path == uint8_t(TargetPath::Weights)) ++w;
       continue;
@@ -231,7 +280,7 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
     const uint32_t keys = t.key_count;
     float* out = a;
     if (keys == 1) {
-      decode_key(t, 0, a);
+      decode(t, o, kb, 0, a);
     } else {
       // Segment k: key_frame(k) <= x < key_frame(k + 1), the ends held.
       uint32_t k;
@@ -248,7 +297,7 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
         }
       } else {
         // Keys at the set bits of the mask: the last at or before floor(x), the first after.
-        const uint64_t* words = key_masks_.data() + t.mask;
+        const uint64_t* words = key_masks_.data() + o.mask;
         const uint32_t fl = std::min(uint32_t(x), frame_count_ - 1);
         uint32_t wd = fl / 64;
         uint64_t below = words[wd] & (~uint64_t(0) >> (63 - fl % 64));  // bits 0..fl%64
@@ -274,9 +323,9 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
           }
         }
       }
-      decode_key(t, k, a);
+      decode(t, o, kb, k, a);
       if (!hold && !(t.flags & kStep) && u > 0.0f) {
-        decode_key(t, k + 1, b);
+        decode(t, o, kb, k + 1, b);
         if (t.path == uint8_t(TargetPath::Rotation)) {
           float q[4];
           slerp_keys(a, b, u, q);
@@ -312,6 +361,7 @@ CompressedClip::ByteBreakdown CompressedClip::byte_breakdown() const {
   b.tracks = tracks_.size() * sizeof(Track);
   b.key_masks = key_masks_.size() * sizeof(uint64_t);
   b.ranges = ranges_.size() * sizeof(float);
+  b.bit_widths = bits_.size();
   b.data = data_.size();
   b.table = table_.size() * sizeof(float);
   b.weights = weight_offsets_.size() * sizeof(uint32_t);
@@ -320,7 +370,7 @@ CompressedClip::ByteBreakdown CompressedClip::byte_breakdown() const {
 
 size_t CompressedClip::byte_size() const {
   const ByteBreakdown b = byte_breakdown();
-  return b.header + b.tracks + b.key_masks + b.ranges + b.data + b.table + b.weights;
+  return b.header + b.tracks + b.key_masks + b.bit_widths + b.ranges + b.data + b.table + b.weights;
 }
 
 }  // namespace rig

@@ -4,15 +4,16 @@
 //
 // Layout (every byte counted by byte_size()):
 //   header      start, end, frame count, grid rate or an explicit frame-time table
-//   tracks      one 20-byte descriptor per animated (node, path): node, path, STEP flag, bits,
-//               key count, offsets into the three streams below
+//   tracks      one 8-byte descriptor per animated (node, path): node, path, STEP / dense /
+//               float flags, components, key count
+//   bit widths  per quantized track, one byte per stored component
 //   key masks   one bit per frame, set where the track has a key, in 64-bit words (none for
 //               dense tracks, whose key i is frame i, and none for constant tracks)
 //   weights     morph-weight slot offset per weight track
 //   ranges      per quantized component: min and step (range reduction), float32
 //   data        bit stream, keys one after the other, components of a key together. Rotations
 //               quantized smallest-three (2-bit index of the dropped largest component, the
-//               other three in [-1/√2, 1/√2] before range reduction); bits == 32 stores plain
+//               other three in [-1/√2, 1/√2] before range reduction); float tracks store plain
 //               float32 components (rotations then keep all four).
 //
 // Time → frame coordinate x: on a grid x = (t − start)·rate; with a frame table x is the index of
@@ -33,18 +34,17 @@ namespace rig {
 
 class CompressedClip final : public ClipSource {
  public:
+  // 8 bytes per track; offsets into the streams are running sums over the tracks before it
+  // (sample() visits every track in order, so it never stores them).
   struct Track {
     uint16_t node = 0;
-    uint8_t path = 0;         // TargetPath
-    uint8_t flags = 0;        // kStep | kDense
-    uint8_t bits = 32;        // per stored component: 1..24 quantized, 32 = float32
-    uint8_t components = 3;   // value components: 3 (T, S), 4 (R), morph target count (≤ 255)
-    uint16_t key_count = 0;   // ≥ 1
-    uint32_t mask = 0;        // first word in key_masks (unused when dense or key_count == 1)
-    uint32_t range = 0;       // into ranges: 2 floats (min, step) per stored component
-    uint32_t bit_offset = 0;  // into data
+    uint8_t path = 0;        // TargetPath
+    uint8_t flags = 0;       // kStep | kDense | kFloat
+    uint8_t components = 3;  // value components: 3 (T, S), 4 (R), morph target count (≤ 255)
+    uint8_t reserved = 0;
+    uint16_t key_count = 0;  // ≥ 1
   };
-  static constexpr uint8_t kStep = 1, kDense = 2;
+  static constexpr uint8_t kStep = 1, kDense = 2, kFloat = 4;
 
   CompressedClip() = default;
 
@@ -54,41 +54,49 @@ class CompressedClip final : public ClipSource {
   void sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
               std::span<float> morph_weights) const override;
 
-  // Every byte the runtime needs: header, descriptors, key frames, ranges, data, frame table.
+  // Every byte the runtime needs: header, descriptors, key masks, bit widths, ranges, data,
+  // frame table, morph offsets.
   size_t byte_size() const;
   struct ByteBreakdown {
-    size_t header = 0, tracks = 0, key_masks = 0, ranges = 0, data = 0, table = 0, weights = 0;
+    size_t header = 0, tracks = 0, key_masks = 0, bit_widths = 0, ranges = 0, data = 0, table = 0,
+           weights = 0;
   };
   ByteBreakdown byte_breakdown() const;
   uint32_t frame_count() const { return frame_count_; }
   float frame_time(uint32_t frame) const;  // seconds of frame `frame`
   std::span<const Track> tracks() const { return tracks_; }
-  // Key k of track `t` decoded (what sample() interpolates), components into out[0..components).
-  void decode_key(const Track& t, uint32_t k, float* out) const;
-  // Frame of key k (0 for the single key of a constant track).
-  uint32_t key_frame(const Track& t, uint32_t k) const;
-  // Stored components per key and bits per key of a track.
+  // Bits per stored component of track `track` (empty for float32 tracks).
+  std::span<const uint8_t> track_bits(size_t track) const;
+  // Key k of track `track` decoded (what sample() interpolates), into out[0..components).
+  void decode_key(size_t track, uint32_t k, float* out) const;
+  // Frame of key k of track `track` (0 for the single key of a constant track).
+  uint32_t key_frame(size_t track, uint32_t k) const;
   static uint32_t stored_components(const Track& t) {
-    return (t.path == uint8_t(TargetPath::Rotation) && t.bits < 32) ? 3u : t.components;
-  }
-  static uint32_t key_bits(const Track& t) {
-    return stored_components(t) * t.bits +
-           ((t.path == uint8_t(TargetPath::Rotation) && t.bits < 32) ? 2u : 0u);
+    return (t.path == uint8_t(TargetPath::Rotation) && !(t.flags & kFloat)) ? 3u : t.components;
   }
 
   // Building (compress/ uses this): the frame grid or table, then tracks in sampling order.
   void set_frames(float start, float end, uint32_t frame_count, float rate_hz,
                   std::vector<float> table);
   // Appends a track. `frames`: the key frames (ascending); `values`: key_count × components
-  // (rotations x, y, z, w, unit length). `bits` 32 stores floats; fewer bits quantize with a
-  // per-component range over these keys. `morph_offset`: Node::morph_offset of weight tracks.
-  // Returns false when the track cannot be stored.
-  bool add_track(int node, TargetPath path, bool step, uint32_t components, uint32_t bits,
-                 std::span<const uint32_t> frames, std::span<const float> values,
-                 uint32_t morph_offset = 0);
+  // (rotations x, y, z, w, unit length). `bits`: {32} stores float32; else 1…24 bits per
+  // stored component (one entry for all, or one per stored component: 3 for rotations), each
+  // quantized over its range across these keys. `morph_offset`: Node::morph_offset of weight
+  // tracks. Returns false when the track cannot be stored.
+  bool add_track(int node, TargetPath path, bool step, uint32_t components,
+                 std::span<const uint8_t> bits, std::span<const uint32_t> frames,
+                 std::span<const float> values, uint32_t morph_offset = 0);
 
  private:
+  struct Offsets {
+    uint32_t mask = 0, range = 0, bits = 0;
+    uint64_t bit = 0;
+  };
   float frame_coordinate(float time, uint32_t& cursor) const;
+  uint32_t key_bits(const Track& t, const Offsets& o) const;
+  void advance(const Track& t, uint32_t key_bits, Offsets& o) const;
+  Offsets offsets_of(size_t track) const;
+  void decode(const Track& t, const Offsets& o, uint32_t key_bits, uint32_t k, float* out) const;
 
   float start_ = 0.0f, end_ = 0.0f;
   uint32_t frame_count_ = 1;
@@ -97,6 +105,7 @@ class CompressedClip final : public ClipSource {
   std::vector<Track> tracks_;
   std::vector<uint64_t> key_masks_;  // per sparse track: ceil(F / 64) words, bit f = key at f
   std::vector<float> ranges_;
+  std::vector<uint8_t> bits_;             // per quantized track: bits per stored component
   std::vector<uint32_t> weight_offsets_;  // Node::morph_offset per weight track, in order
   std::vector<uint8_t> data_;  // 8 bytes of padding at the end for unaligned 64-bit reads
   uint64_t data_bits_ = 0;

@@ -65,12 +65,12 @@ struct WorkTrack {
   bool step = false;
   uint32_t comps = 3;
   uint32_t morph_offset = 0;
-  std::vector<float> dense;    // F × comps: the raw clip's values at the frames
-  std::vector<float> vals;     // F × comps: what the runtime decodes at kept key frames
-  std::vector<uint32_t> keys;  // kept frames, ascending
-  bool dropped = false;        // rest value: no track stored
-  uint32_t bits = 32;
-  std::vector<float> rest;  // comps: the rest value
+  std::vector<float> dense;       // F × comps: the raw clip's values at the frames
+  std::vector<float> vals;        // F × comps: what the runtime decodes at kept key frames
+  std::vector<uint32_t> keys;     // kept frames, ascending
+  bool dropped = false;           // rest value: no track stored
+  std::vector<uint8_t> bits{32};  // per stored component, or {32}: float32
+  std::vector<float> rest;        // comps: the rest value
 };
 
 class Compressor {
@@ -165,7 +165,7 @@ class Compressor {
     lossy_morph_ = raw_morph_;
     for (WorkTrack& t : tracks_) {
       t.dropped = false;
-      t.bits = 32;
+      t.bits.assign(1, 32);
       t.vals = t.dense;
       t.keys.resize(F_);
       for (uint32_t i = 0; i < F_; ++i) t.keys[i] = i;
@@ -214,29 +214,50 @@ class Compressor {
     }
   }
 
-  // Fewest bits that keep the check within `budget` and cost fewer bytes than float32.
+  // Bytes of a track's keys, ranges and widths under `bits` ({32}: float32).
+  size_t track_bytes(const WorkTrack& t, std::span<const uint8_t> bits) const {
+    if (bits.size() == 1 && bits[0] == 32) return t.keys.size() * t.comps * 4;
+    uint32_t kb = t.path == TargetPath::Rotation ? 2 : 0;
+    for (uint8_t b : bits) kb += b;
+    return bits.size() * 9 + (t.keys.size() * kb + 7) / 8;
+  }
+
+  bool try_bits(WorkTrack& t, const std::vector<uint8_t>& bits, double budget) {
+    std::vector<float> vals = t.vals;
+    if (!decode_quantized(t, bits, vals)) return false;
+    std::swap(t.vals, vals);
+    apply(t, t.keys, 0, F_ - 1);
+    if (t.path == TargetPath::Weights ? check_morph(t, 0, F_ - 1, budget)
+                                      : check_subtree(t.node, 0, F_ - 1, budget)) {
+      t.bits = bits;
+      return true;
+    }
+    std::swap(t.vals, vals);
+    apply(t, t.keys, 0, F_ - 1);
+    return false;
+  }
+
+  // Fewest bits that keep the check within `budget` and cost fewer bytes than float32: one
+  // width for every component first, then each component lowered on its own.
   void quantize(WorkTrack& t, double budget) {
     if (t.dropped || t.keys.empty()) return;
-    const size_t float_bytes = t.keys.size() * t.comps * 4;
     const uint32_t stored = t.path == TargetPath::Rotation ? 3 : t.comps;
-    const uint32_t top = std::min<uint32_t>(t.bits == 32 ? kMaxBits : t.bits - 1, kMaxBits);
-    for (uint32_t b = kMinBits; b <= top; ++b) {
-      const size_t bytes =
-          stored * 8 +
-          (t.keys.size() * (stored * b + (stored == 3 && t.comps == 4 ? 2 : 0)) + 7) / 8;
-      if (bytes >= float_bytes) break;
-      std::vector<float> vals = t.vals;
-      if (!decode_quantized(t, b, vals)) break;
-      std::swap(t.vals, vals);
-      apply(t, t.keys, 0, F_ - 1);
-      if (t.path == TargetPath::Weights ? check_morph(t, 0, F_ - 1, budget)
-                                        : check_subtree(t.node, 0, F_ - 1, budget)) {
-        t.bits = b;
-        return;
+    const std::vector<uint8_t> as_float{32};
+    const size_t float_bytes = track_bytes(t, as_float);
+    if (t.bits == as_float) {
+      for (uint32_t b = kMinBits; b <= kMaxBits; ++b) {
+        const std::vector<uint8_t> cand(stored, uint8_t(b));
+        if (track_bytes(t, cand) >= float_bytes) break;
+        if (try_bits(t, cand, budget)) break;
       }
-      std::swap(t.vals, vals);
-      apply(t, t.keys, 0, F_ - 1);
+      if (t.bits == as_float) return;
     }
+    for (uint32_t c = 0; c < stored; ++c)
+      while (t.bits[c] > kMinBits) {
+        std::vector<uint8_t> cand = t.bits;
+        --cand[c];
+        if (!try_bits(t, cand, budget)) break;
+      }
   }
 
   // Builds the runtime clip from the current track state.
@@ -410,7 +431,8 @@ class Compressor {
   }
 
   // The kept keys quantized to `bits` and decoded exactly as the runtime decodes them.
-  bool decode_quantized(const WorkTrack& t, uint32_t bits, std::vector<float>& vals) const {
+  bool decode_quantized(const WorkTrack& t, std::span<const uint8_t> bits,
+                        std::vector<float>& vals) const {
     CompressedClip one;
     one.set_frames(0.0f, 1.0f, F_, 1.0f, {});
     std::vector<float> values;
@@ -418,9 +440,8 @@ class Compressor {
       values.insert(values.end(), t.dense.begin() + std::ptrdiff_t(size_t(k) * t.comps),
                     t.dense.begin() + std::ptrdiff_t(size_t(k + 1) * t.comps));
     if (!one.add_track(t.node, t.path, t.step, t.comps, bits, t.keys, values, 0)) return false;
-    const CompressedClip::Track& tr = one.tracks()[0];
     for (size_t k = 0; k < t.keys.size(); ++k)
-      one.decode_key(tr, uint32_t(k), vals.data() + size_t(t.keys[k]) * t.comps);
+      one.decode_key(0, uint32_t(k), vals.data() + size_t(t.keys[k]) * t.comps);
     return true;
   }
 
@@ -458,7 +479,8 @@ uint64_t clip_file_bytes(const Clip& clip) {
 
 std::vector<Channel> reduced_channels(const CompressedClip& clip, const Model& model) {
   std::vector<Channel> out;
-  for (const CompressedClip::Track& t : clip.tracks()) {
+  for (size_t i = 0; i < clip.tracks().size(); ++i) {
+    const CompressedClip::Track& t = clip.tracks()[i];
     Channel c;
     c.node = t.node;
     c.path = TargetPath(t.path);
@@ -467,8 +489,8 @@ std::vector<Channel> reduced_channels(const CompressedClip& clip, const Model& m
     c.components = t.components;
     c.values.resize(size_t(t.key_count) * t.components);
     for (uint32_t k = 0; k < t.key_count; ++k) {
-      c.times.push_back(clip.frame_time(clip.key_frame(t, k)));
-      clip.decode_key(t, k, c.values.data() + size_t(k) * t.components);
+      c.times.push_back(clip.frame_time(clip.key_frame(i, k)));
+      clip.decode_key(i, k, c.values.data() + size_t(k) * t.components);
     }
     (void)model;
     out.push_back(std::move(c));

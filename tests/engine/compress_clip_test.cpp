@@ -98,14 +98,14 @@ TEST(CompressSmallestThree, QuantizedRoundTripWithinTheBoundOfItsBitWidth) {
   for (uint32_t bits : {4u, 8u, 12u, 16u, 20u}) {
     CompressedClip clip;
     clip.set_frames(0.0f, float(keys - 1), keys, 1.0f, {});
-    ASSERT_TRUE(clip.add_track(0, TargetPath::Rotation, false, 4, bits, frames, values));
-    const CompressedClip::Track& t = clip.tracks()[0];
+    const uint8_t width[1] = {uint8_t(bits)};
+    ASSERT_TRUE(clip.add_track(0, TargetPath::Rotation, false, 4, width, frames, values));
     const double delta = std::sqrt(2.0) / double((1u << bits) - 1) / 2.0;  // extent ≤ √2
     const double bound = 4.0 * std::sqrt(3.0) * delta + 2e-6;
     double worst = 0.0;
     for (int k = 0; k < keys; ++k) {
       float out[4];
-      clip.decode_key(t, uint32_t(k), out);
+      clip.decode_key(0, uint32_t(k), out);
       const float* in = &values[size_t(k) * 4];
       // Angle between the rotations from the chord ‖q − ±q'‖ (acos near 1 loses the digits).
       double len = 0.0, minus = 0.0, plus = 0.0;
