@@ -1,6 +1,7 @@
 #include "anim/compressed_clip.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -8,6 +9,19 @@
 namespace rig {
 
 namespace {
+
+constexpr double kRotationRange = 0.70711;  // ≥ 1/√2: every smallest-three component fits
+
+inline float rotation_end(uint16_t q) {
+  return float(double(q) * (2 * kRotationRange / 65535.0) - kRotationRange);
+}
+
+// 1 / (2^b − 1) per bit width b (index 0 unused).
+constexpr auto kInvLevels = [] {
+  std::array<float, 33> t{};
+  for (uint32_t b = 1; b < 33; ++b) t[b] = float(1.0 / double((uint64_t(1) << b) - 1));
+  return t;
+}();
 
 inline uint32_t read_bits(const uint8_t* data, uint64_t bit, uint32_t count) {
   uint64_t word;
@@ -115,10 +129,25 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
         mn = std::min(mn, raw[k * stored + c]);
         mx = std::max(mx, raw[k * stored + c]);
       }
-      lo[c] = mn;
-      step_size[c] = (mx - mn) / float((1u << widths[c]) - 1u);
-      ranges_.push_back(lo[c]);
-      ranges_.push_back(step_size[c]);
+      if (rotation) {
+        // Smallest-three components lie in [-1/√2, 1/√2]: 16-bit fixed-point ends, rounded
+        // outwards, the keys quantized between the decoded ends.
+        const uint16_t qlo = uint16_t(
+            std::clamp(std::floor((double(mn) + kRotationRange) / (2 * kRotationRange) * 65535.0),
+                       0.0, 65535.0));
+        const uint16_t qhi = uint16_t(
+            std::clamp(std::ceil((double(mx) + kRotationRange) / (2 * kRotationRange) * 65535.0),
+                       0.0, 65535.0));
+        rotation_ranges_.push_back(qlo);
+        rotation_ranges_.push_back(qhi);
+        lo[c] = rotation_end(qlo);
+        step_size[c] = (rotation_end(qhi) - lo[c]) * kInvLevels[widths[c]];
+      } else {
+        lo[c] = mn;
+        step_size[c] = (mx - mn) * kInvLevels[widths[c]];
+        ranges_.push_back(lo[c]);
+        ranges_.push_back(step_size[c]);
+      }
       bits_.push_back(widths[c]);
     }
   }
@@ -163,7 +192,10 @@ void CompressedClip::advance(const Track& t, uint32_t kb, Offsets& o) const {
   if (t.key_count > 1 && !(t.flags & kDense)) o.mask += (frame_count_ + 63) / 64;
   if (!(t.flags & kFloat)) {
     const uint32_t stored = stored_components(t);
-    o.range += 2 * stored;
+    if (t.path == uint8_t(TargetPath::Rotation))
+      o.rotation_range += 2 * stored;
+    else
+      o.range += 2 * stored;
     o.bits += stored;
   }
   o.bit += uint64_t(kb) * t.key_count;
@@ -217,11 +249,14 @@ void CompressedClip::decode(const Track& t, const Offsets& o, uint32_t kb, uint3
   const float* range = ranges_.data() + o.range;
   const uint8_t* bits = bits_.data() + o.bits;
   if (t.path == uint8_t(TargetPath::Rotation)) {
+    const uint16_t* ends = rotation_ranges_.data() + o.rotation_range;
     const uint32_t index = read_bits(data, bit, 2);
     bit += 2;
     float s[3];
     for (uint32_t c = 0; c < 3; ++c) {
-      s[c] = range[2 * c] + float(read_bits(data, bit, bits[c])) * range[2 * c + 1];
+      const float lo = rotation_end(ends[2 * c]);
+      const float step = (rotation_end(ends[2 * c + 1]) - lo) * kInvLevels[bits[c]];
+      s[c] = lo + float(read_bits(data, bit, bits[c])) * step;
       bit += bits[c];
     }
     smallest_three_decode(index, s, out);
@@ -360,7 +395,7 @@ CompressedClip::ByteBreakdown CompressedClip::byte_breakdown() const {
   b.header = 4 * 4 + 4 * 4;  // start, end, frame count, rate; four stream lengths
   b.tracks = tracks_.size() * sizeof(Track);
   b.key_masks = key_masks_.size() * sizeof(uint64_t);
-  b.ranges = ranges_.size() * sizeof(float);
+  b.ranges = ranges_.size() * sizeof(float) + rotation_ranges_.size() * sizeof(uint16_t);
   b.bit_widths = bits_.size();
   b.data = data_.size();
   b.table = table_.size() * sizeof(float);

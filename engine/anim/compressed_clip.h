@@ -4,13 +4,14 @@
 //
 // Layout (every byte counted by byte_size()):
 //   header      start, end, frame count, grid rate or an explicit frame-time table
-//   tracks      one 8-byte descriptor per animated (node, path): node, path, STEP / dense /
+//   tracks      one 6-byte descriptor per animated (node, path): node, path, STEP / dense /
 //               float flags, components, key count
 //   bit widths  per quantized track, one byte per stored component
 //   key masks   one bit per frame, set where the track has a key, in 64-bit words (none for
 //               dense tracks, whose key i is frame i, and none for constant tracks)
 //   weights     morph-weight slot offset per weight track
-//   ranges      per quantized component: min and step (range reduction), float32
+//   ranges      per quantized component (range reduction): min and step as float32, or for
+//               rotations min and max in 16-bit fixed point over [-1/√2, 1/√2]
 //   data        bit stream, keys one after the other, components of a key together. Rotations
 //               quantized smallest-three (2-bit index of the dropped largest component, the
 //               other three in [-1/√2, 1/√2] before range reduction); float tracks store plain
@@ -34,15 +35,14 @@ namespace rig {
 
 class CompressedClip final : public ClipSource {
  public:
-  // 8 bytes per track; offsets into the streams are running sums over the tracks before it
+  // 6 bytes per track; offsets into the streams are running sums over the tracks before it
   // (sample() visits every track in order, so it never stores them).
   struct Track {
     uint16_t node = 0;
-    uint8_t path = 0;        // TargetPath
-    uint8_t flags = 0;       // kStep | kDense | kFloat
-    uint8_t components = 3;  // value components: 3 (T, S), 4 (R), morph target count (≤ 255)
-    uint8_t reserved = 0;
     uint16_t key_count = 0;  // ≥ 1
+    uint8_t path : 2 = 0;    // TargetPath
+    uint8_t flags : 6 = 0;   // kStep | kDense | kFloat
+    uint8_t components = 3;  // value components: 3 (T, S), 4 (R), morph target count (≤ 255)
   };
   static constexpr uint8_t kStep = 1, kDense = 2, kFloat = 4;
 
@@ -89,7 +89,7 @@ class CompressedClip final : public ClipSource {
 
  private:
   struct Offsets {
-    uint32_t mask = 0, range = 0, bits = 0;
+    uint32_t mask = 0, range = 0, rotation_range = 0, bits = 0;
     uint64_t bit = 0;
   };
   float frame_coordinate(float time, uint32_t& cursor) const;
@@ -103,10 +103,11 @@ class CompressedClip final : public ClipSource {
   float rate_ = 0.0f;         // > 0: frames on the grid start + i / rate; 0: table_
   std::vector<float> table_;  // frame times when not on a grid
   std::vector<Track> tracks_;
-  std::vector<uint64_t> key_masks_;  // per sparse track: ceil(F / 64) words, bit f = key at f
-  std::vector<float> ranges_;
-  std::vector<uint8_t> bits_;             // per quantized track: bits per stored component
-  std::vector<uint32_t> weight_offsets_;  // Node::morph_offset per weight track, in order
+  std::vector<uint64_t> key_masks_;        // per sparse track: ceil(F / 64) words, bit f = key at f
+  std::vector<float> ranges_;              // T, S, weights: (min, step) float32 per component
+  std::vector<uint16_t> rotation_ranges_;  // rotations: (min, max) 16-bit fixed point
+  std::vector<uint8_t> bits_;              // per quantized track: bits per stored component
+  std::vector<uint32_t> weight_offsets_;   // Node::morph_offset per weight track, in order
   std::vector<uint8_t> data_;  // 8 bytes of padding at the end for unaligned 64-bit reads
   uint64_t data_bits_ = 0;
 };

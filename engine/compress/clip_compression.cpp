@@ -522,7 +522,7 @@ CompressionResult compress_clip(const Model& model, int clip_index,
   }
   std::vector<WorkTrack>& tracks = c.tracks();
   // Stage budgets as shares of the tolerance: key reduction, then quantization.
-  constexpr double kReduce[] = {0.25, 0.5}, kQuantize[] = {0.75, 0.95};
+  constexpr double kReduce[] = {0.5, 0.85}, kQuantize[] = {0.92, 0.99};
   const size_t stages = std::size(kReduce) + (settings.quantize ? std::size(kQuantize) : 0);
   double scale = 1.0;
   bool done = false;
