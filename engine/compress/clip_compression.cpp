@@ -13,7 +13,7 @@ namespace rig {
 
 namespace {
 
-constexpr uint32_t kMinBits = 3, kMaxBits = 20;
+constexpr uint32_t kMinBits = 1, kMaxBits = 20;
 constexpr int kMaxAttempts = 5;
 constexpr double kAttemptScale = 0.6;
 
@@ -521,61 +521,79 @@ CompressionResult compress_clip(const Model& model, int clip_index,
     return finish();
   }
   std::vector<WorkTrack>& tracks = c.tracks();
-  // Stage budgets as shares of the tolerance: key reduction, then quantization.
-  constexpr double kReduce[] = {0.5, 0.85}, kQuantize[] = {0.92, 0.99};
-  const size_t stages = std::size(kReduce) + (settings.quantize ? std::size(kQuantize) : 0);
-  double scale = 1.0;
-  bool done = false;
-  for (int attempt = 0; attempt <= kMaxAttempts && !done; ++attempt) {
-    result.attempts = attempt + 1;
-    c.reset();
-    if (attempt < kMaxAttempts) {
-      for (size_t s = 0; s < stages; ++s) {
-        const bool reducing = s < std::size(kReduce);
-        const double share = reducing ? kReduce[s] : kQuantize[s - std::size(kReduce)];
-        for (size_t i = 0; i < tracks.size(); ++i) {
-          if (progress) {
-            const float fraction =
-                (float(attempt) + (float(s) + float(i) / float(tracks.size())) / float(stages)) /
-                float(kMaxAttempts + 1);
-            if (!progress(user, std::min(fraction * 2.0f, 0.95f))) {
-              result.cancelled = true;
-              result.error = "cancelled";
-              return finish();
+  // Strategies: stage budgets as shares of the tolerance (key reduction, then quantization).
+  // Each is run, refined until it holds, and the smallest result kept.
+  struct Strategy {
+    std::vector<double> reduce, quantize;
+  };
+  const Strategy strategies[] = {{{0.5, 0.85}, {0.92, 0.99}}, {{0.25, 0.5}, {0.75, 0.99}}};
+  const size_t strategy_count = std::size(strategies);
+  bool found = false;
+  for (size_t si = 0; si < strategy_count; ++si) {
+    const Strategy& st = strategies[si];
+    const size_t stages = st.reduce.size() + (settings.quantize ? st.quantize.size() : 0);
+    double scale = 1.0;
+    bool done = false;
+    CompressedClip clip;
+    ClipErrorReport report;
+    int attempts = 0;
+    for (int attempt = 0; attempt <= kMaxAttempts && !done; ++attempt) {
+      attempts = attempt + 1;
+      c.reset();
+      if (attempt < kMaxAttempts) {
+        for (size_t s = 0; s < stages; ++s) {
+          const bool reducing = s < st.reduce.size();
+          const double share = reducing ? st.reduce[s] : st.quantize[s - st.reduce.size()];
+          for (size_t i = 0; i < tracks.size(); ++i) {
+            if (progress) {
+              // Each strategy's first attempt spans its share; refinements stay at its end.
+              const float inner = attempt == 0
+                                      ? (float(s) + float(i) / float(tracks.size())) / float(stages)
+                                      : 1.0f;
+              const float fraction = 0.95f * (float(si) + inner) / float(strategy_count);
+              if (!progress(user, fraction)) {
+                result.cancelled = true;
+                result.error = "cancelled";
+                return finish();
+              }
             }
+            WorkTrack& t = tracks[i];
+            const double tol =
+                (t.path == TargetPath::Weights ? settings.morph_tolerance : settings.tolerance_m) *
+                share * scale;
+            if (reducing)
+              c.reduce(t, tol);
+            else
+              c.quantize(t, tol);
           }
-          WorkTrack& t = tracks[i];
-          const double tol =
-              (t.path == TargetPath::Weights ? settings.morph_tolerance : settings.tolerance_m) *
-              share * scale;
-          if (reducing)
-            c.reduce(t, tol);
-          else
-            c.quantize(t, tol);
         }
+      }  // else the last resort: every frame of every track as float32
+      if (!c.build(clip)) {
+        result.error = "a track does not fit the runtime format";
+        return finish();
       }
-    }  // else the last resort: every frame of every track as float32
-    if (!c.build(result.clip)) {
-      result.error = "a track does not fit the runtime format";
-      return finish();
+      report = measure_clip_error(model, clip_index, clip, 0.0f, false);
+      done = report.e_max <= settings.tolerance_m && report.morph_max <= settings.morph_tolerance;
+      scale *= kAttemptScale;
     }
-    result.report = measure_clip_error(model, clip_index, result.clip, 0.0f, false);
-    done = result.report.e_max <= settings.tolerance_m &&
-           result.report.morph_max <= settings.morph_tolerance;
-    scale *= kAttemptScale;
+    if (!done || (found && clip.byte_size() >= result.clip.byte_size())) continue;
+    found = true;
+    result.clip = std::move(clip);
+    result.report = std::move(report);
+    result.attempts = attempts;
+    result.kept_keys = 0;
+    result.dense_keys = 0;
+    for (const WorkTrack& t : tracks) {
+      result.kept_keys += uint32_t(t.keys.size());
+      result.dense_keys += c.frame_count();
+    }
   }
-  if (!done) {
+  if (!found) {
     result.error = "the error bound could not be met";
     return finish();
   }
   if (settings.measure_vertices)
     result.report = measure_clip_error(model, clip_index, result.clip, 0.0f, true);
-  result.kept_keys = 0;
-  result.dense_keys = 0;
-  for (const WorkTrack& t : tracks) {
-    result.kept_keys += uint32_t(t.keys.size());
-    result.dense_keys += c.frame_count();
-  }
   result.sizes.raw_bytes = 40ull * result.report.joints.size() * result.report.times.size();
   result.sizes.file_bytes = clip_file_bytes(model.clips[size_t(clip_index)]);
   result.sizes.compressed_bytes = result.clip.byte_size();
