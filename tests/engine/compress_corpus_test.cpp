@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "anim/clip_source.h"
 #include "compress/clip_compression.h"
+#include "compress/gltf_writer.h"
 #include "import/gltf_import.h"
 #include "test_support.h"
 
@@ -91,6 +93,49 @@ TEST(CompressCorpus, GuaranteeAtOneMillimetreAndAtTenMicrometres) {
     check_corpus_at(root, tol, false, t);
     std::printf("tolerance %.3f cm: %zu clips, %.1f:1 (raw), %.2f s\n", tol * 100.0, t.clips,
                 double(t.raw) / double(t.compressed), t.seconds);
+  }
+}
+
+TEST(CompressCorpus, OptimizedGlbReimportsWithinTheTolerance) {
+  RIG_REQUIRE_CORPUS(root);
+  for (const char* file : {"Fox/Fox.glb", "CesiumMan/CesiumMan.glb", "SimpleSkin/SimpleSkin.gltf",
+                           "AnimatedMorphCube/AnimatedMorphCube.gltf"}) {
+    Model model;
+    std::string error;
+    ASSERT_TRUE(import_gltf((root / file).string(), model, error)) << error;
+    std::vector<CompressionResult> results;
+    std::vector<const CompressedClip*> clips;
+    for (size_t c = 0; c < model.clips.size(); ++c) {
+      CompressionSettings s;
+      s.measure_vertices = false;
+      results.push_back(compress_clip(model, int(c), s));
+      ASSERT_TRUE(results.back().ok);
+    }
+    for (const CompressionResult& r : results) clips.push_back(&r.clip);
+    const fs::path out = test::scratch_dir() / (fs::path(file).stem().string() + "_opt.glb");
+    std::vector<WrittenClip> written;
+    ASSERT_TRUE(write_optimized_gltf((root / file).string(), model, clips, out.string(), error, {},
+                                     &written))
+        << error;
+    Model again;
+    ASSERT_TRUE(import_gltf(out.string(), again, error)) << file << ": " << error;
+    ASSERT_EQ(again.clips.size(), model.clips.size());
+    ASSERT_EQ(again.nodes.size(), model.nodes.size());
+    const uint64_t in_size = fs::file_size(root / file), out_size = fs::file_size(out);
+    for (size_t c = 0; c < model.clips.size(); ++c) {
+      // The re-imported keys measure what the writer predicted, within the tolerance (the
+      // runtime's float slerp and the spec's double slerp differ by far less than its margin).
+      RawClipSource reimported(again, again.clips[c]);
+      const ClipErrorReport r = measure_clip_error(model, int(c), reimported, 0.0f, false);
+      EXPECT_NEAR(r.e_max, written[c].e_max, 1e-7) << file << " clip " << c;
+      EXPECT_LE(r.e_max, 1e-4) << file << " clip " << c;
+      EXPECT_LE(r.morph_max, 1e-3) << file << " clip " << c;
+      std::printf("%s clip %zu: written E_max %.4f cm (runtime clip %.4f cm), %s rotations\n", file,
+                  c, r.e_max * 100.0, results[c].report.e_max * 100.0,
+                  written[c].short_rotations ? "SHORT" : "float");
+    }
+    std::printf("%s: %llu B → %llu B\n", file, (unsigned long long)in_size,
+                (unsigned long long)out_size);
   }
 }
 
