@@ -525,8 +525,10 @@ CompressionResult compress_clip(const Model& model, int clip_index,
   // Each is run, refined until it holds, and the smallest result kept.
   struct Strategy {
     std::vector<double> reduce, quantize;
+    bool leaves_first = false;  // tracks in reverse hierarchy order (children before parents)
   };
-  const Strategy strategies[] = {{{0.5, 0.85}, {0.92, 0.99}}, {{0.25, 0.5}, {0.75, 0.99}}};
+  const Strategy strategies[] = {{{0.5, 0.85}, {0.92, 0.99}, false},
+                                 {{0.5, 0.85}, {0.92, 0.99}, true}};
   const size_t strategy_count = std::size(strategies);
   bool found = false;
   for (size_t si = 0; si < strategy_count; ++si) {
@@ -557,7 +559,7 @@ CompressionResult compress_clip(const Model& model, int clip_index,
                 return finish();
               }
             }
-            WorkTrack& t = tracks[i];
+            WorkTrack& t = tracks[st.leaves_first ? tracks.size() - 1 - i : i];
             const double tol =
                 (t.path == TargetPath::Weights ? settings.morph_tolerance : settings.tolerance_m) *
                 share * scale;

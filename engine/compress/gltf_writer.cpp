@@ -155,20 +155,43 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
   if (report) report->assign(clips.size(), WrittenClip{});
   for (size_t c = 0; c < clips.size(); ++c) {
     if (!clips[c]) continue;
-    // SHORT rotations when what the file will play stays within the tolerance, else float.
-    bool short_rotations = options.short_rotations;
-    std::vector<Channel> channels = written_channels(*clips[c], model, short_rotations);
-    Clip played = model.clips[c];
-    played.channels = channels;
-    double e_max =
-        measure_clip_error(model, int(c), RawClipSource(model, played), 0.0f, false).e_max;
-    if (short_rotations && e_max > options.tolerance_m) {
-      short_rotations = false;
-      channels = written_channels(*clips[c], model, false);
-      played.channels = channels;
-      e_max = measure_clip_error(model, int(c), RawClipSource(model, played), 0.0f, false).e_max;
+    // SHORT rotations when what the file will play stays within the tolerance, else float;
+    // when even float crosses it (the player rounds differently from the runtime clip), the clip
+    // is recompressed a little tighter, and as a last resort the file's animation is kept.
+    const CompressedClip* source_clip = clips[c];
+    CompressionResult tighter;
+    bool short_rotations = false;
+    std::vector<Channel> channels;
+    double e_max = 0.0;
+    bool fits = false;
+    for (int attempt = 0; attempt < 4 && !fits; ++attempt) {
+      if (attempt > 0) {
+        CompressionSettings settings;
+        settings.tolerance_m = options.tolerance_m * std::pow(0.9, attempt);
+        settings.morph_tolerance = options.morph_tolerance;
+        settings.measure_vertices = false;
+        tighter = compress_clip(model, int(c), settings);
+        if (!tighter.ok) break;
+        source_clip = &tighter.clip;
+      }
+      for (bool use_short : {true, false}) {
+        if (use_short && !options.short_rotations) continue;
+        channels = written_channels(*source_clip, model, use_short);
+        Clip played = model.clips[c];
+        played.channels = channels;
+        const ClipErrorReport r =
+            measure_clip_error(model, int(c), RawClipSource(model, played), 0.0f, false);
+        e_max = r.e_max;
+        short_rotations = use_short;
+        fits = r.e_max <= options.tolerance_m && r.morph_max <= options.morph_tolerance;
+        if (fits) break;
+      }
     }
-    if (report) (*report)[c] = WrittenClip{short_rotations, e_max};
+    if (!fits) {
+      if (report) (*report)[c] = WrittenClip{false, 0.0, false};
+      continue;
+    }
+    if (report) (*report)[c] = WrittenClip{short_rotations, e_max, true};
     tinygltf::Animation& anim = doc.animations[c];
     for (const tinygltf::AnimationSampler& s : anim.samplers) {
       old_accessors.insert(s.input);

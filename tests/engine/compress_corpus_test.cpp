@@ -128,6 +128,7 @@ TEST(CompressCorpus, OptimizedGlbReimportsWithinTheTolerance) {
       RawClipSource reimported(again, again.clips[c]);
       const ClipErrorReport r = measure_clip_error(model, int(c), reimported, 0.0f, false);
       EXPECT_NEAR(r.e_max, written[c].e_max, 1e-7) << file << " clip " << c;
+      EXPECT_TRUE(written[c].replaced) << file << " clip " << c;
       EXPECT_LE(r.e_max, 1e-4) << file << " clip " << c;
       EXPECT_LE(r.morph_max, 1e-3) << file << " clip " << c;
       std::printf("%s clip %zu: written E_max %.4f cm (runtime clip %.4f cm), %s rotations\n", file,
