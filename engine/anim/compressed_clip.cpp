@@ -121,6 +121,11 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
     else
       std::copy_n(v, components, raw.data() + k * stored);
   }
+  // One dropped component for every key: stored once, in the flags.
+  const bool one_index =
+      rotation && !is_float &&
+      std::all_of(index.begin(), index.end(), [&](uint32_t i) { return i == index[0]; });
+  if (one_index) t.flags |= uint8_t(kOneIndex | (index[0] << 4));
   std::vector<float> lo(stored), step_size(stored);
   if (!is_float) {
     for (uint32_t c = 0; c < stored; ++c) {
@@ -151,13 +156,13 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
       bits_.push_back(widths[c]);
     }
   }
-  uint32_t kb = (rotation && !is_float) ? 2u : 0u;
+  uint32_t kb = (rotation && !is_float && !one_index) ? 2u : 0u;
   for (uint32_t c = 0; c < stored; ++c) kb += widths[c];
   uint64_t bit = data_bits_;
   data_bits_ += uint64_t(kb) * keys;
   data_.resize(size_t((data_bits_ + 7) / 8) + 8, 0);
   for (size_t k = 0; k < keys; ++k) {
-    if (rotation && !is_float) {
+    if (rotation && !is_float && !one_index) {
       write_bits(data_, bit, 2, index[k]);
       bit += 2;
     }
@@ -183,7 +188,7 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
 uint32_t CompressedClip::key_bits(const Track& t, const Offsets& o) const {
   if (t.flags & kFloat) return 32u * t.components;
   const uint32_t stored = stored_components(t);
-  uint32_t kb = t.path == uint8_t(TargetPath::Rotation) ? 2u : 0u;
+  uint32_t kb = (t.path == uint8_t(TargetPath::Rotation) && !(t.flags & kOneIndex)) ? 2u : 0u;
   for (uint32_t c = 0; c < stored; ++c) kb += bits_[o.bits + c];
   return kb;
 }
@@ -250,8 +255,13 @@ void CompressedClip::decode(const Track& t, const Offsets& o, uint32_t kb, uint3
   const uint8_t* bits = bits_.data() + o.bits;
   if (t.path == uint8_t(TargetPath::Rotation)) {
     const uint16_t* ends = rotation_ranges_.data() + o.rotation_range;
-    const uint32_t index = read_bits(data, bit, 2);
-    bit += 2;
+    uint32_t index;
+    if (t.flags & kOneIndex) {
+      index = (t.flags >> 4) & 3u;
+    } else {
+      index = read_bits(data, bit, 2);
+      bit += 2;
+    }
     float s[3];
     for (uint32_t c = 0; c < 3; ++c) {
       const float lo = rotation_end(ends[2 * c]);

@@ -13,7 +13,8 @@
 //   ranges      per quantized component (range reduction): min and step as float32, or for
 //               rotations min and max in 16-bit fixed point over [-1/√2, 1/√2]
 //   data        bit stream, keys one after the other, components of a key together. Rotations
-//               quantized smallest-three (2-bit index of the dropped largest component, the
+//               quantized smallest-three (2-bit index of the dropped largest component, once
+//               per track when it never changes (kOneIndex), else per key; the
 //               other three in [-1/√2, 1/√2] before range reduction); float tracks store plain
 //               float32 components (rotations then keep all four).
 //
@@ -41,10 +42,12 @@ class CompressedClip final : public ClipSource {
     uint16_t node = 0;
     uint16_t key_count = 0;  // ≥ 1
     uint8_t path : 2 = 0;    // TargetPath
-    uint8_t flags : 6 = 0;   // kStep | kDense | kFloat
+    uint8_t flags : 6 = 0;   // kStep | kDense | kFloat | kOneIndex (+ its index << 4)
     uint8_t components = 3;  // value components: 3 (T, S), 4 (R), morph target count (≤ 255)
   };
-  static constexpr uint8_t kStep = 1, kDense = 2, kFloat = 4;
+  // kOneIndex: every key of a quantized rotation drops the same component, whose index is in
+  // flags bits 4–5 instead of 2 bits per key.
+  static constexpr uint8_t kStep = 1, kDense = 2, kFloat = 4, kOneIndex = 8;
 
   CompressedClip() = default;
 
