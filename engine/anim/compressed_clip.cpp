@@ -126,6 +126,15 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
       rotation && !is_float &&
       std::all_of(index.begin(), index.end(), [&](uint32_t i) { return i == index[0]; });
   if (one_index) t.flags |= uint8_t(kOneIndex | (index[0] << 4));
+  if (constant_rotation(t)) {
+    // One key: its three components as 16-bit fixed point, nearest, no range or data.
+    for (uint32_t c = 0; c < 3; ++c)
+      rotation_ranges_.push_back(uint16_t(
+          std::clamp(std::round((double(raw[c]) + kRotationRange) / (2 * kRotationRange) * 65535.0),
+                     0.0, 65535.0)));
+    tracks_.push_back(t);
+    return true;
+  }
   std::vector<float> lo(stored), step_size(stored);
   if (!is_float) {
     for (uint32_t c = 0; c < stored; ++c) {
@@ -188,6 +197,7 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
 uint32_t CompressedClip::key_bits(const Track& t, const Offsets& o) const {
   if (t.flags & kFloat) return 32u * t.components;
   const uint32_t stored = stored_components(t);
+  if (constant_rotation(t)) return 0;
   uint32_t kb = (t.path == uint8_t(TargetPath::Rotation) && !(t.flags & kOneIndex)) ? 2u : 0u;
   for (uint32_t c = 0; c < stored; ++c) kb += bits_[o.bits + c];
   return kb;
@@ -195,7 +205,9 @@ uint32_t CompressedClip::key_bits(const Track& t, const Offsets& o) const {
 
 void CompressedClip::advance(const Track& t, uint32_t kb, Offsets& o) const {
   if (t.key_count > 1 && !(t.flags & kDense)) o.mask += (frame_count_ + 63) / 64;
-  if (!(t.flags & kFloat)) {
+  if (constant_rotation(t)) {
+    o.rotation_range += 3;
+  } else if (!(t.flags & kFloat)) {
     const uint32_t stored = stored_components(t);
     if (t.path == uint8_t(TargetPath::Rotation))
       o.rotation_range += 2 * stored;
@@ -215,7 +227,7 @@ CompressedClip::Offsets CompressedClip::offsets_of(size_t track) const {
 
 std::span<const uint8_t> CompressedClip::track_bits(size_t track) const {
   const Track& t = tracks_[track];
-  if (t.flags & kFloat) return {};
+  if ((t.flags & kFloat) || constant_rotation(t)) return {};
   return std::span<const uint8_t>(bits_).subspan(offsets_of(track).bits, stored_components(t));
 }
 
@@ -255,6 +267,11 @@ void CompressedClip::decode(const Track& t, const Offsets& o, uint32_t kb, uint3
   const uint8_t* bits = bits_.data() + o.bits;
   if (t.path == uint8_t(TargetPath::Rotation)) {
     const uint16_t* ends = rotation_ranges_.data() + o.rotation_range;
+    if (t.key_count == 1) {
+      const float c3[3] = {rotation_end(ends[0]), rotation_end(ends[1]), rotation_end(ends[2])};
+      smallest_three_decode((t.flags >> 4) & 3u, c3, out);
+      return;
+    }
     uint32_t index;
     if (t.flags & kOneIndex) {
       index = (t.flags >> 4) & 3u;

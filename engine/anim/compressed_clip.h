@@ -11,7 +11,8 @@
 //               dense tracks, whose key i is frame i, and none for constant tracks)
 //   weights     morph-weight slot offset per weight track
 //   ranges      per quantized component (range reduction): min and step as float32, or for
-//               rotations min and max in 16-bit fixed point over [-1/√2, 1/√2]
+//               rotations min and max in 16-bit fixed point over [-1/√2, 1/√2] (a one-key
+//               rotation: its three components there, nothing else)
 //   data        bit stream, keys one after the other, components of a key together. Rotations
 //               quantized smallest-three (2-bit index of the dropped largest component, once
 //               per track when it never changes (kOneIndex), else per key; the
@@ -74,6 +75,11 @@ class CompressedClip final : public ClipSource {
   void decode_key(size_t track, uint32_t k, float* out) const;
   // Frame of key k of track `track` (0 for the single key of a constant track).
   uint32_t key_frame(size_t track, uint32_t k) const;
+  // A quantized rotation with one key: three 16-bit fixed-point components in the rotation
+  // ranges, no bit widths, no data.
+  static bool constant_rotation(const Track& t) {
+    return t.path == uint8_t(TargetPath::Rotation) && !(t.flags & kFloat) && t.key_count == 1;
+  }
   static uint32_t stored_components(const Track& t) {
     return (t.path == uint8_t(TargetPath::Rotation) && !(t.flags & kFloat)) ? 3u : t.components;
   }

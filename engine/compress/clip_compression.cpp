@@ -217,6 +217,7 @@ class Compressor {
   // Bytes of a track's keys, ranges and widths under `bits` ({32}: float32).
   size_t track_bytes(const WorkTrack& t, std::span<const uint8_t> bits) const {
     if (bits.size() == 1 && bits[0] == 32) return t.keys.size() * t.comps * 4;
+    if (t.path == TargetPath::Rotation && t.keys.size() == 1) return 6;  // 3 × 16-bit
     uint32_t kb = t.path == TargetPath::Rotation ? 2 : 0;
     for (uint8_t b : bits) kb += b;
     return bits.size() * 9 + (t.keys.size() * kb + 7) / 8;
@@ -252,6 +253,7 @@ class Compressor {
       }
       if (t.bits == as_float) return;
     }
+    if (t.path == TargetPath::Rotation && t.keys.size() == 1) return;  // fixed 16-bit, no widths
     for (uint32_t c = 0; c < stored; ++c)
       while (t.bits[c] > kMinBits) {
         std::vector<uint8_t> cand = t.bits;
