@@ -23,6 +23,13 @@ constexpr auto kInvLevels = [] {
   return t;
 }();
 
+// 64 mask bits starting at bit 64·w of a byte-granular mask (little-endian).
+inline uint64_t mask_word(const uint8_t* mask, uint32_t w) {
+  uint64_t word;
+  std::memcpy(&word, mask + size_t(w) * 8, sizeof word);
+  return word;
+}
+
 inline uint32_t read_bits(const uint8_t* data, uint64_t bit, uint32_t count) {
   uint64_t word;
   std::memcpy(&word, data + (bit >> 3), sizeof word);
@@ -104,11 +111,12 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
   for (size_t k = 0; dense && k < keys; ++k) dense = frames[k] == k;
   if (dense) t.flags |= kDense;
   if (!dense && keys > 1) {
-    const size_t words = (size_t(frame_count_) + 63) / 64;
-    const size_t first = key_masks_.size();
-    key_masks_.resize(first + words, 0);
+    // Byte-granular masks, 8 bytes of padding kept at the end for 64-bit reads.
+    if (key_masks_.empty()) key_masks_.resize(8, 0);
+    const size_t first = key_masks_.size() - 8;
+    key_masks_.resize(key_masks_.size() + mask_bytes(), 0);
     for (size_t k = 0; k < keys; ++k)
-      key_masks_[first + frames[k] / 64] |= uint64_t(1) << (frames[k] % 64);
+      key_masks_[first + frames[k] / 8] |= uint8_t(1u << (frames[k] % 8));
   }
 
   // The values as stored, before quantization (smallest-three for quantized rotations).
@@ -204,7 +212,7 @@ uint32_t CompressedClip::key_bits(const Track& t, const Offsets& o) const {
 }
 
 void CompressedClip::advance(const Track& t, uint32_t kb, Offsets& o) const {
-  if (t.key_count > 1 && !(t.flags & kDense)) o.mask += (frame_count_ + 63) / 64;
+  if (t.key_count > 1 && !(t.flags & kDense)) o.mask += mask_bytes();
   if (constant_rotation(t)) {
     o.rotation_range += 3;
   } else if (!(t.flags & kFloat)) {
@@ -240,11 +248,12 @@ uint32_t CompressedClip::key_frame(size_t track, uint32_t k) const {
   const Track& t = tracks_[track];
   if (t.flags & kDense) return k;
   if (t.key_count == 1) return 0;
-  const uint64_t* words = key_masks_.data() + offsets_of(track).mask;
+  const uint8_t* masks = key_masks_.data() + offsets_of(track).mask;
   for (uint32_t w = 0;; ++w) {
-    const uint32_t count = uint32_t(std::popcount(words[w]));
+    const uint64_t word_w = mask_word(masks, w);
+    const uint32_t count = uint32_t(std::popcount(word_w));
     if (k < count) {
-      uint64_t word = words[w];
+      uint64_t word = word_w;
       for (uint32_t i = 0; i < k; ++i) word &= word - 1;  // clear the k lowest set bits
       return w * 64 + uint32_t(std::countr_zero(word));
     }
@@ -359,25 +368,29 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
         }
       } else {
         // Keys at the set bits of the mask: the last at or before floor(x), the first after.
-        const uint64_t* words = key_masks_.data() + o.mask;
+        // Bits past the last frame in the last word belong to the next mask: every search
+        // below stops at a real key before reaching them.
+        const uint8_t* masks = key_masks_.data() + o.mask;
         const uint32_t fl = std::min(uint32_t(x), frame_count_ - 1);
         uint32_t wd = fl / 64;
-        uint64_t below = words[wd] & (~uint64_t(0) >> (63 - fl % 64));  // bits 0..fl%64
-        while (below == 0 && wd > 0) below = words[--wd];
+        uint64_t below = mask_word(masks, wd) & (~uint64_t(0) >> (63 - fl % 64));  // 0..fl%64
+        while (below == 0 && wd > 0) below = mask_word(masks, --wd);
         if (below == 0) {  // x before the first key
           k = 0;
           hold = true;
         } else {
           const uint32_t prev = wd * 64 + 63 - uint32_t(std::countl_zero(below));
           uint32_t rank = uint32_t(std::popcount(below)) - 1;
-          for (uint32_t i2 = 0; i2 < wd; ++i2) rank += uint32_t(std::popcount(words[i2]));
+          for (uint32_t i2 = 0; i2 < wd; ++i2)
+            rank += uint32_t(std::popcount(mask_word(masks, i2)));
           k = rank;
           if (k + 1 >= keys) {
             hold = true;
           } else if (!(t.flags & kStep)) {
             uint32_t v = fl / 64;
-            uint64_t above = fl % 64 == 63 ? 0 : words[v] & (~uint64_t(0) << (fl % 64 + 1));
-            while (above == 0) above = words[++v];  // a key after prev exists (k + 1 < keys)
+            uint64_t above =
+                fl % 64 == 63 ? 0 : mask_word(masks, v) & (~uint64_t(0) << (fl % 64 + 1));
+            while (above == 0) above = mask_word(masks, ++v);  // a key after prev exists
             const uint32_t next = v * 64 + uint32_t(std::countr_zero(above));
             // Linear in time: on a grid frames are evenly spaced, in a table they are not.
             u = rate_ > 0.0f ? (x - float(prev)) / float(next - prev)
@@ -421,7 +434,7 @@ CompressedClip::ByteBreakdown CompressedClip::byte_breakdown() const {
   ByteBreakdown b;
   b.header = 4 * 4 + 4 * 4;  // start, end, frame count, rate; four stream lengths
   b.tracks = tracks_.size() * sizeof(Track);
-  b.key_masks = key_masks_.size() * sizeof(uint64_t);
+  b.key_masks = key_masks_.size();
   b.ranges = ranges_.size() * sizeof(float) + rotation_ranges_.size() * sizeof(uint16_t);
   b.bit_widths = bits_.size();
   b.data = data_.size();

@@ -7,8 +7,9 @@
 //   tracks      one 6-byte descriptor per animated (node, path): node, path, STEP / dense /
 //               float flags, components, key count
 //   bit widths  per quantized track, one byte per stored component
-//   key masks   one bit per frame, set where the track has a key, in 64-bit words (none for
-//               dense tracks, whose key i is frame i, and none for constant tracks)
+//   key masks   one bit per frame, set where the track has a key, ceil(F / 8) bytes (none for
+//               dense tracks, whose key i is frame i, and none for constant tracks), plus 8
+//               bytes of padding once for 64-bit reads
 //   weights     morph-weight slot offset per weight track
 //   ranges      per quantized component (range reduction): min and step as float32, or for
 //               rotations min and max in 16-bit fixed point over [-1/√2, 1/√2] (a one-key
@@ -112,7 +113,8 @@ class CompressedClip final : public ClipSource {
   float rate_ = 0.0f;         // > 0: frames on the grid start + i / rate; 0: table_
   std::vector<float> table_;  // frame times when not on a grid
   std::vector<Track> tracks_;
-  std::vector<uint64_t> key_masks_;        // per sparse track: ceil(F / 64) words, bit f = key at f
+  std::vector<uint8_t> key_masks_;  // per sparse track: ceil(F / 8) bytes, bit f = key at f; +8
+  uint32_t mask_bytes() const { return (frame_count_ + 7) / 8; }
   std::vector<float> ranges_;              // T, S, weights: (min, step) float32 per component
   std::vector<uint16_t> rotation_ranges_;  // rotations: (min, max) 16-bit fixed point
   std::vector<uint8_t> bits_;              // per quantized track: bits per stored component
