@@ -16,6 +16,14 @@ inline float rotation_end(uint16_t q) {
   return float(double(q) * (2 * kRotationRange / 65535.0) - kRotationRange);
 }
 
+// Rotation component extents: 2R · 2^((j − 255) / 16), j = 0…255 (2.5e-5 … 2R, 4.4% apart).
+const auto kExtents = [] {
+  std::array<float, 256> t{};
+  for (int j = 0; j < 256; ++j)
+    t[size_t(j)] = float(2 * kRotationRange * std::exp2(double(j - 255) / 16.0));
+  return t;
+}();
+
 // 1 / (2^b − 1) per bit width b (index 0 unused).
 constexpr auto kInvLevels = [] {
   std::array<float, 33> t{};
@@ -152,18 +160,18 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
         mx = std::max(mx, raw[k * stored + c]);
       }
       if (rotation) {
-        // Smallest-three components lie in [-1/√2, 1/√2]: 16-bit fixed-point ends, rounded
-        // outwards, the keys quantized between the decoded ends.
+        // Smallest-three components lie in [-1/√2, 1/√2]: the minimum in 16-bit fixed point
+        // (rounded down), the extent on an 8-bit log scale (rounded up), the keys quantized
+        // over the decoded interval.
         const uint16_t qlo = uint16_t(
             std::clamp(std::floor((double(mn) + kRotationRange) / (2 * kRotationRange) * 65535.0),
                        0.0, 65535.0));
-        const uint16_t qhi = uint16_t(
-            std::clamp(std::ceil((double(mx) + kRotationRange) / (2 * kRotationRange) * 65535.0),
-                       0.0, 65535.0));
-        rotation_ranges_.push_back(qlo);
-        rotation_ranges_.push_back(qhi);
         lo[c] = rotation_end(qlo);
-        step_size[c] = (rotation_end(qhi) - lo[c]) * kInvLevels[widths[c]];
+        uint32_t j = 0;
+        while (j < 255 && kExtents[j] < mx - lo[c]) ++j;
+        rotation_ranges_.push_back(qlo);
+        rotation_extents_.push_back(uint8_t(j));
+        step_size[c] = kExtents[j] * kInvLevels[widths[c]];
       } else {
         lo[c] = mn;
         step_size[c] = (mx - mn) * kInvLevels[widths[c]];
@@ -218,7 +226,7 @@ void CompressedClip::advance(const Track& t, uint32_t kb, Offsets& o) const {
   } else if (!(t.flags & kFloat)) {
     const uint32_t stored = stored_components(t);
     if (t.path == uint8_t(TargetPath::Rotation))
-      o.rotation_range += 2 * stored;
+      o.rotation_range += stored, o.rotation_extent += stored;
     else
       o.range += 2 * stored;
     o.bits += stored;
@@ -289,9 +297,10 @@ void CompressedClip::decode(const Track& t, const Offsets& o, uint32_t kb, uint3
       bit += 2;
     }
     float s[3];
+    const uint8_t* extents = rotation_extents_.data() + o.rotation_extent;
     for (uint32_t c = 0; c < 3; ++c) {
-      const float lo = rotation_end(ends[2 * c]);
-      const float step = (rotation_end(ends[2 * c + 1]) - lo) * kInvLevels[bits[c]];
+      const float lo = rotation_end(ends[c]);
+      const float step = kExtents[extents[c]] * kInvLevels[bits[c]];
       s[c] = lo + float(read_bits(data, bit, bits[c])) * step;
       bit += bits[c];
     }
@@ -432,10 +441,13 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
 
 CompressedClip::ByteBreakdown CompressedClip::byte_breakdown() const {
   ByteBreakdown b;
-  b.header = 4 * 4 + 4 * 4;  // start, end, frame count, rate; four stream lengths
+  // start, end, rate (float32), frame count, track count (uint16). Stream lengths follow from
+  // the descriptors, which the runtime walks anyway.
+  b.header = 3 * 4 + 2 * 2;
   b.tracks = tracks_.size() * sizeof(Track);
   b.key_masks = key_masks_.size();
-  b.ranges = ranges_.size() * sizeof(float) + rotation_ranges_.size() * sizeof(uint16_t);
+  b.ranges = ranges_.size() * sizeof(float) + rotation_ranges_.size() * sizeof(uint16_t) +
+             rotation_extents_.size();
   b.bit_widths = bits_.size();
   b.data = data_.size();
   b.table = table_.size() * sizeof(float);

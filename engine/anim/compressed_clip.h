@@ -3,7 +3,8 @@
 // compressor measures its own result and guarantees an error bound); this file only decodes.
 //
 // Layout (every byte counted by byte_size()):
-//   header      start, end, frame count, grid rate or an explicit frame-time table
+//   header      16 bytes: start, end, grid rate, frame count, track count (an explicit
+//               frame-time table, when not on a grid, is counted with it)
 //   tracks      one 6-byte descriptor per animated (node, path): node, path, STEP / dense /
 //               float flags, components, key count
 //   bit widths  per quantized track, one byte per stored component
@@ -12,7 +13,8 @@
 //               bytes of padding once for 64-bit reads
 //   weights     morph-weight slot offset per weight track
 //   ranges      per quantized component (range reduction): min and step as float32, or for
-//               rotations min and max in 16-bit fixed point over [-1/√2, 1/√2] (a one-key
+//               rotations min in 16-bit fixed point over [-1/√2, 1/√2] and extent on an
+//               8-bit log scale, both rounded outwards (a one-key
 //               rotation: its three components there, nothing else)
 //   data        bit stream, keys one after the other, components of a key together. Rotations
 //               quantized smallest-three (2-bit index of the dropped largest component, once
@@ -99,7 +101,7 @@ class CompressedClip final : public ClipSource {
 
  private:
   struct Offsets {
-    uint32_t mask = 0, range = 0, rotation_range = 0, bits = 0;
+    uint32_t mask = 0, range = 0, rotation_range = 0, rotation_extent = 0, bits = 0;
     uint64_t bit = 0;
   };
   float frame_coordinate(float time, uint32_t& cursor) const;
@@ -116,7 +118,8 @@ class CompressedClip final : public ClipSource {
   std::vector<uint8_t> key_masks_;  // per sparse track: ceil(F / 8) bytes, bit f = key at f; +8
   uint32_t mask_bytes() const { return (frame_count_ + 7) / 8; }
   std::vector<float> ranges_;              // T, S, weights: (min, step) float32 per component
-  std::vector<uint16_t> rotation_ranges_;  // rotations: (min, max) 16-bit fixed point
+  std::vector<uint16_t> rotation_ranges_;  // rotations: min, 16-bit fixed point
+  std::vector<uint8_t> rotation_extents_;  // rotations: extent, 8-bit log scale
   std::vector<uint8_t> bits_;              // per quantized track: bits per stored component
   std::vector<uint32_t> weight_offsets_;   // Node::morph_offset per weight track, in order
   std::vector<uint8_t> data_;  // 8 bytes of padding at the end for unaligned 64-bit reads

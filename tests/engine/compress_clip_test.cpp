@@ -100,7 +100,9 @@ TEST(CompressSmallestThree, QuantizedRoundTripWithinTheBoundOfItsBitWidth) {
     clip.set_frames(0.0f, float(keys - 1), keys, 1.0f, {});
     const uint8_t width[1] = {uint8_t(bits)};
     ASSERT_TRUE(clip.add_track(0, TargetPath::Rotation, false, 4, width, frames, values));
-    const double delta = std::sqrt(2.0) / double((1u << bits) - 1) / 2.0;  // extent ≤ √2
+    // The stored extent is at most 2 · 0.70711 (16-bit minimum, log-scale extent, both rounded
+    // outwards, the largest level being the whole smallest-three interval).
+    const double delta = 2 * 0.70711 / double((1u << bits) - 1) / 2.0;
     const double bound = 4.0 * std::sqrt(3.0) * delta + 2e-6;
     double worst = 0.0;
     for (int k = 0; k < keys; ++k) {
