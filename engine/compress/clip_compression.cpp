@@ -530,7 +530,8 @@ CompressionResult compress_clip(const Model& model, int clip_index,
     bool leaves_first = false;  // tracks in reverse hierarchy order (children before parents)
   };
   const Strategy strategies[] = {{{0.5, 0.85}, {0.92, 0.99}, false},
-                                 {{0.5, 0.85}, {0.92, 0.99}, true}, {{0.75, 0.95}, {0.98, 0.995}, false}};
+                                 {{0.5, 0.85}, {0.92, 0.99}, true},
+                                 {{0.75, 0.95}, {0.98, 0.995}, false}};
   const size_t strategy_count = std::size(strategies);
   bool found = false;
   for (size_t si = 0; si < strategy_count; ++si) {

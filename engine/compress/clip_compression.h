@@ -9,11 +9,15 @@
 // 2. Key reduction, per track, greedily, in object space: a key (or the whole track → the rest
 //    value, or all but one key → a constant) is dropped only when the metric of the whole
 //    current lossy skeleton — every track's reduction so far, accumulated down the chains —
-//    stays within the stage's budget at every frame. Budgets rise in stages (a share of the
-//    tolerance), so early tracks do not eat it all.
-// 3. Quantization: per track the fewest bits (3…20) that keep the same whole-skeleton check,
-//    range-reduced over the track's keys; rotations smallest-three; else float32.
-// 4. Guarantee: the runtime clip is measured with the metric (measure_clip_error); while E_max
+//    stays within the stage's budget at every frame (checked at the metric's joints plus every
+//    animated node). Budgets rise in stages (a share of the tolerance), so early tracks do not
+//    eat it all.
+// 3. Quantization: per track the fewest bits (one width for all components, 1…20, then each
+//    component lowered on its own) that keep the same whole-skeleton check, range-reduced over
+//    the track's keys; rotations smallest-three; float32 where that is smaller.
+// 4. Three budget strategies (shares for the stages, parents or children first) are run and the
+//    smallest result that holds is kept.
+// 5. Guarantee: each runtime clip is measured with the metric (measure_clip_error); while E_max
 //    exceeds the tolerance (float rounding between the check and the runtime, or the morph
 //    bound), everything is redone with budgets scaled by 0.6; the last resort stores every
 //    frame as float32, which reproduces the raw values at every sample time.
