@@ -242,6 +242,49 @@ TEST(CompressClip, CubicSplineBehaviourSurvives) {
   EXPECT_LE(measure_clip_error(model, 0, r.clip, 240.0f, false).e_max, 1e-4);
 }
 
+TEST(CompressClip, KeysOffAnyGridPlayLinearlyInTime) {
+  // Irregular key times: the frames are an explicit table (60 Hz samples ∪ the keys), and a kept
+  // segment spanning several table frames still interpolates linearly in time: the raw linear
+  // motion needs no key beyond the file's own.
+  Model model = test::shoulder_elbow_model();
+  const std::vector<float> t{0.0f, 0.137f, 0.5f, 0.91f, 1.3f};
+  model.clips.push_back(
+      make_clip({vec3_channel(0, TargetPath::Translation, t,
+                              {{0, 0, 0}, {0.3f, 0, 0}, {0.3f, 0.4f, 0}, {0, 0.1f, 0}, {0, 0, 0}},
+                              Interpolation::Linear)}));
+  CompressionSettings s;
+  s.quantize = false;  // keys only: the kept frames are exactly the file's key times
+  const CompressionResult r = compress_clip(model, 0, s);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.report.rate_hz, 60.0f);
+  const std::vector<Channel> reduced = reduced_channels(r.clip, model);
+  ASSERT_EQ(reduced.size(), 1u);
+  ASSERT_EQ(reduced[0].times.size(), t.size());
+  for (size_t i = 0; i < t.size(); ++i) EXPECT_FLOAT_EQ(reduced[0].times[i], t[i]);
+  RawClipSource raw(model, model.clips[0]);
+  for (float time = 0.0f; time <= 1.3f; time += 0.01f)
+    EXPECT_LE(glm::length(root_position(model, r.clip, time) - root_position(model, raw, time)),
+              1e-6f)
+        << time;
+}
+
+TEST(CompressClip, ZeroLengthClipIsOneFrame) {
+  Model model = test::shoulder_elbow_model();
+  model.clips.push_back(make_clip({vec3_channel(0, TargetPath::Translation, {0.5f},
+                                                {{0.25f, 0.5f, 0}}, Interpolation::Linear)}));
+  const CompressionResult r = compress_clip(model, 0);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.report.times.size(), 1u);
+  EXPECT_EQ(r.clip.frame_count(), 1u);
+  EXPECT_LE(r.report.e_max, 1e-4);
+  RawClipSource raw(model, model.clips[0]);
+  for (float time : {0.0f, 0.5f, 2.0f}) {
+    EXPECT_LE(glm::length(root_position(model, r.clip, time) - root_position(model, raw, time)),
+              1e-6f);
+    EXPECT_LE(glm::length(root_position(model, r.clip, time) - glm::vec3(0.25f, 0.5f, 0)), 1e-6f);
+  }
+}
+
 TEST(CompressClip, MorphWeightsHaveTheirOwnTolerance) {
   Model model = test::shoulder_elbow_model();
   model.nodes[1].morph_count = 2;
