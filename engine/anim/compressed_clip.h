@@ -1,0 +1,161 @@
+// A compressed runtime clip: key-reduced, quantized tracks that the sampling job samples in
+// place of the file's keys (Character::set_clip_source). Built offline by compress/ (the
+// compressor measures its own result and guarantees an error bound); this file only decodes.
+//
+// Layout (every byte counted by byte_size()):
+//   header      16 bytes: start, end, grid rate, frame count, track count (an explicit
+//               frame-time table, when not on a grid, is counted with it)
+//   tracks      one 6-byte descriptor per animated (node, path): node, path, STEP / dense /
+//               float flags, components, key count
+//   bit widths  per quantized track, one byte per stored component
+//   key masks   one bit per frame, set where the track has a key, ceil(F / 8) bytes (none for
+//               dense tracks, whose key i is frame i, and none for constant tracks), plus 8
+//               bytes of padding once for 64-bit reads
+//   weights     morph-weight slot offset per weight track
+//   ranges      per quantized component (range reduction): min and step as float32, or for
+//               rotations min in 16-bit fixed point over [-1/√2, 1/√2] and extent on an
+//               8-bit log scale, both rounded outwards (a one-key
+//               rotation: its three components there, nothing else)
+//   data        bit stream, keys one after the other, components of a key together. Rotations
+//               quantized smallest-three (2-bit index of the dropped largest component, once
+//               per track when it never changes (kOneIndex), else per key; the
+//               other three in [-1/√2, 1/√2] before range reduction); float tracks store plain
+//               float32 components (rotations then keep all four).
+//
+// Time → frame coordinate x: on a grid x = (t − start)·rate; with a frame table x is the index of
+// the table segment plus the fraction inside it. A track interpolates its keys linearly in x
+// (shortest-path slerp for rotations) or holds them (STEP). Sampling allocates
+// nothing; one cursor for the frame table (keys are found in the masks by bit scans).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "anim/clip_source.h"
+#include "model/model.h"
+
+namespace rig {
+
+class CompressedClip final : public ClipSource {
+ public:
+  // 6 bytes per track; offsets into the streams are running sums over the tracks before it
+  // (sample() visits every track in order, so it never stores them).
+  struct Track {
+    uint16_t node = 0;
+    uint16_t key_count = 0;  // ≥ 1
+    uint8_t path : 2 = 0;    // TargetPath
+    uint8_t flags : 6 = 0;   // kStep | kDense | kFloat | kOneIndex (+ its index << 4)
+    uint8_t components = 3;  // value components: 3 (T, S), 4 (R), morph target count (≤ 255)
+  };
+  // kOneIndex: every key of a quantized rotation drops the same component, whose index is in
+  // flags bits 4–5 instead of 2 bits per key.
+  static constexpr uint8_t kStep = 1, kDense = 2, kFloat = 4, kOneIndex = 8;
+
+  CompressedClip() = default;
+
+  float start() const override { return start_; }
+  float end() const override { return end_; }
+  size_t cursor_count() const override { return 1; }
+  void sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
+              std::span<float> morph_weights) const override;
+
+  // Every byte the runtime needs: header, descriptors, key masks, bit widths, ranges, data,
+  // frame table, morph offsets.
+  size_t byte_size() const;
+  struct ByteBreakdown {
+    size_t header = 0, tracks = 0, key_masks = 0, bit_widths = 0, ranges = 0, data = 0, table = 0,
+           weights = 0;
+  };
+  ByteBreakdown byte_breakdown() const;
+  uint32_t frame_count() const { return frame_count_; }
+  float frame_time(uint32_t frame) const;  // seconds of frame `frame`
+  std::span<const Track> tracks() const { return tracks_; }
+  // Bits per stored component of track `track` (empty for float32 tracks).
+  std::span<const uint8_t> track_bits(size_t track) const;
+  // Key k of track `track` decoded (what sample() interpolates), into out[0..components).
+  void decode_key(size_t track, uint32_t k, float* out) const;
+  // Frame of key k of track `track` (0 for the single key of a constant track).
+  uint32_t key_frame(size_t track, uint32_t k) const;
+  // A quantized rotation with one key: three 16-bit fixed-point components in the rotation
+  // ranges, no bit widths, no data.
+  static bool constant_rotation(const Track& t) {
+    return t.path == uint8_t(TargetPath::Rotation) && !(t.flags & kFloat) && t.key_count == 1;
+  }
+  static uint32_t stored_components(const Track& t) {
+    return (t.path == uint8_t(TargetPath::Rotation) && !(t.flags & kFloat)) ? 3u : t.components;
+  }
+
+  // Building (compress/ uses this): the frame grid or table, then tracks in sampling order.
+  void set_frames(float start, float end, uint32_t frame_count, float rate_hz,
+                  std::vector<float> table);
+  // Appends a track. `frames`: the key frames (ascending); `values`: key_count × components
+  // (rotations x, y, z, w, unit length). `bits`: {32} stores float32; else 1…24 bits per
+  // stored component (one entry for all, or one per stored component: 3 for rotations), each
+  // quantized over its range across these keys. `morph_offset`: Node::morph_offset of weight
+  // tracks. Returns false when the track cannot be stored.
+  bool add_track(int node, TargetPath path, bool step, uint32_t components,
+                 std::span<const uint8_t> bits, std::span<const uint32_t> frames,
+                 std::span<const float> values, uint32_t morph_offset = 0);
+
+ private:
+  struct Offsets {
+    uint32_t mask = 0, range = 0, rotation_range = 0, rotation_extent = 0, bits = 0;
+    uint64_t bit = 0;
+  };
+  float frame_coordinate(float time, uint32_t& cursor) const;
+  uint32_t key_bits(const Track& t, const Offsets& o) const;
+  void advance(const Track& t, uint32_t key_bits, Offsets& o) const;
+  Offsets offsets_of(size_t track) const;
+  void decode(const Track& t, const Offsets& o, uint32_t key_bits, uint32_t k, float* out) const;
+
+  float start_ = 0.0f, end_ = 0.0f;
+  uint32_t frame_count_ = 1;
+  float rate_ = 0.0f;         // > 0: frames on the grid start + i / rate; 0: table_
+  std::vector<float> table_;  // frame times when not on a grid
+  std::vector<Track> tracks_;
+  std::vector<uint8_t> key_masks_;  // per sparse track: ceil(F / 8) bytes, bit f = key at f; +8
+  uint32_t mask_bytes() const { return (frame_count_ + 7) / 8; }
+  std::vector<float> ranges_;              // T, S, weights: (min, step) float32 per component
+  std::vector<uint16_t> rotation_ranges_;  // rotations: min, 16-bit fixed point
+  std::vector<uint8_t> rotation_extents_;  // rotations: extent, 8-bit log scale
+  std::vector<uint8_t> bits_;              // per quantized track: bits per stored component
+  std::vector<uint32_t> weight_offsets_;   // Node::morph_offset per weight track, in order
+  std::vector<uint8_t> data_;  // 8 bytes of padding at the end for unaligned 64-bit reads
+  uint64_t data_bits_ = 0;
+};
+
+// Rotation keys (x, y, z, w) slerped on the shortest path in float, normalized; a normalized
+// lerp when nearly parallel (the spec sampler's rule, at float precision: about 1.5× cheaper
+// than its double version, and the compressor measures with this very function).
+inline void slerp_keys(const float* a, const float* b, float u, float* out) {
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  float sign = 1.0f;
+  if (d < 0.0f) d = -d, sign = -1.0f;
+  float s0, s1;
+  if (d > 0.9995f) {
+    s0 = 1.0f - u;
+    s1 = u;
+  } else {
+    const float theta = std::acos(d);
+    const float inv = 1.0f / std::sin(theta);
+    s0 = std::sin((1.0f - u) * theta) * inv;
+    s1 = std::sin(u * theta) * inv;
+  }
+  s1 *= sign;
+  float len = 0.0f;
+  for (int j = 0; j < 4; ++j) {
+    out[j] = s0 * a[j] + s1 * b[j];
+    len += out[j] * out[j];
+  }
+  const float inv = len > 0.0f ? 1.0f / std::sqrt(len) : 1.0f;
+  for (int j = 0; j < 4; ++j) out[j] *= inv;
+}
+
+// Smallest-three of a unit quaternion (x, y, z, w): index of the largest |component| and the
+// other three in order, sign chosen so the dropped one is positive. Exposed for tests.
+uint32_t smallest_three_encode(const float q[4], float out[3]);
+void smallest_three_decode(uint32_t index, const float in[3], float q[4]);
+
+}  // namespace rig
