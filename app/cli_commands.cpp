@@ -7,6 +7,7 @@
 
 #include "character/character.h"
 #include "artefact_outputs.h"
+#include "compression_outputs.h"
 #include "json_text.h"
 #include "modes.h"
 #include "pose_options.h"
@@ -128,6 +129,11 @@ int export_obj(const Options& options, const rig::Model& model) {
     return 1;
   }
   rig::Character character(model);
+  std::vector<std::unique_ptr<rig::CompressionResult>> compressed;
+  if (options.compressed && !use_compressed_clips(options, model, character, compressed, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
+    return 1;
+  }
   character.evaluate(selection);
   const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
 
@@ -179,6 +185,11 @@ int export_artefacts(const Options& options, const rig::Model& model) {
       return 2;
     }
     rig::Character character(model);
+    std::vector<std::unique_ptr<rig::CompressionResult>> compressed;
+    if (options.compressed && !use_compressed_clips(options, model, character, compressed, error)) {
+      std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
+      return 1;
+    }
     character.evaluate(selection);
     if (!write_artefact_ply(options.export_ply, character, methods_to_draw(options).front(),
                             error)) {

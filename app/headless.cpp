@@ -15,6 +15,7 @@
 #include "render/renderer.h"
 #include "render/weight_view.h"
 #include "artefact_analysis.h"
+#include "compression_outputs.h"
 
 namespace rigview {
 
@@ -48,6 +49,9 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
   rig::Character character(model);
+  std::vector<std::unique_ptr<rig::CompressionResult>> compressed;
+  if (options.compressed && !use_compressed_clips(options, model, character, compressed, error))
+    return fail(model.file, error);
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
     return fail(options.output_png, error);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli_commands.h"
+#include "compression_outputs.h"
 #include "import/gltf_import.h"
 #include "modes.h"
 #include "options.h"
@@ -35,7 +36,8 @@ int main(int argc, char** argv) {
       options.model_path.empty() ? rigview::default_model_path(argv[0]) : options.model_path;
 
   const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
-                     !options.export_ply.empty() || !options.report.empty();
+                     !options.export_ply.empty() || !options.report.empty() ||
+                     !options.compress_report.empty() || !options.optimize_animations.empty();
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -49,6 +51,10 @@ int main(int argc, char** argv) {
   }
   if (!options.export_obj.empty()) {
     int rc = rigview::export_obj(options, model);
+    if (rc != 0) return rc;
+  }
+  if (!options.compress_report.empty() || !options.optimize_animations.empty()) {
+    int rc = rigview::run_compression_outputs(options, model, path);
     if (rc != 0) return rc;
   }
   if (!options.export_ply.empty() || !options.report.empty()) {

@@ -195,6 +195,25 @@ std::vector<FlagInfo> build_flags() {
                "crossfade pose: W=0 is clip N, W=1 is clip M (needs `--blend-index`)", ""});
   f.push_back(
       {"--rest-pose", "ignore animations, show the bind/rest pose", "ignore animations", ""});
+  f.push_back({"--compress-report FILE.json",
+               "compress every clip (--tolerance) and write sizes and\n"
+               "errors as JSON; exit",
+               "compress every clip within `--tolerance` and write the error metric and sizes "
+               "per clip (schema below)",
+               "Animation compression:"});
+  f.push_back({"--optimize-animations OUT.glb",
+               "write a copy of the model whose clips are key-reduced\n"
+               "within --tolerance (rotations as normalized SHORT); exit",
+               "write a GLB copy whose clips are key-reduced within `--tolerance`, rotations as "
+               "normalized SHORT where that holds; everything else as it was",
+               ""});
+  f.push_back({"--tolerance CM", "compression error bound in cm (default 0.01)",
+               "largest error of a compressed clip, in cm at 3 cm from each joint (default 0.01)",
+               ""});
+  f.push_back({"--compressed", "pose flags and exports sample the compressed clips",
+               "`--export-obj`, `--export-ply`, `--output` and the pose flags sample the clips "
+               "compressed within `--tolerance`",
+               ""});
   f.push_back({"--help", "this text", "this text", " "});
   f.push_back({"--version", "print the version", "print the version", ""});
   f.push_back({"--print-controls-markdown", "print the viewer's controls as the README's table",
@@ -302,6 +321,24 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.info = true;
     } else if (a == "--armature") {
       o.armature = true;
+    } else if (a == "--compress-report") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--compress-report needs a file name", false;
+      o.compress_report = v;
+    } else if (a == "--optimize-animations") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--optimize-animations needs a file name", false;
+      o.optimize_animations = v;
+    } else if (a == "--tolerance") {
+      if (!value(v)) return false;
+      float cm = 0.0f;
+      if (!parse_float(v, cm) || !(cm >= 1e-4f) || cm > 100.0f)
+        return error = "--tolerance expects centimetres in [0.0001, 100], got '" +
+                       std::string(v) + "'",
+               false;
+      o.tolerance_cm = cm;
+    } else if (a == "--compressed") {
+      o.compressed = true;
     } else if (a == "--rest-pose") {
       o.rest_pose = true;
     } else if (a == "--weights") {

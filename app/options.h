@@ -21,6 +21,10 @@ struct Options {
   std::string export_obj;                // --export-obj FILE
   std::string export_ply;                // --export-ply FILE.ply (posed mesh + artefact fields)
   std::string report;                    // --report FILE.json (artefact scans of every clip)
+  std::string compress_report;           // --compress-report FILE.json
+  std::string optimize_animations;       // --optimize-animations OUT.glb
+  double tolerance_cm = 0.01;            // --tolerance CM: compression error bound
+  bool compressed = false;               // --compressed: poses sample compressed clips
   std::string output_png;                // --output FILE.png (headless render)
   int width = 1280, height = 720;        // --resolution W,H
   int animation_index = 0;

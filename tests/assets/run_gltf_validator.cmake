@@ -1,10 +1,24 @@
 # ctest driver: installs the pinned gltf-validator from the npm registry into the build tree
-# (once), then validates the committed assets. Any failure, including an unreachable registry
-# or a missing node/npm, fails the test: nothing here skips.
+# (once), then validates FILES. Without node/npm or a reachable registry the test is skipped
+# visibly ("gltf-validator: SKIPPED", ctest's SKIP_REGULAR_EXPRESSION) so that `make test`
+# passes offline; in CI (CI=true) the same failures fail the test, so the validator always runs
+# there. Validation errors or warnings always fail.
 #   cmake -DNODE=... -DNPM=... -DPREFIX=... -DVERSION=... -DSCRIPT=... -DFILES=a;b -P this
-foreach(var NODE NPM PREFIX VERSION SCRIPT FILES)
+macro(unavailable why)
+  if("$ENV{CI}" STREQUAL "true")
+    message(FATAL_ERROR "${why} (CI=true: the validator must run)")
+  endif()
+  message("gltf-validator: SKIPPED: ${why}")
+  return()
+endmacro()
+foreach(var NODE NPM)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "" OR "${${var}}" MATCHES "NOTFOUND$")
-    message(FATAL_ERROR "glTF validation needs ${var} (node and npm must be installed)")
+    unavailable("glTF validation needs node and npm")
+  endif()
+endforeach()
+foreach(var PREFIX VERSION SCRIPT FILES)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "run_gltf_validator.cmake needs -D${var}")
   endif()
 endforeach()
 
@@ -21,8 +35,7 @@ if(NOT installed_version STREQUAL VERSION)
             "gltf-validator@${VERSION}"
     RESULT_VARIABLE npm_result)
   if(NOT npm_result EQUAL 0)
-    message(FATAL_ERROR "npm could not install gltf-validator@${VERSION} "
-                        "(is the npm registry reachable?)")
+    unavailable("npm could not install gltf-validator@${VERSION} (no registry reachable?)")
   endif()
 endif()
 
