@@ -173,3 +173,82 @@ void draw_artefacts_panel(ViewerState& state, Document& doc) {
 }
 
 }  // namespace rigview
+
+namespace rigview {
+
+// The Compression panel: a tolerance (re-compressing every clip in the background), each clip's
+// ratio and error, raw or compressed playback, and the joint with the largest error.
+void draw_compression_panel(ViewerState& state, Document& doc) {
+  ImGui::SetNextItemOpen(state.compression_open, ImGuiCond_Once);
+  state.compression_open = ImGui::CollapsingHeader("Compression");
+  if (!state.compression_open) return;
+  if (doc.model->clips.empty()) {
+    ImGui::TextDisabled("This model has no clips.");
+    return;
+  }
+  ImGui::SetNextItemWidth(200.0f);
+  float tolerance = state.tolerance_cm;
+  ImGui::SliderFloat("tolerance (cm)", &tolerance, 0.001f, 1.0f, "%.3f",
+                     ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemDeactivatedAfterEdit()) state.tolerance_cm = tolerance;  // on release
+  ImGui::Checkbox("Play compressed clips", &state.play_compressed);
+  if (!doc.compression) return;
+  CompressionSession& c = *doc.compression;
+  if (c.running()) {
+    ImGui::ProgressBar(c.progress(), ImVec2(-70.0f, 0.0f), "compressing");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) c.cancel();
+    return;
+  }
+  const auto* results = c.results();
+  if (!results) {
+    if (!c.error().empty()) ImGui::TextWrapped("Failed: %s", c.error().c_str());
+    if (ImGui::Button("Compress")) c.request(state.tolerance_cm);
+    return;
+  }
+  uint64_t raw = 0, packed = 0;
+  for (const auto& r : *results) raw += r->sizes.raw_bytes, packed += r->sizes.compressed_bytes;
+  ImGui::Text("all clips %.1f:1 (%llu -> %llu bytes)", packed ? double(raw) / double(packed) : 0.0,
+              static_cast<unsigned long long>(raw), static_cast<unsigned long long>(packed));
+  if (ImGui::BeginTable("##clips", 3,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                            ImGuiTableFlags_BordersInnerV,
+                        ImVec2(0.0f, 120.0f))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("clip");
+    ImGui::TableSetupColumn("ratio", ImGuiTableColumnFlags_WidthFixed, 50.0f);
+    ImGui::TableSetupColumn("E_max cm", ImGuiTableColumnFlags_WidthFixed, 70.0f);
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < results->size(); ++i) {
+      const rig::CompressionResult& r = *(*results)[i];
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(doc.clip_labels[i].c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::Text("%.1f", r.sizes.ratio());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::Text("%.4f", r.report.e_max * 100.0);
+    }
+    ImGui::EndTable();
+  }
+  const int clip = state.playback ? state.playback->clip() : -1;
+  if (clip >= 0 && size_t(clip) < results->size()) {
+    const rig::ClipErrorReport& e = (*results)[size_t(clip)]->report;
+    if (e.e_max_node >= 0) {
+      ImGui::Text("largest error: %s, %.4f cm at %.3f s",
+                  doc.node_labels[size_t(e.e_max_node)].c_str(), e.e_max * 100.0,
+                  double(e.e_max_time));
+      if (ImGui::SmallButton("Select and frame it")) {
+        state.selected_node = e.e_max_node;
+        state.reveal_selection = true;
+        state.requests.frame_node = e.e_max_node;
+        if (state.playback) {
+          state.playback->set_playing(false);
+          state.playback->set_time(e.e_max_time);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace rigview

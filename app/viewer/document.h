@@ -11,6 +11,7 @@
 #include "model/model.h"
 #include "render/renderer.h"
 #include "artefact_analysis.h"
+#include "compression_session.h"
 
 namespace rigview {
 
@@ -41,6 +42,10 @@ struct Document {
   // Skinning artefact analysis, made on first use (Artefacts panel, deflation heat maps).
   // Declared last: destroyed first, so a running scan stops before the model goes.
   std::unique_ptr<ArtefactAnalysis> artefacts;
+  // Background compression of every clip (Compression panel, compression heat map). Its clips
+  // may be the character's sources: declared after `character`, destroyed before it... and the
+  // viewer restores raw sources before replacing it (Viewer::update_compression).
+  std::unique_ptr<CompressionSession> compression;
 
   bool loaded() const { return model != nullptr; }
   // Marks the path from the skin's root down to `node` (no allocation).

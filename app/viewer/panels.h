@@ -20,6 +20,9 @@ void draw_skeleton_panel(ViewerState& state, Document& doc);       // joint tree
 // Skinning artefacts of the current pose and clip (viewer/artefacts_panel.cpp). Sets
 // state.artefacts_open, which makes the frame loop measure (doc.artefacts) every frame.
 void draw_artefacts_panel(ViewerState& state, Document& doc);
+// Animation compression of every clip (viewer/artefacts_panel.cpp): tolerance, ratios, errors,
+// raw or compressed playback. Sets state.compression_open.
+void draw_compression_panel(ViewerState& state, Document& doc);
 
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);

@@ -52,6 +52,7 @@ class Viewer {
   void open_model(const std::string& path);
   void frame_joint(int node);
   void update_artefacts();
+  void update_compression();
   void frame_model();
   void reset_camera();
   void serve_requests();
@@ -67,6 +68,8 @@ class Viewer {
   Document doc_;
   Document pending_doc_;  // scratch for loads, so a failed load leaves doc_ alone
   std::unique_ptr<rig::render::BindBoxes> bind_boxes_;  // doc_'s, made on the first joint framing
+  bool compressed_playback_ = false;  // doc_'s character samples the compressed clips
+  double requested_tolerance_ = -1.0;  // what doc_.compression was last asked for (Cancel stays)
   GlfwPlatform platform_;
   bool window_open_ = false;
   // Declared after the platform: destroyed first, while the GL context still exists.
@@ -222,6 +225,28 @@ void Viewer::update_artefacts() {
     doc_.artefacts->request_scan(doc_.playback.clip());
 }
 
+// The Compression panel's background work and what playback samples. Raw sources are restored
+// before a new tolerance replaces the results the character may point at.
+void Viewer::update_compression() {
+  const bool wanted = state_.compression_open || state_.surface_view == SurfaceView::Compression;
+  if (!wanted && !doc_.compression) return;
+  if (!doc_.compression)
+    doc_.compression =
+        std::make_unique<CompressionSession>(*doc_.model, doc_.character->shared_skin_meshes());
+  CompressionSession& c = *doc_.compression;
+  if (wanted && requested_tolerance_ != double(state_.tolerance_cm)) {
+    c.use_compressed(*doc_.character, false);
+    compressed_playback_ = false;
+    c.request(state_.tolerance_cm);
+    requested_tolerance_ = state_.tolerance_cm;
+  }
+  const bool play = state_.play_compressed && c.results() != nullptr;
+  if (play != compressed_playback_) {
+    c.use_compressed(*doc_.character, play);
+    compressed_playback_ = play;
+  }
+}
+
 void Viewer::reset_camera() {
   state_.camera = rig::render::OrbitCamera{};
   reset_camera_angles(state_.camera);
@@ -249,6 +274,8 @@ void Viewer::open_model(const std::string& path) {
   std::swap(doc_, pending_doc_);
   pending_doc_ = Document{};
   bind_boxes_.reset();
+  compressed_playback_ = false;
+  requested_tolerance_ = -1.0;
   state_.playback = &doc_.playback;
   state_.error_message.clear();
   state_.selected_node = state_.hovered_node = -1;
@@ -371,7 +398,10 @@ int Viewer::run() {
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     state_.animation_cpu_ms =
         state_.animation_cpu_ms == 0.0 ? cpu_ms : 0.9 * state_.animation_cpu_ms + 0.1 * cpu_ms;
+    update_compression();
     update_artefacts();
+    if (doc_.compression && state_.surface_view == SurfaceView::Compression)
+      doc_.compression->displacement(selection);
     update_renderer(*renderer_, doc_, state_);
 
     update_hover();

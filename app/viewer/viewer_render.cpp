@@ -20,6 +20,7 @@ rig::render::WeightView render_weight_view(SurfaceView mode) {
     case SurfaceView::Off:
     case SurfaceView::Deflation:  // scalar fields of their own (render_scene)
     case SurfaceView::Difference:
+    case SurfaceView::Compression:
       break;
   }
   return rig::render::WeightView::Off;
@@ -82,7 +83,9 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   // Artefact heat maps: one field for every view (difference), or each view's own method's
   // deflation.
   std::array<const rig::analysis::ScalarField*, rig::kSkinningMethodCount> columns{};
-  if (doc.artefacts && state.surface_view == SurfaceView::Difference) {
+  if (doc.compression && state.surface_view == SurfaceView::Compression) {
+    draw.field = &doc.compression->displacement_field();
+  } else if (doc.artefacts && state.surface_view == SurfaceView::Difference) {
     draw.field = &doc.artefacts->difference_field_view();
   } else if (doc.artefacts && state.surface_view == SurfaceView::Deflation) {
     for (size_t i = 0; i < methods.size() && i < columns.size(); ++i)

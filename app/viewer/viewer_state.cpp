@@ -18,6 +18,9 @@ ViewerState initial_viewer_state(const Options& options) {
   if (options.heatmap == "deflation") s.surface_view = SurfaceView::Deflation;
   if (options.heatmap == "difference") s.surface_view = SurfaceView::Difference;
   s.artefacts_open = !options.heatmap.empty();
+  // --compressed: play the clips compressed at --tolerance, with the Compression panel open.
+  s.compression_open = s.play_compressed = options.compressed;
+  s.tolerance_cm = static_cast<float>(options.tolerance_cm);
   s.show_skeleton = options.armature;
   return s;
 }

@@ -17,8 +17,9 @@ namespace rigview {
 // What colours the skinned surfaces (V cycles through them): the skin weights of the selected
 // joint, the influence count, and the artefact heat maps: deflation of each view's own method,
 // and the difference between the first two methods of the table (LBS vs DQS).
-enum class SurfaceView { Off, SelectedJoint, InfluenceCount, Deflation, Difference };
-inline constexpr int kSurfaceViewCount = 5;
+// Last, the displacement between the raw and the compressed clip (Compression panel).
+enum class SurfaceView { Off, SelectedJoint, InfluenceCount, Deflation, Difference, Compression };
+inline constexpr int kSurfaceViewCount = 6;
 
 inline constexpr float kSidePanelWidth = 380.0f;  // first-use width of the side panel
 
@@ -74,6 +75,11 @@ struct ViewerState {
   // ranked joints it lists.
   bool artefacts_open = false;
   rig::SkinningMethod artefact_method = rig::SkinningMethod::Linear;
+  // Compression panel: open (the clips are compressed in the background while it is), the
+  // tolerance, and whether playback samples the compressed clips.
+  bool compression_open = false;
+  float tolerance_cm = 0.01f;
+  bool play_compressed = false;
 
   ViewerRequests requests;
 

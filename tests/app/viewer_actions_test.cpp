@@ -214,7 +214,9 @@ TEST_F(KeyActions, OtherKeysChangeExactlyTheirOwnState) {
   expect_press(
       'V', [](Snapshot& s) { s.surface_view = SurfaceView::Difference; }, "V 4");
   expect_press(
-      'V', [](Snapshot& s) { s.surface_view = SurfaceView::Off; }, "V 5");
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::Compression; }, "V 5");
+  expect_press(
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::Off; }, "V 6");
   state_.selected_node = 7;
   expect_press(
       rigview::kKeyEscape, [](Snapshot& s) { s.selected_node = -1; }, "Esc");

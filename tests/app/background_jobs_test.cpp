@@ -1,0 +1,91 @@
+// The app's background jobs: the artefact scan and the compression session run off the calling
+// thread, report progress, can be cancelled, and give the same results as the engine's direct
+// calls.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "artefact_analysis.h"
+#include "compression_session.h"
+#include "import/gltf_import.h"
+
+namespace {
+
+rig::Model load(const char* asset) {
+  rig::Model model;
+  std::string error;
+  EXPECT_TRUE(rig::import_gltf(std::string(RIGVIEW_SOURCE_DIR) + "/assets/" + asset, model, error))
+      << error;
+  return model;
+}
+
+template <typename Busy>
+void wait_until_idle(Busy busy) {
+  const auto start = std::chrono::steady_clock::now();
+  while (busy() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+TEST(BackgroundJobs, ArtefactScanMatchesTheDirectScanAndCancelDropsIt) {
+  const rig::Model model = load("twist_arm.glb");
+  const rig::Character character(model);
+  rigview::ArtefactAnalysis analysis(model, character.skin_meshes());
+  analysis.request_scan(0);
+  wait_until_idle([&] { return analysis.scanning(); });
+  const rig::ClipScan* scan = analysis.scan();
+  ASSERT_NE(scan, nullptr);
+  EXPECT_FLOAT_EQ(analysis.scan_progress(), 1.0f);
+  rig::ClipScanOptions options;
+  options.clip = 0;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) options.methods.push_back(m.method);
+  rig::ClipScan direct;
+  ASSERT_TRUE(rig::scan_clip(model, analysis.setup(), options, direct));
+  ASSERT_EQ(scan->methods.size(), direct.methods.size());
+  EXPECT_EQ(scan->times, direct.times);
+  EXPECT_EQ(scan->methods[0].rms, direct.methods[0].rms);
+  EXPECT_FLOAT_EQ(scan->methods[0].max_abs_h.value, -10.0f);  // LBS at the 180° middle
+  // The same clip again keeps the finished scan; a cancel drops it.
+  analysis.request_scan(0);
+  EXPECT_FALSE(analysis.scanning());
+  EXPECT_EQ(analysis.scan(), scan);
+  analysis.cancel_scan();
+  EXPECT_EQ(analysis.scan(), nullptr);
+}
+
+TEST(BackgroundJobs, CompressionSessionKeepsItsToleranceAndSwitchesPlayback) {
+  const rig::Model model = load("twist_arm.glb");
+  rig::Character character(model);
+  rigview::CompressionSession session(model, character.shared_skin_meshes());
+  session.request(0.01);
+  wait_until_idle([&] { return session.running(); });
+  const auto* results = session.results();
+  ASSERT_NE(results, nullptr) << session.error();
+  ASSERT_EQ(results->size(), model.clips.size());
+  for (const auto& r : *results) {
+    ASSERT_TRUE(r && r->ok);
+    EXPECT_LE(r->report.e_max, 1e-4);  // 0.01 cm
+    EXPECT_GT(r->sizes.ratio(), 1.0);
+  }
+  // The displacement map at mid-clip stays within the measured vertex bound.
+  const rig::PoseSelection mid{0, 0.5f * (model.clips[0].start + model.clips[0].end)};
+  const rig::analysis::ScalarField& field = session.displacement(mid);
+  float largest = 0.0f;
+  for (const auto& item : field.values)
+    for (float cm : item) largest = std::max(largest, cm);
+  EXPECT_LE(largest, (*results)[0]->report.max_vertex_displacement * 100.0 + 1e-4);
+  // Compressed playback samples the compressed clip: the pose moves by at most that bound.
+  session.use_compressed(character, true);
+  character.evaluate(mid);
+  const glm::mat4 lossy = character.world()[size_t(model.skins[0].joints[1])];
+  session.use_compressed(character, false);
+  character.evaluate(mid);
+  const glm::mat4 raw = character.world()[size_t(model.skins[0].joints[1])];
+  EXPECT_LE(glm::length(glm::vec3(lossy[3]) - glm::vec3(raw[3])), 1e-3f);
+  // Cancel: no results until asked again.
+  session.cancel();
+  EXPECT_EQ(session.results(), nullptr);
+}
+
+}  // namespace
