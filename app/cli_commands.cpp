@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "character/character.h"
 #include "artefact_outputs.h"
-#include "compression_outputs.h"
+#include "character/character.h"
 #include "json_text.h"
 #include "modes.h"
 #include "pose_options.h"
+#include "posed_character.h"
 
 namespace rigview {
 
@@ -128,13 +128,12 @@ int export_obj(const Options& options, const rig::Model& model) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return 1;
   }
-  rig::Character character(model);
-  std::vector<std::unique_ptr<rig::CompressionResult>> compressed;
-  if (options.compressed && !use_compressed_clips(options, model, character, compressed, error)) {
+  PosedCharacter posed;
+  if (const int status = pose_from_options(options, model, posed, error); status != 0) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
-    return 1;
+    return status;
   }
-  character.evaluate(selection);
+  const rig::Character& character = *posed.character;
   const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
 
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(options.export_obj.c_str(), "wb"));
@@ -179,19 +178,12 @@ int export_obj(const Options& options, const rig::Model& model) {
 int export_artefacts(const Options& options, const rig::Model& model) {
   std::string error;
   if (!options.export_ply.empty()) {
-    rig::PoseSelection selection;
-    if (!pose_selection_from_options(options, model, selection, error)) {
+    PosedCharacter posed;
+    if (const int status = pose_from_options(options, model, posed, error); status != 0) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
-      return 2;
+      return status;
     }
-    rig::Character character(model);
-    std::vector<std::unique_ptr<rig::CompressionResult>> compressed;
-    if (options.compressed && !use_compressed_clips(options, model, character, compressed, error)) {
-      std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
-      return 1;
-    }
-    character.evaluate(selection);
-    if (!write_artefact_ply(options.export_ply, character, methods_to_draw(options).front(),
+    if (!write_artefact_ply(options.export_ply, *posed.character, methods_to_draw(options).front(),
                             error)) {
       std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
       return 1;

@@ -6,16 +6,16 @@
 #include <cstdio>
 #include <vector>
 
+#include "artefact_analysis.h"
 #include "character/character.h"
 #include "leak_check.h"
 #include "modes.h"
 #include "pose_options.h"
+#include "posed_character.h"
 #include "render/headless_context.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
-#include "artefact_analysis.h"
-#include "compression_outputs.h"
 
 namespace rigview {
 
@@ -48,10 +48,10 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
-  rig::Character character(model);
-  std::vector<std::unique_ptr<rig::CompressionResult>> compressed;
-  if (options.compressed && !use_compressed_clips(options, model, character, compressed, error))
-    return fail(model.file, error);
+  PosedCharacter posed;
+  if (const int status = pose_from_options(options, model, posed, error); status != 0)
+    return fail(model.file, error, status);
+  rig::Character& character = *posed.character;
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
     return fail(options.output_png, error);
@@ -126,19 +126,18 @@ int run_headless_render(const Options& options, const rig::Model& model) {
 bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
                          std::vector<std::vector<float>>& positions,
                          std::vector<std::vector<float>>& normals, std::string& error) {
-  rig::PoseSelection selection;
-  if (!pose_selection_from_options(options, model, selection, error)) return false;
+  PosedCharacter posed;  // before any GL work: a bad pose is the user's error, not the GPU's
+  if (pose_from_options(options, model, posed, error) != 0) return false;
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) {
     error = "no headless OpenGL for --backend gpu: " + error;
     return false;
   }
-  rig::Character character(model);
+  const rig::Character& character = *posed.character;
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
     return false;
-  character.evaluate(selection);
   renderer.update(character);
 
   const rig::SkinningMethod method = methods_to_draw(options).front();
