@@ -197,4 +197,18 @@ int export_artefacts(const Options& options, const rig::Model& model) {
   return 0;
 }
 
+int export_pose(const Options& options, const rig::Model& model) {
+  std::string error;
+  PosedCharacter posed;
+  if (const int status = pose_from_options(options, model, posed, error); status != 0) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
+    return status;
+  }
+  if (!write_pose_json(options.export_pose, *posed.character, error)) {
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace rigview

@@ -12,5 +12,6 @@ namespace rigview {
 int print_info(const rig::Model& model, std::FILE* out);
 int export_obj(const Options& options, const rig::Model& model);
 int export_artefacts(const Options& options, const rig::Model& model);
+int export_pose(const Options& options, const rig::Model& model);  // --export-pose
 
 }  // namespace rigview

@@ -14,7 +14,8 @@ CompressionSession::CompressionSession(const rig::Model& model,
   field_.values.resize(model.draws.size());
   for (size_t d = 0; d < model.draws.size(); ++d) {
     const rig::DrawItem& item = model.draws[d];
-    const size_t n = model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)].vertex_count();
+    const size_t n =
+        model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)].vertex_count();
     raw_pos_[d].resize(n);
     lossy_pos_[d].resize(n);
     normals_[d].resize(n);

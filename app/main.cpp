@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
 
   const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
                      !options.export_ply.empty() || !options.report.empty() ||
-                     !options.compress_report.empty() || !options.optimize_animations.empty();
+                     !options.compress_report.empty() || !options.optimize_animations.empty() ||
+                     !options.export_pose.empty();
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -55,6 +56,10 @@ int main(int argc, char** argv) {
   }
   if (!options.compress_report.empty() || !options.optimize_animations.empty()) {
     int rc = rigview::run_compression_outputs(options, model, path);
+    if (rc != 0) return rc;
+  }
+  if (!options.export_pose.empty()) {
+    int rc = rigview::export_pose(options, model);
     if (rc != 0) return rc;
   }
   if (!options.export_ply.empty() || !options.report.empty()) {

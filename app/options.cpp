@@ -190,6 +190,39 @@ std::vector<FlagInfo> build_flags() {
                    "(at least two, no repeats), left to right",
                ""});
   f.push_back({"--blend-index M", "crossfade target clip", "crossfade target clip M", ""});
+  f.push_back({"--layer CLIP:WEIGHT[:additive][:mask=J,...][:time=T]",
+               "a clip layered over the pose (repeatable): override or\n"
+               "additive (minus its first frame), masked to the subtrees\n"
+               "of the joints J, at time T (default the clip's start)",
+               "a clip (index or name) layered over the base pose, in order (repeatable): "
+               "override layers blend towards it by WEIGHT, `additive` ones add (clip(T) ⊖ its "
+               "first frame) × WEIGHT; `mask=` limits it to the listed joints and their subtrees",
+               ""});
+  f.push_back({"--ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N]",
+               "two-bone IK putting joint END at the world point (the\n"
+               "chain is END's parent and grandparent unless named;\n"
+               "repeatable)",
+               "two-bone IK: joint END reaches the world point x,y,z (an unreachable one "
+               "straightens the chain towards it); the pole point sets the bend plane; repeatable; "
+               "joint names may contain `:`",
+               ""});
+  f.push_back({"--look-at JOINT=x,y,z", "JOINT's +Z axis turns towards the point (80° limit)",
+               "JOINT's local +Z axis turns towards the world point, at most 80° from its "
+               "animated direction",
+               ""});
+  f.push_back({"--root-motion in-place|extract",
+               "remove the root's horizontal motion, or keep it\n"
+               "accumulated so the character walks away",
+               "`in-place`: the root's horizontal translation is removed; `extract`: the root "
+               "moves by the clip's accumulated motion (the skin's top joint is the root)",
+               ""});
+  f.push_back({"--export-pose FILE.json",
+               "write the final pose (every layer, constraint and root\n"
+               "motion applied) as JSON and exit",
+               "write the final pose as JSON: per node (glTF order) name, translation, rotation "
+               "(x,y,z,w), scale and world matrix; per skin its joints and skinning matrices "
+               "(column-major)",
+               ""});
   f.push_back(
       {"--blend-time T2", "time in the target clip", "time in clip M (needs `--blend-index`)", ""});
   f.push_back({"--blend-weight W", "0 = clip N, 1 = clip M",
@@ -315,6 +348,25 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.info = true;
     } else if (a == "--armature") {
       o.armature = true;
+    } else if (a == "--layer" || a == "--ik") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = std::string(a) + " needs a value", false;
+      (a == "--layer" ? o.layers : o.iks).emplace_back(v);
+    } else if (a == "--look-at") {
+      if (!value(v)) return false;
+      if (v.find('=') == std::string_view::npos)
+        return error = "--look-at expects JOINT=x,y,z, got '" + std::string(v) + "'", false;
+      o.look_at = v;
+    } else if (a == "--root-motion") {
+      if (!value(v)) return false;
+      if (v != "in-place" && v != "extract")
+        return error = "--root-motion expects in-place or extract, got '" + std::string(v) + "'",
+               false;
+      o.root_motion = v;
+    } else if (a == "--export-pose") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--export-pose needs a file name", false;
+      o.export_pose = v;
     } else if (a == "--compress-report") {
       if (!value(v)) return false;
       if (v.empty()) return error = "--compress-report needs a file name", false;

@@ -25,6 +25,12 @@ struct Options {
   std::string optimize_animations;       // --optimize-animations OUT.glb
   double tolerance_cm = 0.01;            // --tolerance CM: compression error bound
   bool compressed = false;               // --compressed: poses sample compressed clips
+  // Posing (resolved against the model by pose_from_options, app/posed_character.h):
+  std::vector<std::string> layers;  // --layer CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]
+  std::vector<std::string> iks;     // --ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N]
+  std::string look_at;              // --look-at JOINT=x,y,z
+  std::string root_motion;          // --root-motion in-place|extract
+  std::string export_pose;          // --export-pose FILE.json
   std::string output_png;                // --output FILE.png (headless render)
   int width = 1280, height = 720;        // --resolution W,H
   int animation_index = 0;

@@ -1,19 +1,239 @@
 #include "posed_character.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <glm/gtc/type_ptr.hpp>
+#include <string_view>
+
+#include "anim/joint_mask.h"
 #include "compression_outputs.h"
+#include "json_text.h"
 #include "pose_options.h"
 
 namespace rigview {
+
+namespace {
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t at = text.find(separator); at != std::string_view::npos;
+       at = text.find(separator, start)) {
+    parts.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+bool parse_number(std::string_view text, float& out) {
+  const std::string s(text);
+  char* end = nullptr;
+  out = std::strtof(s.c_str(), &end);
+  return !s.empty() && end && *end == '\0' && std::isfinite(out);
+}
+
+bool parse_point(std::string_view text, glm::vec3& out) {
+  const std::vector<std::string_view> c = split(text, ',');
+  return c.size() == 3 && parse_number(c[0], out.x) && parse_number(c[1], out.y) &&
+         parse_number(c[2], out.z);
+}
+
+// A clip by index or by name.
+int find_clip(const rig::Model& model, std::string_view text) {
+  for (size_t c = 0; c < model.clips.size(); ++c)
+    if (model.clips[c].name == text) return int(c);
+  float index = 0.0f;
+  if (parse_number(text, index) && index >= 0.0f && index == std::floor(index) &&
+      size_t(index) < model.clips.size())
+    return int(index);
+  return -1;
+}
+
+int joint_node(const rig::Model& model, std::string_view name, const char* flag,
+               std::string& error) {
+  const int node = rig::find_node(model, name);
+  if (node < 0) error = std::string(flag) + ": no node named '" + std::string(name) + "'";
+  return node;
+}
+
+// CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]; mask joint names may contain ':'.
+bool parse_layer(const rig::Model& model, std::string_view text, rig::PoseLayer& layer,
+                 std::string& error) {
+  const std::vector<std::string_view> fields = split(text, ':');
+  const std::string bad = "--layer '" + std::string(text) + "': ";
+  if (fields.size() < 2) return error = bad + "expected CLIP:WEIGHT", false;
+  layer.clip = find_clip(model, fields[0]);
+  if (layer.clip < 0) return error = bad + "no clip '" + std::string(fields[0]) + "'", false;
+  if (!parse_number(fields[1], layer.weight) || layer.weight < 0.0f || layer.weight > 1.0f)
+    return error = bad + "WEIGHT must be a number in [0, 1]", false;
+  layer.time = model.clips[size_t(layer.clip)].start;
+  std::vector<std::string> mask;
+  bool in_mask = false;
+  for (size_t i = 2; i < fields.size(); ++i) {
+    const std::string_view f = fields[i];
+    if (f == "additive") {
+      layer.mode = rig::BlendMode::Additive;
+      in_mask = false;
+    } else if (f.rfind("time=", 0) == 0) {
+      if (!parse_number(f.substr(5), layer.time)) return error = bad + "time= needs seconds", false;
+      in_mask = false;
+    } else if (f.rfind("mask=", 0) == 0) {
+      for (std::string_view name : split(f.substr(5), ',')) mask.emplace_back(name);
+      in_mask = true;
+    } else if (in_mask && !mask.empty()) {
+      // A ':' inside a joint name (Mixamo's "mixamorig:LeftHand"): glue the pieces back.
+      const std::vector<std::string_view> names = split(f, ',');
+      mask.back() += ":" + std::string(names[0]);
+      for (size_t n = 1; n < names.size(); ++n) mask.emplace_back(names[n]);
+    } else {
+      return error = bad + "unknown field '" + std::string(f) + "'", false;
+    }
+  }
+  if (!mask.empty()) {
+    std::vector<int> roots;
+    for (const std::string& name : mask) {
+      const int node = joint_node(model, name, "--layer mask", error);
+      if (node < 0) return false;
+      roots.push_back(node);
+    }
+    layer.mask = rig::subtree_mask(model, roots);
+  }
+  return true;
+}
+
+// END=x,y,z[;pole=x,y,z][;weight=W][;mid=NAME][;root=NAME]
+bool parse_ik(const rig::Model& model, std::string_view text, rig::TwoBoneIK& ik,
+              std::string& error) {
+  const std::vector<std::string_view> fields = split(text, ';');
+  const std::string bad = "--ik '" + std::string(text) + "': ";
+  const size_t eq = fields[0].rfind('=');
+  if (eq == std::string_view::npos || !parse_point(fields[0].substr(eq + 1), ik.target))
+    return error = bad + "expected END=x,y,z", false;
+  const int end = joint_node(model, fields[0].substr(0, eq), "--ik", error);
+  if (end < 0) return false;
+  ik.chain = rig::two_bone_chain(model, end);
+  for (size_t i = 1; i < fields.size(); ++i) {
+    const std::string_view f = fields[i];
+    const size_t at = f.find('=');
+    const std::string_view key = f.substr(0, at), value = at == f.npos ? "" : f.substr(at + 1);
+    if (key == "pole") {
+      if (!parse_point(value, ik.pole)) return error = bad + "pole=x,y,z", false;
+      ik.use_pole = true;
+    } else if (key == "weight") {
+      if (!parse_number(value, ik.weight) || ik.weight < 0.0f || ik.weight > 1.0f)
+        return error = bad + "weight must be in [0, 1]", false;
+    } else if (key == "mid" || key == "root") {
+      const int node = joint_node(model, value, "--ik", error);
+      if (node < 0) return false;
+      (key == "mid" ? ik.chain.mid : ik.chain.root) = node;
+    } else {
+      return error = bad + "unknown field '" + std::string(key) + "'", false;
+    }
+  }
+  if (!ik.chain.valid()) return error = bad + "the joint has no parent and grandparent", false;
+  return true;
+}
+
+}  // namespace
 
 int pose_from_options(const Options& options, const rig::Model& model, PosedCharacter& out,
                       std::string& error) {
   if (!pose_selection_from_options(options, model, out.selection, error)) return 2;
   out.character = std::make_unique<rig::Character>(model);
-  if (options.compressed &&
-      !use_compressed_clips(options, model, *out.character, out.compressed, error))
+  rig::Character& character = *out.character;
+  if (options.compressed && !use_compressed_clips(options, model, character, out.compressed, error))
     return 1;
-  out.character->evaluate(out.selection);
+
+  out.stack = std::make_unique<rig::PoseStack>(character);
+  rig::PoseStack& stack = *out.stack;
+  stack.base = out.selection;
+  for (const std::string& text : options.layers) {
+    rig::PoseLayer layer;
+    if (!parse_layer(model, text, layer, error)) return 2;
+    stack.add_layer(layer);
+  }
+  if (!options.root_motion.empty() && out.selection.clip >= 0) {
+    rig::RootMotionSettings settings;
+    settings.mode = options.root_motion == "in-place" ? rig::RootMotionMode::InPlace
+                                                      : rig::RootMotionMode::Extract;
+    for (int clip : {out.selection.clip, out.selection.blend_clip})
+      if (clip >= 0) stack.set_root_motion(clip, settings);
+    if (settings.mode == rig::RootMotionMode::Extract) {
+      // One pass from the clip's start to the pose's time: where the root has walked to.
+      const rig::RootMotionClip& motion = stack.root_motion(out.selection.clip);
+      rig::RootMotionAccumulator walked;
+      walked.advance(motion, model.clips[size_t(out.selection.clip)].start, out.selection.time, 0);
+      stack.placement_node = motion.root();
+      stack.placement = walked.placement();
+    }
+  }
+  for (const std::string& text : options.iks) {
+    rig::TwoBoneIK ik;
+    if (!parse_ik(model, text, ik, error)) return 2;
+    auto c = std::make_unique<rig::TwoBoneIKConstraint>(ik.chain);
+    c->ik = ik;
+    out.constraints.push_back(std::move(c));
+  }
+  if (!options.look_at.empty()) {
+    const size_t eq = options.look_at.rfind('=');
+    glm::vec3 target;
+    if (!parse_point(std::string_view(options.look_at).substr(eq + 1), target)) {
+      error = "--look-at expects JOINT=x,y,z, got '" + options.look_at + "'";
+      return 2;
+    }
+    const int node = joint_node(model, options.look_at.substr(0, eq), "--look-at", error);
+    if (node < 0) return 2;
+    auto c = std::make_unique<rig::AimConstraint>(std::vector<int>{node});
+    c->aim.target = target;
+    out.constraints.push_back(std::move(c));
+  }
+  std::vector<rig::PoseConstraint*> constraints;
+  for (const auto& c : out.constraints) constraints.push_back(c.get());
+  character.set_constraints(constraints);
+  character.evaluate(stack);
   return 0;
+}
+
+bool write_pose_json(const std::string& path, const rig::Character& character, std::string& error) {
+  const rig::Model& model = character.model();
+  auto floats = [](const float* v, int n) {
+    std::string s = "[";
+    for (int i = 0; i < n; ++i) s += (i ? "," : "") + json_number(v[i]);
+    return s + "]";
+  };
+  std::string j = "{\"nodes\":[";
+  for (size_t n = 0; n < model.nodes.size(); ++n) {
+    const rig::Transform& t = character.pose().local[n];
+    const float rotation[4] = {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
+    j += std::string(n ? "," : "") + "{\"name\":" + json_string(model.nodes[n].name) +
+         ",\"translation\":" + floats(glm::value_ptr(t.translation), 3) +
+         ",\"rotation\":" + floats(rotation, 4) +
+         ",\"scale\":" + floats(glm::value_ptr(t.scale), 3) +
+         ",\"world\":" + floats(glm::value_ptr(character.world()[n]), 16) + "}";
+  }
+  j += "],\"skins\":[";
+  for (size_t s = 0; s < model.skins.size(); ++s) {
+    j += std::string(s ? "," : "") + "{\"name\":" + json_string(model.skins[s].name) +
+         ",\"joints\":[";
+    for (size_t k = 0; k < model.skins[s].joints.size(); ++k)
+      j += (k ? "," : "") + std::to_string(model.skins[s].joints[k]);
+    j += "],\"skinning_matrices\":[";
+    const std::span<const glm::mat4> m = character.skinning_matrices(int(s));
+    for (size_t k = 0; k < m.size(); ++k) j += (k ? "," : "") + floats(glm::value_ptr(m[k]), 16);
+    j += "]}";
+  }
+  j += "]}\n";
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  const bool ok = f && std::fwrite(j.data(), 1, j.size(), f) == j.size();
+  if ((f && std::fclose(f) != 0) || !ok) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace rigview

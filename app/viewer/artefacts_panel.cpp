@@ -100,10 +100,10 @@ void draw_artefacts_panel(ViewerState& state, Document& doc) {
   }
   // Ranked joints, worst first: click a row to select the joint and frame it.
   const std::span<const RankedJoint> ranked = a.ranked_joints(state.artefact_method);
-  if (ImGui::BeginTable("##ranked", 3,
-                        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                            ImGuiTableFlags_BordersInnerV,
-                        ImVec2(0.0f, 150.0f))) {
+  if (ImGui::BeginTable(
+          "##ranked", 3,
+          ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV,
+          ImVec2(0.0f, 150.0f))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 24.0f);
     ImGui::TableSetupColumn("joint");
@@ -169,7 +169,8 @@ void draw_artefacts_panel(ViewerState& state, Document& doc) {
                         double(worst->max_abs_h_time));
   }
   ImGui::TextDisabled("%zu samples at %.0f Hz; largest LBS-DQS difference %.4f of the diagonal",
-                      scan->times.size(), double(scan->rate_hz), double(scan->max_method_difference));
+                      scan->times.size(), double(scan->rate_hz),
+                      double(scan->max_method_difference));
 }
 
 }  // namespace rigview
@@ -210,10 +211,10 @@ void draw_compression_panel(ViewerState& state, Document& doc) {
   for (const auto& r : *results) raw += r->sizes.raw_bytes, packed += r->sizes.compressed_bytes;
   ImGui::Text("all clips %.1f:1 (%llu -> %llu bytes)", packed ? double(raw) / double(packed) : 0.0,
               static_cast<unsigned long long>(raw), static_cast<unsigned long long>(packed));
-  if (ImGui::BeginTable("##clips", 3,
-                        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                            ImGuiTableFlags_BordersInnerV,
-                        ImVec2(0.0f, 120.0f))) {
+  if (ImGui::BeginTable(
+          "##clips", 3,
+          ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV,
+          ImVec2(0.0f, 120.0f))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("clip");
     ImGui::TableSetupColumn("ratio", ImGuiTableColumnFlags_WidthFixed, 50.0f);

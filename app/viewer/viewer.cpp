@@ -68,7 +68,7 @@ class Viewer {
   Document doc_;
   Document pending_doc_;  // scratch for loads, so a failed load leaves doc_ alone
   std::unique_ptr<rig::render::BindBoxes> bind_boxes_;  // doc_'s, made on the first joint framing
-  bool compressed_playback_ = false;  // doc_'s character samples the compressed clips
+  bool compressed_playback_ = false;   // doc_'s character samples the compressed clips
   double requested_tolerance_ = -1.0;  // what doc_.compression was last asked for (Cancel stays)
   GlfwPlatform platform_;
   bool window_open_ = false;
@@ -202,8 +202,7 @@ void Viewer::update_artefacts() {
   const bool maps = view == SurfaceView::Deflation || view == SurfaceView::Difference;
   if (!maps && !state_.artefacts_open) return;
   if (!doc_.artefacts)
-    doc_.artefacts =
-        std::make_unique<ArtefactAnalysis>(*doc_.model, doc_.character->skin_meshes());
+    doc_.artefacts = std::make_unique<ArtefactAnalysis>(*doc_.model, doc_.character->skin_meshes());
   std::array<rig::SkinningMethod, rig::kSkinningMethodCount> wanted{};
   size_t count = 0;
   auto want = [&](rig::SkinningMethod m) {

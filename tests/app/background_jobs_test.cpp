@@ -39,7 +39,8 @@ TEST(BackgroundJobs, ArtefactScanMatchesTheDirectScanAndCancelDropsIt) {
   EXPECT_FLOAT_EQ(analysis.scan_progress(), 1.0f);
   rig::ClipScanOptions options;
   options.clip = 0;
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) options.methods.push_back(m.method);
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    options.methods.push_back(m.method);
   rig::ClipScan direct;
   ASSERT_TRUE(rig::scan_clip(model, analysis.setup(), options, direct));
   ASSERT_EQ(scan->methods.size(), direct.methods.size());
