@@ -57,8 +57,8 @@ void fill_difference_field(const Model& model, const std::vector<std::vector<flo
   out.max = std::max(largest, 1e-4f);
   out.map = ColorMap::Heat;
   out.undefined_color = kUndefinedColor;
-  const std::string title = std::string("|") + method_info(a).label + " - " +
-                            method_info(b).label + "| / rest diagonal";
+  const std::string title =
+      std::string("|") + method_info(a).label + " - " + method_info(b).label + "| / rest diagonal";
   if (out.title != title) out.title = title;
   char top[32];
   std::snprintf(top, sizeof top, "%.2g", double(out.max));

@@ -33,8 +33,8 @@ struct ScalarField {
   std::vector<std::vector<float>> values;
   float min = 0.0f, max = 1.0f;  // the colour map's range
   ColorMap map = ColorMap::Heat;
-  std::string title;              // legend title: "weight of 'arm'", "influences"
-  std::vector<LegendTick> ticks;  // legend labels at values inside [min, max]
+  std::string title;                            // legend title: "weight of 'arm'", "influences"
+  std::vector<LegendTick> ticks;                // legend labels at values inside [min, max]
   glm::vec3 undefined_color = kUndefinedColor;  // NaN values (deflation: grey, see below)
   // Bumped by producers on every refill: the renderer re-uploads when the field's address or
   // revision changes, and never otherwise.

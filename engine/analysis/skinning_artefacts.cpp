@@ -57,7 +57,8 @@ int32_t dominant_joint(const Primitive& prim, uint32_t v, size_t joint_count) {
 // Welded vertex ids by position within `tolerance` (a hash grid with neighbour lookups).
 class Welder {
  public:
-  explicit Welder(float tolerance) : cell_(tolerance > 0.0f ? tolerance : 1e-30f), tol_(tolerance) {}
+  explicit Welder(float tolerance)
+      : cell_(tolerance > 0.0f ? tolerance : 1e-30f), tol_(tolerance) {}
   uint32_t id(int group, glm::vec3 p) {
     const glm::ivec3 c = cell(p);
     for (int dx = -1; dx <= 1; ++dx)
@@ -110,10 +111,10 @@ void skin_all(const Model& model, const Character& character, SkinningMethod met
 
 }  // namespace
 
-float distance_to_segment(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
-  const glm::vec3 ab = b - a;
-  const float len2 = glm::dot(ab, ab);
-  const float t = len2 > 0.0f ? std::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+double distance_to_segment(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b) {
+  const glm::dvec3 ab = b - a;
+  const double len2 = glm::dot(ab, ab);
+  const double t = len2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
   return glm::length(p - (a + t * ab));
 }
 
@@ -138,7 +139,8 @@ ArtefactSetup ArtefactSetup::build(const Model& model, const SkinMeshes& meshes)
     }
     out.segment_b.resize(n);
     for (size_t j = 0; j < n; ++j)
-      out.segment_b[j] = child_count[j] > 0 ? child_sum[j] / float(child_count[j]) : out.segment_a[j];
+      out.segment_b[j] =
+          child_count[j] > 0 ? child_sum[j] / float(child_count[j]) : out.segment_a[j];
     Box box;
     for (const Node& node : model.nodes) {
       if (node.skin != int(s) || node.mesh < 0) continue;
@@ -182,8 +184,7 @@ ArtefactSetup ArtefactSetup::build(const Model& model, const SkinMeshes& meshes)
           c(prim.positions[tri[t + 2]]);
       const double third = 0.5 * glm::length(glm::cross(b - a, c - a)) / 3.0;
       for (int k = 0; k < 3; ++k) area[tri[t + size_t(k)]] += third;
-      setup.triangles.insert(setup.triangles.end(),
-                             {uint32_t(d), tri[t], tri[t + 1], tri[t + 2]});
+      setup.triangles.insert(setup.triangles.end(), {uint32_t(d), tri[t], tri[t + 1], tri[t + 2]});
     }
     out.area.assign(area.begin(), area.end());
     welded[d].resize(n);
@@ -237,6 +238,7 @@ ArtefactFrame ArtefactFrame::make(const Model& model) {
   for (size_t s = 0; s < model.skins.size(); ++s) {
     f.joint_scores[s].assign(model.skins[s].joints.size(), kNaN);
     f.score_sums[s].assign(model.skins[s].joints.size(), glm::dvec2(0.0));
+    f.inverse_skinning.emplace_back(model.skins[s].joints.size(), glm::dmat4(0.0));
   }
   return f;
 }
@@ -248,6 +250,16 @@ void analyze_frame(const ArtefactSetup& setup, const Character& character, Skinn
 
   for (std::vector<glm::dvec2>& sums : out.score_sums)
     std::fill(sums.begin(), sums.end(), glm::dvec2(0.0));
+  // M_d⁻¹ once per joint, in float64 (h divides small radii: float would cost digits).
+  for (size_t s = 0; s < model.skins.size(); ++s) {
+    const std::span<const glm::mat4> skinning = character.skinning_matrices(int(s));
+    for (size_t j = 0; j < skinning.size(); ++j) {
+      const glm::dmat4 m(skinning[j]);
+      const double det = glm::determinant(glm::dmat3(m));
+      out.inverse_skinning[s][j] =
+          std::isfinite(det) && std::abs(det) >= 1e-12 ? glm::inverse(m) : glm::dmat4(0.0);
+    }
+  }
   double rms_num = 0.0, rms_den = 0.0;
   out.max_abs_h = ArtefactFrame::Worst{};
 
@@ -259,7 +271,7 @@ void analyze_frame(const ArtefactSetup& setup, const Character& character, Skinn
     const Primitive& prim = primitive_of(model, item);
     const ArtefactSetup::SkinSetup& skin = setup.skins[size_t(item.skin)];
     const ArtefactSetup::DrawSetup& draw = setup.draws[d];
-    std::span<const glm::mat4> skinning = character.skinning_matrices(item.skin);
+    const std::vector<glm::dmat4>& inverse = out.inverse_skinning[size_t(item.skin)];
     std::span<const float> morph = character.morph_weights(item.node);
     const float min_radius = kDeflationMinRadius * skin.bind_diagonal;
     std::vector<glm::dvec2>& sums = out.score_sums[size_t(item.skin)];
@@ -270,15 +282,15 @@ void analyze_frame(const ArtefactSetup& setup, const Character& character, Skinn
       for (size_t t = 0; t < std::min(morph.size(), prim.targets.size()); ++t)
         if (morph[t] != 0.0f && prim.targets[t].positions.size() == prim.vertex_count())
           bind += morph[t] * prim.targets[t].positions[v];
-      const glm::vec3 a = skin.segment_a[size_t(j)], b = skin.segment_b[size_t(j)];
-      const float r_rest = distance_to_segment(bind, a, b);
-      if (!(r_rest >= min_radius)) continue;
-      const glm::mat4& m = skinning[size_t(j)];
-      const float det = glm::determinant(glm::mat3(m));
-      if (!std::isfinite(det) || std::abs(det) < 1e-12f) continue;
-      const glm::vec3 local(glm::inverse(m) * glm::vec4(out.positions[d][v], 1.0f));
-      const float r_pose = distance_to_segment(local, a, b);
-      const float value = std::log2(std::max(r_pose / r_rest, std::exp2(kDeflationFloor)));
+      const glm::dvec3 a(skin.segment_a[size_t(j)]), b(skin.segment_b[size_t(j)]);
+      const double r_rest = distance_to_segment(glm::dvec3(bind), a, b);
+      if (!(r_rest >= double(min_radius))) continue;
+      const glm::dmat4& m_inv = inverse[size_t(j)];
+      if (m_inv[3][3] == 0.0) continue;  // singular M_d (an affine inverse has 1 there)
+      const glm::dvec3 local(m_inv * glm::dvec4(glm::dvec3(out.positions[d][v]), 1.0));
+      const double r_pose = distance_to_segment(local, a, b);
+      const float value =
+          float(std::log2(std::max(r_pose / r_rest, std::exp2(double(kDeflationFloor)))));
       if (!std::isfinite(value)) continue;
       h[v] = value;
       const double area = draw.area[v];
@@ -296,9 +308,9 @@ void analyze_frame(const ArtefactSetup& setup, const Character& character, Skinn
     }
   out.rms = rms_den > 0.0 ? float(std::sqrt(rms_num / rms_den)) : kNaN;
   const double volume = signed_volume(setup, out.positions);
-  out.volume_change_percent = setup.rest_volume != 0.0
-                                  ? 100.0 * (volume - setup.rest_volume) / std::abs(setup.rest_volume)
-                                  : std::numeric_limits<double>::quiet_NaN();
+  out.volume_change_percent =
+      setup.rest_volume != 0.0 ? 100.0 * (volume - setup.rest_volume) / std::abs(setup.rest_volume)
+                               : std::numeric_limits<double>::quiet_NaN();
 }
 
 float method_difference(const ArtefactSetup& setup, const Model& model, const ArtefactFrame& a,
@@ -371,7 +383,8 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
     return frames[size_t(std::find(analysed.begin(), analysed.end(), m) - analysed.begin())];
   };
   std::vector<std::vector<float>> difference(model.draws.size());
-  for (size_t d = 0; d < model.draws.size(); ++d) difference[d].resize(frames[0].positions[d].size());
+  for (size_t d = 0; d < model.draws.size(); ++d)
+    difference[d].resize(frames[0].positions[d].size());
 
   out.methods.resize(options.methods.size());
   // Per method: every skin's joints flattened, worst score and time.
@@ -389,11 +402,11 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
   for (size_t k = 0; k < out.times.size(); ++k) {
     const float t = out.times[k];
     character.evaluate(PoseSelection{options.clip, t});
-    for (size_t i = 0; i < analysed.size(); ++i) analyze_frame(setup, character, analysed[i], frames[i]);
-    out.max_method_difference =
-        std::max(out.max_method_difference,
-                 method_difference(setup, model, frame_of(options.difference_a),
-                                   frame_of(options.difference_b), difference));
+    for (size_t i = 0; i < analysed.size(); ++i)
+      analyze_frame(setup, character, analysed[i], frames[i]);
+    out.max_method_difference = std::max(
+        out.max_method_difference, method_difference(setup, model, frame_of(options.difference_a),
+                                                     frame_of(options.difference_b), difference));
     for (size_t i = 0; i < options.methods.size(); ++i) {
       const ArtefactFrame& f = frames[i];
       MethodScan& scan = out.methods[i];
@@ -428,10 +441,9 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
       for (size_t j = 0; j < model.skins[s].joints.size(); ++j, ++at)
         if (!std::isnan(worst[i][at]))
           out.methods[i].joints.push_back({int(s), int(j), worst[i][at], worst_time[i][at]});
-    std::stable_sort(out.methods[i].joints.begin(), out.methods[i].joints.end(),
-                     [](const JointScoreOverClip& a, const JointScoreOverClip& b) {
-                       return a.score > b.score;
-                     });
+    std::stable_sort(
+        out.methods[i].joints.begin(), out.methods[i].joints.end(),
+        [](const JointScoreOverClip& a, const JointScoreOverClip& b) { return a.score > b.score; });
   }
   return true;
 }

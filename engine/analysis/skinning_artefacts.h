@@ -41,9 +41,9 @@
 
 namespace rig {
 
-inline constexpr float kDeflationFloor = -10.0f;         // log2 of the 2⁻¹⁰ clamp
-inline constexpr float kDeflationMinRadius = 1e-3f;      // × D_bind: below, h is undefined
-inline constexpr float kWeldTolerance = 1e-6f;           // × the mesh's diagonal
+inline constexpr float kDeflationFloor = -10.0f;     // log2 of the 2⁻¹⁰ clamp
+inline constexpr float kDeflationMinRadius = 1e-3f;  // × D_bind: below, h is undefined
+inline constexpr float kWeldTolerance = 1e-6f;       // × the mesh's diagonal
 
 // Per-model constants of the measures. Built once per model (allocates).
 struct ArtefactSetup {
@@ -59,9 +59,9 @@ struct ArtefactSetup {
   std::vector<DrawSetup> draws;  // per Model::draws entry
   // Every triangle of every draw item: (draw, i0, i1, i2), flattened.
   std::vector<uint32_t> triangles;
-  bool closed = false;        // the welded surface is closed and consistently wound
-  double rest_volume = 0.0;   // V_rest
-  float rest_diagonal = 0.0f; // D_rest
+  bool closed = false;         // the welded surface is closed and consistently wound
+  double rest_volume = 0.0;    // V_rest
+  float rest_diagonal = 0.0f;  // D_rest
 
   static ArtefactSetup build(const Model& model, const SkinMeshes& meshes);
 };
@@ -75,11 +75,13 @@ struct ArtefactFrame {
   float rms = std::numeric_limits<float>::quiet_NaN();     // area-weighted RMS of h, whole model
   struct Worst {
     float value = std::numeric_limits<float>::quiet_NaN();  // h with the largest |h|
-    int draw = -1, vertex = -1, joint = -1;                  // joint: skin joint index
+    int draw = -1, vertex = -1, joint = -1;                 // joint: skin joint index
   } max_abs_h;
   double volume_change_percent = 0.0;
-  // Scratch: per skin, per joint (Σ a h², Σ a) of the current frame.
+  // Scratch: per skin, per joint (Σ a h², Σ a) of the current frame, and the inverse skinning
+  // matrices (float64; an all-zero matrix marks a singular joint).
   std::vector<std::vector<glm::dvec2>> score_sums;
+  std::vector<std::vector<glm::dmat4>> inverse_skinning;
 
   static ArtefactFrame make(const Model& model);
 };
@@ -94,7 +96,7 @@ float method_difference(const ArtefactSetup& setup, const Model& model, const Ar
                         const ArtefactFrame& b, std::vector<std::vector<float>>& out);
 
 // Distance from p to the segment [a, b] (a point when a == b).
-float distance_to_segment(glm::vec3 p, glm::vec3 a, glm::vec3 b);
+double distance_to_segment(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b);
 
 // ---- Over a clip.
 
@@ -104,8 +106,8 @@ float clip_sample_rate(const Clip& clip, float fallback_hz);
 
 struct ClipScanOptions {
   int clip = 0;
-  std::vector<SkinningMethod> methods;      // each scanned
-  float fallback_hz = 30.0f;                // keys not on one grid
+  std::vector<SkinningMethod> methods;  // each scanned
+  float fallback_hz = 30.0f;            // keys not on one grid
   SkinningMethod difference_a = SkinningMethod::Linear;
   SkinningMethod difference_b = SkinningMethod::DualQuaternion;
 };

@@ -1,4 +1,6 @@
 // Skinning artefact measures against the seed's analytic twist figures and hand-made meshes.
+#include "analysis/skinning_artefacts.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,7 +8,6 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <string>
 
-#include "analysis/skinning_artefacts.h"
 #include "import/gltf_import.h"
 #include "test_models.h"
 #include "test_support.h"
@@ -65,8 +66,7 @@ Model twist_model(float degrees) {
 }
 
 // h of every ring vertex and of the rigid vertex at the end of the twist.
-void twist_deflation(float degrees, SkinningMethod method, std::vector<float>& ring,
-                     float& rigid) {
+void twist_deflation(float degrees, SkinningMethod method, std::vector<float>& ring, float& rigid) {
   const Model m = twist_model(degrees);
   Character character(m);
   const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_meshes());
@@ -113,10 +113,17 @@ TEST(Deflation, JointScoreAndRmsAreAreaWeighted) {
 }
 
 TEST(Deflation, DistanceToSegment) {
-  EXPECT_FLOAT_EQ(distance_to_segment({0.5f, 2, 0}, {0, 0, 0}, {1, 0, 0}), 2.0f);
-  EXPECT_FLOAT_EQ(distance_to_segment({-3, 4, 0}, {0, 0, 0}, {1, 0, 0}), 5.0f);  // past a
-  EXPECT_FLOAT_EQ(distance_to_segment({4, 4, 0}, {0, 0, 0}, {1, 0, 0}), 5.0f);   // past b
-  EXPECT_FLOAT_EQ(distance_to_segment({3, 4, 0}, {0, 0, 0}, {0, 0, 0}), 5.0f);   // a point
+  EXPECT_DOUBLE_EQ(
+      distance_to_segment(glm::dvec3(0.5f, 2, 0), glm::dvec3(0, 0, 0), glm::dvec3(1, 0, 0)), 2.0);
+  EXPECT_DOUBLE_EQ(
+      distance_to_segment(glm::dvec3(-3, 4, 0), glm::dvec3(0, 0, 0), glm::dvec3(1, 0, 0)),
+      5.0);  // past a
+  EXPECT_DOUBLE_EQ(
+      distance_to_segment(glm::dvec3(4, 4, 0), glm::dvec3(0, 0, 0), glm::dvec3(1, 0, 0)),
+      5.0);  // past b
+  EXPECT_DOUBLE_EQ(
+      distance_to_segment(glm::dvec3(3, 4, 0), glm::dvec3(0, 0, 0), glm::dvec3(0, 0, 0)),
+      5.0);  // a point
 }
 
 // A unit cube of 24 vertices (4 per face, seams duplicated as with per-face normals), outward
@@ -160,7 +167,7 @@ TEST(VolumeChange, AClosedCubeScaledByTwoGainsSevenHundredPercent) {
   character.evaluate(PoseSelection{0, 1.0f});
   analyze_frame(setup, character, SkinningMethod::Linear, frame);
   EXPECT_NEAR(frame.volume_change_percent, 700.0, 1e-3);  // 2³ = 8 times the volume
-  character.evaluate(PoseSelection{0, 0.5f});              // scale 1.5: 3.375 times
+  character.evaluate(PoseSelection{0, 0.5f});             // scale 1.5: 3.375 times
   analyze_frame(setup, character, SkinningMethod::Linear, frame);
   EXPECT_NEAR(frame.volume_change_percent, 237.5, 1e-3);
 }
@@ -176,10 +183,9 @@ TEST(VolumeChange, AnOpenBoxIsReportedAsApproximate) {
 
 TEST(ClipScan, SampleRateAndTimesFollowTheKeyGrid) {
   Clip grid;
-  grid.channels.push_back(test::vec3_channel(0, TargetPath::Translation,
-                                             {0.5f, 0.5f + 1 / 30.0f, 0.5f + 4 / 30.0f},
-                                             {glm::vec3(0), glm::vec3(1), glm::vec3(2)},
-                                             Interpolation::Linear));
+  grid.channels.push_back(
+      test::vec3_channel(0, TargetPath::Translation, {0.5f, 0.5f + 1 / 30.0f, 0.5f + 4 / 30.0f},
+                         {glm::vec3(0), glm::vec3(1), glm::vec3(2)}, Interpolation::Linear));
   grid.start = 0.5f;
   grid.end = 0.5f + 4 / 30.0f;
   EXPECT_FLOAT_EQ(clip_sample_rate(grid, 30.0f), 30.0f);
@@ -191,7 +197,7 @@ TEST(ClipScan, SampleRateAndTimesFollowTheKeyGrid) {
   off_grid.channels[0].times[2] = 0.5f + 0.11f;
   off_grid.end = 0.61f;
   EXPECT_FLOAT_EQ(clip_sample_rate(off_grid, 30.0f), 30.0f);  // the fallback
-  EXPECT_EQ(clip_sample_times(off_grid, 30.0f).size(), 5u);  // ceil(0.11·30 − 1e-6) + 1
+  EXPECT_EQ(clip_sample_times(off_grid, 30.0f).size(), 5u);   // ceil(0.11·30 − 1e-6) + 1
 }
 
 TEST(ClipScan, MannequinTwistRanksTheForearmTwistJointsFirstForLbs) {
