@@ -23,6 +23,7 @@
 #include "viewer/panels.h"
 #include "viewer/platform_glfw.h"
 #include "viewer/self_test.h"
+#include "viewer/soak.h"
 #include "viewer/viewer_render.h"
 #include "viewer/viewer_settings.h"
 #include "viewer/viewer_state.h"
@@ -70,6 +71,9 @@ class Viewer {
   std::unique_ptr<rig::render::BindBoxes> bind_boxes_;  // doc_'s, made on the first joint framing
   bool compressed_playback_ = false;   // doc_'s character samples the compressed clips
   double requested_tolerance_ = -1.0;  // what doc_.compression was last asked for (Cancel stays)
+  Soak soak_;  // RIGVIEW_VIEWER_SOAK
+  double soak_start_ = 0.0;
+  uint64_t soak_gl_errors_ = 0, soak_gl_errors_seen_ = 0;
   GlfwPlatform platform_;
   bool window_open_ = false;
   // Declared after the platform: destroyed first, while the GL context still exists.
@@ -143,6 +147,16 @@ int Viewer::load_initial(const std::string& path) {
 
 int Viewer::open_window() {
   self_test_ = self_test_from_environment();
+  if (self_test_.soak_seconds > 0.0) {
+    std::vector<std::string> models;
+    for (size_t start = 0; start < self_test_.soak_models.size();) {
+      const size_t colon = std::min(self_test_.soak_models.find(':', start),
+                                    self_test_.soak_models.size());
+      if (colon > start) models.push_back(self_test_.soak_models.substr(start, colon - start));
+      start = colon + 1;
+    }
+    soak_ = Soak(self_test_.soak_seconds, std::move(models));
+  }
   state_.show_help = self_test_.help;
   state_.panels_hidden = self_test_.hide_ui;
 
@@ -374,6 +388,10 @@ int Viewer::run() {
         if (std::isalnum(static_cast<unsigned char>(c))) platform_.queue_key(press);
       }
     }
+    if (soak_.active()) {
+      if (frame == 1) soak_start_ = platform_.time();
+      soak_.drive(state_, doc_, frame);
+    }
     serve_requests();
 
     const double now = platform_.time();
@@ -421,6 +439,14 @@ int Viewer::run() {
       exit_status = 1;
     platform_.swap_buffers();
     if (last_test_frame) break;
+    if (soak_.active()) {
+      soak_gl_errors_ += take_gl_errors(*renderer_) - soak_gl_errors_seen_;
+      soak_gl_errors_seen_ = renderer_->gl_error_count();
+      if (soak_.measure(frame_ms, platform_.time() - soak_start_)) {
+        exit_status = soak_.finish(soak_gl_errors_);
+        break;
+      }
+    }
     // Minimized: nothing to draw, and swapping may not wait for vsync; sleep until an event
     // (restore, close) or a short timeout so playback still advances.
     if (minimized && !self_test_.active()) platform_.wait_events(0.1);

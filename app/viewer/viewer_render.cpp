@@ -112,6 +112,15 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   renderer.end_gpu_timer();
 }
 
+uint64_t take_gl_errors(const rig::render::Renderer& renderer) {
+  uint64_t pending = 0;
+  for (GLenum e = glGetError(); e != GL_NO_ERROR && pending < 1000; e = glGetError()) {
+    std::fprintf(stderr, "rigview: GL error 0x%04x\n", e);
+    ++pending;
+  }
+  return pending + renderer.gl_error_count();
+}
+
 bool write_window_screenshot(const std::string& path, int fb_width, int fb_height) {
   std::vector<uint8_t> top_down;
   glReadBuffer(GL_BACK);

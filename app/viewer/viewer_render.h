@@ -35,6 +35,10 @@ void update_renderer(rig::render::Renderer& renderer, const Document& doc,
 void render_scene(rig::render::Renderer& renderer, const ViewerState& state, const Document& doc,
                   int fb_width, int fb_height, float window_width);
 
+// OpenGL errors pending now (glGetError until clear) plus those the renderer counted (KHR_debug,
+// debug builds' checks): the soak run's check.
+uint64_t take_gl_errors(const rig::render::Renderer& renderer);
+
 // The window's back buffer to a PNG (opaque). false after printing one line.
 bool write_window_screenshot(const std::string& path, int fb_width, int fb_height);
 

@@ -49,15 +49,16 @@ inline const std::filesystem::path& scratch_dir() {
   return dir.path;
 }
 
-// Runs `rigview <args>` (args already shell-quoted), capturing stdout and stderr.
-inline RunResult run_rigview(const std::string& args) {
+// Runs `<prefix> rigview <args>` (args already shell-quoted; prefix: environment assignments
+// and/or a wrapper such as xvfb-run), capturing stdout and stderr.
+inline RunResult run_rigview_env(const std::string& prefix, const std::string& args) {
   namespace fs = std::filesystem;
   static int counter = 0;
   const fs::path& dir = scratch_dir();
   fs::path out = dir / ("out" + std::to_string(counter) + ".txt");
   fs::path err = dir / ("err" + std::to_string(counter++) + ".txt");
-  std::string cmd = std::string("'") + RIGVIEW_EXE + "' " + args + " >'" + out.string() + "' 2>'" +
-                    err.string() + "' </dev/null";
+  std::string cmd = prefix + (prefix.empty() ? "'" : " '") + RIGVIEW_EXE + "' " + args + " >'" +
+                    out.string() + "' 2>'" + err.string() + "' </dev/null";
   int raw = std::system(cmd.c_str());
   RunResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
@@ -75,6 +76,9 @@ inline RunResult run_rigview(const std::string& args) {
   r.err = slurp(err);
   return r;
 }
+
+// Runs `rigview <args>` (args already shell-quoted), capturing stdout and stderr.
+inline RunResult run_rigview(const std::string& args) { return run_rigview_env("", args); }
 
 inline std::string quote(const std::string& s) {
   std::string q = "'";

@@ -1,0 +1,115 @@
+#include "viewer/soak.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "viewer/actions.h"
+
+namespace rigview {
+
+namespace {
+
+long resident_kb() {
+  long pages = 0, resident = 0;
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  const int read = std::fscanf(f, "%ld %ld", &pages, &resident);
+  std::fclose(f);
+  return read == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : 0;
+}
+
+constexpr int kFramesPerStep = 3;
+constexpr double kWindowSeconds = 5.0;  // frame-time windows at both ends (after warm-up)
+
+double warmup_seconds(double total) { return std::clamp(0.15 * total, 3.0, 60.0); }
+
+}  // namespace
+
+Soak::Soak(double seconds, std::vector<std::string> models)
+    : seconds_(seconds), models_(std::move(models)) {}
+
+void Soak::drive(ViewerState& state, const Document& doc, int frame) {
+  if (frame % kFramesPerStep != 0) return;
+  const int step = frame / kFramesPerStep;
+  auto press = [&](int key) {
+    KeyPress p;
+    p.key = key;
+    apply_key(state, p, false);
+  };
+  switch (step % 6) {
+    case 0:  // the next skinning method, or compare
+      press('1' + (step / 6) % int(rig::skinning_methods().size() + 1));
+      break;
+    case 1:  // the next surface colour (weights, counts, deflation, difference, compression)
+      press('V');
+      break;
+    case 2:  // the next clip
+      if (state.playback && !doc.model->clips.empty())
+        state.playback->select_clip((state.playback->clip() + 1) % int(doc.model->clips.size()));
+      break;
+    case 3:  // a crossfade to another clip
+      if (state.playback && doc.model->clips.size() > 1)
+        state.playback->start_crossfade((state.playback->clip() + 1) % int(doc.model->clips.size()),
+                                        0.3f, step % 2 == 0);
+      break;
+    case 4:  // bones, wireframe and the Artefacts/Compression work on and off
+      press('B');
+      press('W');
+      state.artefacts_open = !state.artefacts_open;
+      state.compression_open = (step / 6) % 3 == 0;
+      break;
+    case 5:  // every other time, reopen a model (a broken one keeps the current)
+      if (!models_.empty() && (step / 6) % 2 == 1) {
+        state.requests.open_path = models_[next_model_++ % models_.size()];
+        ++opens_;
+      }
+      break;
+  }
+}
+
+bool Soak::measure(double frame_ms, double elapsed) {
+  ++frames_;
+  // Warm-up: every lazily built thing (analysis, compression, each model's GPU resources) has
+  // been made once, i.e. every model was opened once, and a minimum time has passed; a run too
+  // short for that starts measuring at 60% of its time anyway.
+  if (warm_at_ < 0.0 && ((elapsed >= warmup_seconds(seconds_) && opens_ > int(models_.size())) ||
+                         elapsed >= 0.6 * seconds_))
+    warm_at_ = elapsed;
+  if (warm_at_ < 0.0) return false;
+  const double warm = warm_at_;
+  const long rss = resident_kb();
+  if (rss_after_warmup_kb_ == 0) rss_after_warmup_kb_ = rss;
+  rss_peak_kb_ = std::max(rss_peak_kb_, rss);
+  rss_end_kb_ = rss;
+  if (elapsed < warm + kWindowSeconds) {
+    first_window_ms_ += frame_ms;
+    ++first_window_frames_;
+  }
+  if (elapsed >= seconds_ - kWindowSeconds) {
+    last_window_ms_ += frame_ms;
+    ++last_window_frames_;
+  }
+  return elapsed >= seconds_;
+}
+
+int Soak::finish(uint64_t gl_errors) const {
+  const double growth = rss_after_warmup_kb_ > 0 ? 100.0 * double(rss_end_kb_ - rss_after_warmup_kb_) /
+                                                       double(rss_after_warmup_kb_)
+                                                 : 0.0;
+  const double first = first_window_frames_ ? first_window_ms_ / first_window_frames_ : 0.0;
+  const double last = last_window_frames_ ? last_window_ms_ / last_window_frames_ : 0.0;
+  // Creep: the last window's mean frame time well above the first's (with slack for noise).
+  const bool creeping = first > 0.0 && last > 1.5 * first + 5.0;
+  const bool ok = growth < 5.0 && gl_errors == 0 && !creeping;
+  std::printf(
+      "soak: %s seconds=%.0f warmup_s=%.1f frames=%d opens=%d rss_after_warmup_kb=%ld rss_end_kb=%ld "
+      "rss_peak_kb=%ld growth_percent=%.2f gl_errors=%llu frame_ms_first=%.2f frame_ms_last=%.2f\n",
+      ok ? "ok" : "FAILED", seconds_, warm_at_, frames_, opens_, rss_after_warmup_kb_, rss_end_kb_,
+      rss_peak_kb_, growth, static_cast<unsigned long long>(gl_errors), first, last);
+  std::fflush(stdout);
+  return ok ? 0 : 1;
+}
+
+}  // namespace rigview

@@ -1,0 +1,39 @@
+// The viewer's soak run (RIGVIEW_VIEWER_SOAK=SECONDS, tests/soak/): for that long, in real time,
+// it keeps switching clips, crossfades, skinning methods and surface colours (weights, artefact
+// heat maps) and reopens models (RIGVIEW_VIEWER_SOAK_MODELS, ':'-separated, a broken one among
+// them), then prints one summary line and exits non-zero when the resident memory grew by 5% or
+// more after warm-up, any OpenGL error was reported, or the frame time crept up.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "viewer/document.h"
+#include "viewer/viewer_state.h"
+
+namespace rigview {
+
+class Soak {
+ public:
+  Soak() = default;
+  Soak(double seconds, std::vector<std::string> models);
+  bool active() const { return seconds_ > 0.0; }
+
+  // Before the frame's UI: one scripted step every few frames.
+  void drive(ViewerState& state, const Document& doc, int frame);
+  // After the frame: its duration (ms) and the time since the start (s). True when done.
+  bool measure(double frame_ms, double elapsed_seconds);
+  // Prints the summary line (stdout); returns the exit status.
+  int finish(uint64_t gl_errors) const;
+
+ private:
+  double seconds_ = 0.0;
+  std::vector<std::string> models_;
+  size_t next_model_ = 0;
+  long rss_after_warmup_kb_ = 0, rss_end_kb_ = 0, rss_peak_kb_ = 0;
+  double first_window_ms_ = 0.0, last_window_ms_ = 0.0;
+  int first_window_frames_ = 0, last_window_frames_ = 0, frames_ = 0, opens_ = 0;
+  double warm_at_ = -1.0;  // seconds into the run when warm-up ended
+};
+
+}  // namespace rigview
