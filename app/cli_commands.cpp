@@ -5,11 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "character/character.h"
 #include "artefact_outputs.h"
+#include "character/character.h"
 #include "json_text.h"
 #include "modes.h"
 #include "pose_options.h"
+#include "rotation_centers_job.h"
 
 namespace rigview {
 
@@ -120,16 +121,18 @@ int export_obj(const Options& options, const rig::Model& model) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return 2;
   }
+  const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
+  const std::shared_ptr<const rig::SkinMeshes> meshes =
+      prepared_skin_meshes(model, std::span(&method, 1), true);
   // Skinned geometry per draw item: CPU reference, or the real shaders read back from the GPU.
   std::vector<std::vector<float>> gpu_positions, gpu_normals;
   if (options.backend == Backend::Gpu &&
-      !gpu_skin_draw_items(options, model, gpu_positions, gpu_normals, error)) {
+      !gpu_skin_draw_items(options, model, meshes, gpu_positions, gpu_normals, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return 1;
   }
-  rig::Character character(model);
+  rig::Character character(model, meshes);
   character.evaluate(selection);
-  const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
 
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(options.export_obj.c_str(), "wb"));
   if (!file) {
@@ -178,10 +181,11 @@ int export_artefacts(const Options& options, const rig::Model& model) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
       return 2;
     }
-    rig::Character character(model);
+    // The PLY's `difference` compares LBS and DQS; the method's own deflation may need centres.
+    const rig::SkinningMethod method = methods_to_draw(options).front();
+    rig::Character character(model, prepared_skin_meshes(model, std::span(&method, 1), true));
     character.evaluate(selection);
-    if (!write_artefact_ply(options.export_ply, character, methods_to_draw(options).front(),
-                            error)) {
+    if (!write_artefact_ply(options.export_ply, character, method, error)) {
       std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
       return 1;
     }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "artefact_analysis.h"
 #include "character/character.h"
 #include "leak_check.h"
 #include "modes.h"
@@ -14,7 +15,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
-#include "artefact_analysis.h"
+#include "rotation_centers_job.h"
 
 namespace rigview {
 
@@ -47,7 +48,8 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
-  rig::Character character(model);
+  const std::vector<rig::SkinningMethod> methods = output_methods(options);
+  rig::Character character(model, prepared_skin_meshes(model, methods, true));
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
     return fail(options.output_png, error);
@@ -59,7 +61,6 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   // the character evaluated at `selection`.
   rig::render::Bounds bounds = rig::render::clip_bounds(character, selection);
   bounds.add(rig::render::pose_bounds(character));
-  const std::vector<rig::SkinningMethod> methods = output_methods(options);
   renderer.update(character, methods);
   renderer.set_ground(bounds);
   rig::render::OrbitCamera orbit;
@@ -120,6 +121,7 @@ int run_headless_render(const Options& options, const rig::Model& model) {
 }
 
 bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
+                         std::shared_ptr<const rig::SkinMeshes> meshes,
                          std::vector<std::vector<float>>& positions,
                          std::vector<std::vector<float>>& normals, std::string& error) {
   rig::PoseSelection selection;
@@ -130,7 +132,7 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
     error = "no headless OpenGL for --backend gpu: " + error;
     return false;
   }
-  rig::Character character(model);
+  rig::Character character(model, std::move(meshes));
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
     return false;

@@ -115,8 +115,9 @@ std::vector<FlagInfo> build_flags() {
       "compare: the methods side by side, left to right\n"
       "(LIST: at least two names, no repeats; default " +
       rig::skinning_method_names(",") + ")";
-  const std::string first_two = std::string(rig::skinning_methods()[0].label) + " left, " +
-                                rig::skinning_methods()[1].label + " right";
+  std::string in_order;  // "LBS, DQS, CoR"
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    in_order += (in_order.empty() ? "" : ", ") + std::string(m.label);
 
   std::vector<FlagInfo> f;
   f.push_back({"--info", "print a JSON report of the model and exit",
@@ -185,7 +186,8 @@ std::vector<FlagInfo> build_flags() {
   f.push_back({"--skinning " + rig::skinning_method_names("|") + "|compare[=LIST]", methods_help,
                "skinning method: " + methods_readme + "; default `" +
                    rig::skinning_methods()[0].name + "`. `compare` draws every method side by " +
-                   "side (" + first_two + "); `compare=LIST` those of the comma-separated LIST " +
+                   "side (" + in_order +
+                   ", left to right); `compare=LIST` those of the comma-separated LIST " +
                    "(at least two, no repeats), left to right",
                ""});
   f.push_back({"--blend-index M", "crossfade target clip", "crossfade target clip M", ""});
