@@ -300,4 +300,45 @@ TEST_F(ViewerSmoke, DeflationHeatMapShowsTheLbsCandyWrapperAndNotDqs) {
   EXPECT_NE(r.err.find("no joint named 'NoSuchJoint'"), std::string::npos) << r.err;
 }
 
+// --output --skinning compare=lbs,dqs,cor: three columns, each labelled with its method (white
+// text in its top-left corner, a different word in each), the twist arm in each. Headless (EGL).
+TEST_F(ViewerSmoke, ThreeWayCompareOutputHasThreeLabelledColumns) {
+  const std::string model = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
+  const std::string shot = (dir_ / "three.png").string();
+  const rig::test::RunResult r =
+      rig::test::run_rigview(quote(model) +
+                             " --animation-time 1 --skinning compare=lbs,dqs,cor --resolution "
+                             "600,300 --output " +
+                             quote(shot));
+  if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr);
+  ASSERT_EQ(w, 600);
+  // Per column: the white label pixels of its corner (as a pattern) and the lit model pixels.
+  std::vector<std::vector<char>> labels(3);
+  for (int c = 0; c < 3; ++c) {
+    int white = 0, model_pixels = 0;
+    for (int y = 0; y < 40; ++y)
+      for (int x = c * 200 + 4; x < c * 200 + 80; ++x) {
+        const stbi_uc* p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+        const bool is_white = p[0] > 240 && p[1] > 240 && p[2] > 240;
+        white += is_white;
+        labels[size_t(c)].push_back(is_white);
+      }
+    for (int y = 0; y < h; ++y)
+      for (int x = c * 200 + 10; x < c * 200 + 190; ++x) {
+        const stbi_uc* p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+        model_pixels += (p[0] + p[1] + p[2]) / 3 > 150;
+      }
+    EXPECT_GT(white, 10) << "column " << c << ": no label";
+    EXPECT_GT(model_pixels, 200) << "column " << c << ": no model";
+  }
+  stbi_image_free(pixels);
+  EXPECT_NE(labels[0], labels[1]);
+  EXPECT_NE(labels[1], labels[2]);
+  EXPECT_NE(labels[0], labels[2]);
+}
+
 }  // namespace
