@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
       options.model_path.empty() ? rigview::default_model_path(argv[0]) : options.model_path;
 
   const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
-                     !options.export_ply.empty() || !options.report.empty();
+                     !options.export_ply.empty() || !options.report.empty() ||
+                     options.bench_skinning > 0;
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -53,6 +54,10 @@ int main(int argc, char** argv) {
   }
   if (!options.export_ply.empty() || !options.report.empty()) {
     int rc = rigview::export_artefacts(options, model);
+    if (rc != 0) return rc;
+  }
+  if (options.bench_skinning > 0) {
+    int rc = rigview::run_skinning_bench(options, model);
     if (rc != 0) return rc;
   }
   if (!options.output_png.empty()) return rigview::run_headless_render(options, model);

@@ -15,6 +15,10 @@ namespace rigview {
 // Renders one frame of the selected pose to options.output_png. Returns the exit status.
 int run_headless_render(const Options& options, const rig::Model& model);
 
+// --bench-skinning N: GPU time of N draws of the model per method (methods_to_scan), printed
+// per million skinned vertices and as a ratio to the table's first row (LBS).
+int run_skinning_bench(const Options& options, const rig::Model& model);
+
 // GPU skinning through the real vertex shaders, read back with transform feedback. Fills
 // positions/normals (world space) for every draw item of model.draws, in order, or returns
 // false with a one-line `error`.

@@ -148,6 +148,15 @@ std::vector<FlagInfo> build_flags() {
                ""});
   f.push_back({"--output FILE.png", "render one frame headless to a PNG and exit",
                "render one frame headless (EGL, no X server needed) and exit", ""});
+  f.push_back({"--bench-skinning N",
+               "time N draws of the model per skinning method on the GPU\n"
+               "(the --skinning methods, default all) and exit",
+               "GPU cost of skinning: draws the model's draw items N times per measurement for "
+               "each `--skinning` method (default: every method; headless, a 16×16 target so the "
+               "vertex work dominates, GPU timer "
+               "queries, 7 repetitions, median) and prints ms per million skinned vertices and "
+               "the ratio to LBS",
+               ""});
   f.push_back({"--resolution W,H", "size of the --output image (default 1280,720)",
                "size of the `--output` image (default 1280,720)", ""});
   f.push_back({"--armature", "draw the skeleton in --output renders",
@@ -336,6 +345,14 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--output needs a file name", false;
       o.output_png = v;
+    } else if (a == "--bench-skinning") {
+      if (!value(v)) return false;
+      int n = 0;
+      if (!parse_int(v, n) || n < 1 || n > 100000)
+        return error = "--bench-skinning expects a count between 1 and 100000, got '" +
+                       std::string(v) + "'",
+               false;
+      o.bench_skinning = n;
     } else if (a == "--resolution") {
       if (!value(v)) return false;
       auto comma = v.find_first_of(",x");

@@ -22,6 +22,7 @@ struct Options {
   std::string export_ply;                // --export-ply FILE.ply (posed mesh + artefact fields)
   std::string report;                    // --report FILE.json (artefact scans of every clip)
   std::string output_png;                // --output FILE.png (headless render)
+  int bench_skinning = 0;                // --bench-skinning N: draws per measurement (0: off)
   int width = 1280, height = 720;        // --resolution W,H
   int animation_index = 0;
   std::optional<float> animation_time;  // default: the clip's start

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "skin/skinning_method.h"
 #include "test_support.h"
 
 namespace {
@@ -240,4 +241,17 @@ TEST(ArtefactCli, CorExportKeepsTheTwistRingRadiusAndCachesItsCentres) {
     EXPECT_NEAR(gr.second, 0.08, 1e-3);
   }
   unsetenv("XDG_CACHE_HOME");
+}
+
+// --bench-skinning N: one line per method (every table row without --skinning), each with its
+// cost per million skinned vertices and its ratio to LBS (1.00 for LBS itself).
+TEST(ArtefactCli, BenchSkinningPrintsEveryMethodAndItsRatioToLbs) {
+  const auto r = run_rigview(quote(kTwistArm) + " --bench-skinning 2");
+  if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("2541 skinned vertices per draw"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("x1.00 of LBS"), std::string::npos) << r.out;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    EXPECT_NE(r.out.find("\n" + std::string(m.label) + " "), std::string::npos) << r.out;
+  EXPECT_EQ(run_rigview(quote(kTwistArm) + " --bench-skinning 0").status, 2);
 }
