@@ -37,6 +37,10 @@ class RotationCentersJob {
 
   void start(const rig::Model& model);
   void cancel();
+  // Blocks until the computation has finished (the viewer's self-test, for repeatable frames).
+  void wait() {
+    if (thread_.joinable()) thread_.join();
+  }
   bool running() const { return thread_.joinable() && !done_.load(); }
   bool ready() const { return done_.load() && result_ != nullptr; }
   float progress() const { return progress_.load(); }

@@ -201,6 +201,7 @@ void Viewer::frame_joint(int node) {
 void Viewer::update_rotation_centers() {
   uint32_t preparing = 0;
   if (doc_.centers_job && !doc_.centers_applied) {
+    if (self_test_.active()) doc_.centers_job->wait();  // repeatable test frames
     if (std::shared_ptr<const rig::SkinMeshes> meshes = doc_.centers_job->result()) {
       doc_.character->set_skin_meshes(meshes);
       std::string error;

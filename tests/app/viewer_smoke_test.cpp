@@ -292,6 +292,20 @@ TEST_F(ViewerSmoke, DeflationHeatMapShowsTheLbsCandyWrapperAndNotDqs) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_GT(blue_pixels(lbs), 300);
   EXPECT_LT(blue_pixels(dqs), 20);
+  // CoR keeps the rings too, whether started with --skinning cor or picked with its digit key
+  // (once its centres are ready: the self-test waits for them).
+  const std::string cor = (dir_ / "deflation_cor.png").string();
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_SCREENSHOT=" + quote(cor), args + " --skinning cor");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(blue_pixels(cor), 20);
+  const std::string cor_key = (dir_ / "deflation_cor_key.png").string();
+  r = run_in_xvfb(
+      "RIGVIEW_VIEWER_FRAMES=6 RIGVIEW_VIEWER_HIDE_UI=1 RIGVIEW_VIEWER_KEYS=g3 "
+      "RIGVIEW_VIEWER_SCREENSHOT=" +
+          quote(cor_key),
+      args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(blue_pixels(cor_key), 20);
   // --focus worst frames the collapsing joint; an unknown --focus joint is a usage error.
   r = run_in_xvfb("RIGVIEW_VIEWER_FRAMES=3 ", args + " --focus worst");
   EXPECT_EQ(r.status, 0) << r.err;
