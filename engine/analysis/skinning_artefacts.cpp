@@ -57,8 +57,7 @@ int32_t dominant_joint(const Primitive& prim, uint32_t v, size_t joint_count) {
 // Welded vertex ids by position within `tolerance` (a hash grid with neighbour lookups).
 class Welder {
  public:
-  explicit Welder(float tolerance)
-      : cell_(tolerance > 0.0f ? tolerance : 1e-30f), tol_(tolerance) {}
+  explicit Welder(float tolerance) : cell_(tolerance > 0.0f ? tolerance : 1e-30f), tol_(tolerance) {}
   uint32_t id(int group, glm::vec3 p) {
     const glm::ivec3 c = cell(p);
     for (int dx = -1; dx <= 1; ++dx)
@@ -139,8 +138,7 @@ ArtefactSetup ArtefactSetup::build(const Model& model, const SkinMeshes& meshes)
     }
     out.segment_b.resize(n);
     for (size_t j = 0; j < n; ++j)
-      out.segment_b[j] =
-          child_count[j] > 0 ? child_sum[j] / float(child_count[j]) : out.segment_a[j];
+      out.segment_b[j] = child_count[j] > 0 ? child_sum[j] / float(child_count[j]) : out.segment_a[j];
     Box box;
     for (const Node& node : model.nodes) {
       if (node.skin != int(s) || node.mesh < 0) continue;
@@ -184,7 +182,8 @@ ArtefactSetup ArtefactSetup::build(const Model& model, const SkinMeshes& meshes)
           c(prim.positions[tri[t + 2]]);
       const double third = 0.5 * glm::length(glm::cross(b - a, c - a)) / 3.0;
       for (int k = 0; k < 3; ++k) area[tri[t + size_t(k)]] += third;
-      setup.triangles.insert(setup.triangles.end(), {uint32_t(d), tri[t], tri[t + 1], tri[t + 2]});
+      setup.triangles.insert(setup.triangles.end(),
+                             {uint32_t(d), tri[t], tri[t + 1], tri[t + 2]});
     }
     out.area.assign(area.begin(), area.end());
     welded[d].resize(n);
@@ -297,9 +296,9 @@ void analyze_frame(const ArtefactSetup& setup, const Character& character, Skinn
     }
   out.rms = rms_den > 0.0 ? float(std::sqrt(rms_num / rms_den)) : kNaN;
   const double volume = signed_volume(setup, out.positions);
-  out.volume_change_percent =
-      setup.rest_volume != 0.0 ? 100.0 * (volume - setup.rest_volume) / std::abs(setup.rest_volume)
-                               : std::numeric_limits<double>::quiet_NaN();
+  out.volume_change_percent = setup.rest_volume != 0.0
+                                  ? 100.0 * (volume - setup.rest_volume) / std::abs(setup.rest_volume)
+                                  : std::numeric_limits<double>::quiet_NaN();
 }
 
 float method_difference(const ArtefactSetup& setup, const Model& model, const ArtefactFrame& a,
@@ -372,8 +371,7 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
     return frames[size_t(std::find(analysed.begin(), analysed.end(), m) - analysed.begin())];
   };
   std::vector<std::vector<float>> difference(model.draws.size());
-  for (size_t d = 0; d < model.draws.size(); ++d)
-    difference[d].resize(frames[0].positions[d].size());
+  for (size_t d = 0; d < model.draws.size(); ++d) difference[d].resize(frames[0].positions[d].size());
 
   out.methods.resize(options.methods.size());
   // Per method: every skin's joints flattened, worst score and time.
@@ -391,11 +389,11 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
   for (size_t k = 0; k < out.times.size(); ++k) {
     const float t = out.times[k];
     character.evaluate(PoseSelection{options.clip, t});
-    for (size_t i = 0; i < analysed.size(); ++i)
-      analyze_frame(setup, character, analysed[i], frames[i]);
-    out.max_method_difference = std::max(
-        out.max_method_difference, method_difference(setup, model, frame_of(options.difference_a),
-                                                     frame_of(options.difference_b), difference));
+    for (size_t i = 0; i < analysed.size(); ++i) analyze_frame(setup, character, analysed[i], frames[i]);
+    out.max_method_difference =
+        std::max(out.max_method_difference,
+                 method_difference(setup, model, frame_of(options.difference_a),
+                                   frame_of(options.difference_b), difference));
     for (size_t i = 0; i < options.methods.size(); ++i) {
       const ArtefactFrame& f = frames[i];
       MethodScan& scan = out.methods[i];
@@ -430,9 +428,10 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
       for (size_t j = 0; j < model.skins[s].joints.size(); ++j, ++at)
         if (!std::isnan(worst[i][at]))
           out.methods[i].joints.push_back({int(s), int(j), worst[i][at], worst_time[i][at]});
-    std::stable_sort(
-        out.methods[i].joints.begin(), out.methods[i].joints.end(),
-        [](const JointScoreOverClip& a, const JointScoreOverClip& b) { return a.score > b.score; });
+    std::stable_sort(out.methods[i].joints.begin(), out.methods[i].joints.end(),
+                     [](const JointScoreOverClip& a, const JointScoreOverClip& b) {
+                       return a.score > b.score;
+                     });
   }
   return true;
 }

@@ -42,9 +42,9 @@
 
 namespace rig {
 
-inline constexpr float kDeflationFloor = -10.0f;     // log2 of the 2⁻¹⁰ clamp
-inline constexpr float kDeflationMinRadius = 1e-3f;  // × D_bind: below, h is undefined
-inline constexpr float kWeldTolerance = 1e-6f;       // × the mesh's diagonal
+inline constexpr float kDeflationFloor = -10.0f;         // log2 of the 2⁻¹⁰ clamp
+inline constexpr float kDeflationMinRadius = 1e-3f;      // × D_bind: below, h is undefined
+inline constexpr float kWeldTolerance = 1e-6f;           // × the mesh's diagonal
 
 // Per-model constants of the measures. Built once per model (allocates).
 struct ArtefactSetup {
@@ -60,9 +60,9 @@ struct ArtefactSetup {
   std::vector<DrawSetup> draws;  // per Model::draws entry
   // Every triangle of every draw item: (draw, i0, i1, i2), flattened.
   std::vector<uint32_t> triangles;
-  bool closed = false;         // the welded surface is closed and consistently wound
-  double rest_volume = 0.0;    // V_rest
-  float rest_diagonal = 0.0f;  // D_rest
+  bool closed = false;        // the welded surface is closed and consistently wound
+  double rest_volume = 0.0;   // V_rest
+  float rest_diagonal = 0.0f; // D_rest
 
   static ArtefactSetup build(const Model& model, const SkinMeshes& meshes);
 };
@@ -76,7 +76,7 @@ struct ArtefactFrame {
   float rms = std::numeric_limits<float>::quiet_NaN();     // area-weighted RMS of h, whole model
   struct Worst {
     float value = std::numeric_limits<float>::quiet_NaN();  // h with the largest |h|
-    int draw = -1, vertex = -1, joint = -1;                 // joint: skin joint index
+    int draw = -1, vertex = -1, joint = -1;                  // joint: skin joint index
   } max_abs_h;
   double volume_change_percent = 0.0;
   // Scratch: per skin, per joint (Σ a h², Σ a) of the current frame.
@@ -105,8 +105,8 @@ float clip_sample_rate(const Clip& clip, float fallback_hz);
 
 struct ClipScanOptions {
   int clip = 0;
-  std::vector<SkinningMethod> methods;  // each scanned
-  float fallback_hz = 30.0f;            // keys not on one grid
+  std::vector<SkinningMethod> methods;      // each scanned
+  float fallback_hz = 30.0f;                // keys not on one grid
   SkinningMethod difference_a = SkinningMethod::Linear;
   SkinningMethod difference_b = SkinningMethod::DualQuaternion;
   // The model's prepared skin meshes (with centres of rotation when a method needs them);
