@@ -8,6 +8,7 @@
 
 #include "json_text.h"
 #include "model/triangles.h"
+#include "rotation_centers_job.h"
 
 namespace rigview {
 
@@ -79,8 +80,8 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
             " skinning; deflation h = log2(r_pose/r_rest) (NaN: undefined), difference = "
             "|lbs - dqs| / rest diagonal\n";
   header += "element vertex " + std::to_string(vertices) + "\n";
-  for (const char* name : {"x", "y", "z", "nx", "ny", "nz", "deflation", "difference",
-                           "dominant_joint", "primitive"})
+  for (const char* name :
+       {"x", "y", "z", "nx", "ny", "nz", "deflation", "difference", "dominant_joint", "primitive"})
     header += std::string("property float ") + name + "\n";
   header += "element face " + std::to_string(faces.size() / 3) + "\n";
   header += "property list uchar uint vertex_indices\nend_header\n";
@@ -102,7 +103,7 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
 bool write_artefact_report(const std::string& path, const rig::Model& model,
                            const std::vector<rig::SkinningMethod>& methods, bool progress,
                            std::string& error) {
-  const rig::Character character(model);
+  const rig::Character character(model, prepared_skin_meshes(model, methods, progress));
   const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_meshes());
   std::string j = "{\"file\":" + json_string(model.file) + ",\"clips\":[";
   const auto started = std::chrono::steady_clock::now();
@@ -118,6 +119,7 @@ bool write_artefact_report(const std::string& path, const rig::Model& model,
     rig::ClipScanOptions options;
     options.clip = int(c);
     options.methods = methods;
+    options.skin_meshes = character.shared_skin_meshes();
     rig::ClipScan scan;
     Progress p{started, &model.clips[c].name, progress, 0.0};
     rig::scan_clip(
@@ -137,8 +139,7 @@ bool write_artefact_report(const std::string& path, const rig::Model& model,
     if (c) j += ",";
     j += "{\"name\":" + json_string(model.clips[c].name) +
          ",\"rate_hz\":" + json_number(scan.rate_hz) +
-         ",\"max_method_difference\":" + json_number(scan.max_method_difference) +
-         ",\"methods\":[";
+         ",\"max_method_difference\":" + json_number(scan.max_method_difference) + ",\"methods\":[";
     for (size_t m = 0; m < scan.methods.size(); ++m) {
       const rig::MethodScan& s = scan.methods[m];
       if (m) j += ",";
@@ -150,8 +151,8 @@ bool write_artefact_report(const std::string& path, const rig::Model& model,
         if (k) j += ",";
         j += "{\"index\":" + std::to_string(js.joint) + ",\"skin\":" + std::to_string(js.skin) +
              ",\"name\":" + json_string(model.nodes[size_t(node)].name) +
-             ",\"score\":" + json_number(js.score) + ",\"worst_time\":" + json_number(js.worst_time) +
-             "}";
+             ",\"score\":" + json_number(js.score) +
+             ",\"worst_time\":" + json_number(js.worst_time) + "}";
       }
       j += "],\"rms_curve\":[";
       for (size_t k = 0; k < scan.times.size(); ++k)

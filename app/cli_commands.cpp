@@ -11,6 +11,7 @@
 #include "modes.h"
 #include "pose_options.h"
 #include "posed_character.h"
+#include "rotation_centers_job.h"
 
 namespace rigview {
 
@@ -121,20 +122,22 @@ int export_obj(const Options& options, const rig::Model& model) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return 2;
   }
+  const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
+  const std::shared_ptr<const rig::SkinMeshes> meshes =
+      prepared_skin_meshes(model, std::span(&method, 1), true);
   // Skinned geometry per draw item: CPU reference, or the real shaders read back from the GPU.
   std::vector<std::vector<float>> gpu_positions, gpu_normals;
   if (options.backend == Backend::Gpu &&
-      !gpu_skin_draw_items(options, model, gpu_positions, gpu_normals, error)) {
+      !gpu_skin_draw_items(options, model, meshes, gpu_positions, gpu_normals, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return 1;
   }
   PosedCharacter posed;
-  if (const int status = pose_from_options(options, model, posed, error); status != 0) {
+  if (const int status = pose_from_options(options, model, posed, error, meshes); status != 0) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return status;
   }
   const rig::Character& character = *posed.character;
-  const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
 
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(options.export_obj.c_str(), "wb"));
   if (!file) {

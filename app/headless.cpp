@@ -2,7 +2,10 @@
 // skin weights), and `--backend gpu` skins the export on the GPU (the real vertex shaders, read
 // back with transform feedback). Both run on an EGL surfaceless context, so they work without
 // an X server.
+#include <glad/gl.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -16,6 +19,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
+#include "rotation_centers_job.h"
 
 namespace rigview {
 
@@ -48,8 +52,11 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
+  const std::vector<rig::SkinningMethod> methods = output_methods(options);
   PosedCharacter posed;
-  if (const int status = pose_from_options(options, model, posed, error); status != 0)
+  if (const int status = pose_from_options(
+          options, model, posed, error, prepared_skin_meshes(model, methods, true));
+      status != 0)
     return fail(model.file, error, status);
   rig::Character& character = *posed.character;
   rig::render::Renderer renderer;
@@ -59,11 +66,11 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   if (!target.create(options.width, options.height, 4, error))
     return fail(options.output_png, error);
 
-  // Frame the whole clip (not just this instant) so renders of one clip share a camera; leaves
-  // the character evaluated at `selection`.
+  // Frame the whole clip (not just this instant) so renders of one clip share a camera, then
+  // back to the full pose (layers, IK, root motion).
   rig::render::Bounds bounds = rig::render::clip_bounds(character, selection);
+  character.evaluate(*posed.stack);
   bounds.add(rig::render::pose_bounds(character));
-  const std::vector<rig::SkinningMethod> methods = output_methods(options);
   renderer.update(character, methods);
   renderer.set_ground(bounds);
   rig::render::OrbitCamera orbit;
@@ -124,10 +131,11 @@ int run_headless_render(const Options& options, const rig::Model& model) {
 }
 
 bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
+                         std::shared_ptr<const rig::SkinMeshes> meshes,
                          std::vector<std::vector<float>>& positions,
                          std::vector<std::vector<float>>& normals, std::string& error) {
   PosedCharacter posed;  // before any GL work: a bad pose is the user's error, not the GPU's
-  if (pose_from_options(options, model, posed, error) != 0) return false;
+  if (pose_from_options(options, model, posed, error, std::move(meshes)) != 0) return false;
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) {
@@ -159,6 +167,82 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
       }
   }
   return true;
+}
+
+}  // namespace rigview
+
+namespace rigview {
+
+int run_skinning_bench(const Options& options, const rig::Model& model) {
+  std::string error;
+  rig::PoseSelection selection;
+  if (!pose_selection_from_options(options, model, selection, error))
+    return fail(model.file, error, 2);
+  const std::vector<rig::SkinningMethod> methods = methods_to_scan(options);
+  leak_check_before_gl();
+  rig::render::HeadlessContext context;
+  if (!context.create(error)) return fail(model.file, "no headless OpenGL: " + error);
+  rig::Character character(model, prepared_skin_meshes(model, methods, true));
+  rig::render::Renderer renderer;
+  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
+    return fail(model.file, error);
+  rig::render::OffscreenTarget target;
+  constexpr int kSize = 16;  // few fragments: the vertex work dominates
+  if (!target.create(kSize, kSize, 1, error)) return fail(model.file, error);
+  character.evaluate(selection);
+  renderer.update(character, methods);
+  uint64_t skinned_vertices = 0;  // per draw of the model
+  for (const rig::DrawItem& item : model.draws)
+    if (item.skin >= 0)
+      skinned_vertices += model.meshes[item.mesh].primitives[item.primitive].vertex_count();
+  if (skinned_vertices == 0) return fail(model.file, "--bench-skinning: the model has no skin");
+
+  rig::render::OrbitCamera orbit;
+  orbit.frame(rig::render::clip_bounds(character, selection));
+  const rig::render::Viewport viewport{0, 0, kSize, kSize};
+  const rig::render::Camera camera = orbit.camera(viewport.aspect());
+  rig::render::DrawOptions draw;
+  draw.grid = false;
+  draw.skeleton = draw.wireframe = false;
+  target.bind();
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  const int n = options.bench_skinning;
+  constexpr int kRepetitions = 7;
+  std::vector<double> per_million(methods.size(), 0.0);
+  std::printf(
+      "skinning cost: %s, %llu skinned vertices per draw, %d draws per measurement, "
+      "median of %d\n",
+      model.file.c_str(), static_cast<unsigned long long>(skinned_vertices), n, kRepetitions);
+  for (size_t m = 0; m < methods.size(); ++m) {
+    draw.method = methods[m];
+    std::vector<double> ms;
+    for (int rep = -1; rep < kRepetitions; ++rep) {  // rep -1: warm-up, not kept
+      renderer.clear(viewport, draw.background);
+      glFinish();
+      // A tiny target: few fragments, so the vertex shaders (the skinning) dominate. (Not
+      // GL_RASTERIZER_DISCARD: a driver may then skip the vertex work altogether.)
+      glBeginQuery(GL_TIME_ELAPSED, query);
+      for (int i = 0; i < n; ++i) renderer.draw(camera, viewport, draw);
+      glEndQuery(GL_TIME_ELAPSED);
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+      if (rep >= 0) ms.push_back(double(ns) * 1e-6);
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    per_million[m] = median / (double(n) * double(skinned_vertices) * 1e-6);
+  }
+  glDeleteQueries(1, &query);
+  // The ratio is to LBS when it was measured, else to the first method.
+  size_t base = 0;
+  for (size_t m = 0; m < methods.size(); ++m)
+    if (methods[m] == rig::skinning_methods()[0].method) base = m;
+  for (size_t m = 0; m < methods.size(); ++m)
+    std::printf("%-4s %10.3f ms per million skinned vertices  x%.2f of %s\n",
+                rig::method_info(methods[m]).label, per_million[m],
+                per_million[m] / per_million[base], rig::method_info(methods[base]).label);
+  return 0;
 }
 
 }  // namespace rigview

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
                      !options.export_ply.empty() || !options.report.empty() ||
                      !options.compress_report.empty() || !options.optimize_animations.empty() ||
-                     !options.export_pose.empty();
+                     !options.export_pose.empty() || options.bench_skinning > 0;
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -64,6 +64,10 @@ int main(int argc, char** argv) {
   }
   if (!options.export_ply.empty() || !options.report.empty()) {
     int rc = rigview::export_artefacts(options, model);
+    if (rc != 0) return rc;
+  }
+  if (options.bench_skinning > 0) {
+    int rc = rigview::run_skinning_bench(options, model);
     if (rc != 0) return rc;
   }
   if (!options.output_png.empty()) return rigview::run_headless_render(options, model);

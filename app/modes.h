@@ -2,21 +2,30 @@
 // headless.cpp (offscreen PNG and GPU export, via EGL) and viewer/ (the interactive window).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/model.h"
 #include "options.h"
+#include "skin/skin_mesh.h"
 
 namespace rigview {
 
 // Renders one frame of the selected pose to options.output_png. Returns the exit status.
 int run_headless_render(const Options& options, const rig::Model& model);
 
+// --bench-skinning N: GPU time of N draws of the model per method (methods_to_scan), printed
+// per million skinned vertices and as a ratio to the table's first row (LBS).
+int run_skinning_bench(const Options& options, const rig::Model& model);
+
 // GPU skinning through the real vertex shaders, read back with transform feedback. Fills
 // positions/normals (world space) for every draw item of model.draws, in order, or returns
 // false with a one-line `error`.
+// Skins every draw item with the real shaders (read back); `meshes`: the model's prepared skin
+// meshes (rotation_centers_job.h).
 bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
+                         std::shared_ptr<const rig::SkinMeshes> meshes,
                          std::vector<std::vector<float>>& positions,
                          std::vector<std::vector<float>>& normals, std::string& error);
 

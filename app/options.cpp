@@ -116,8 +116,9 @@ std::vector<FlagInfo> build_flags() {
       "compare: the methods side by side, left to right\n"
       "(LIST: at least two names, no repeats; default " +
       rig::skinning_method_names(",") + ")";
-  const std::string first_two = std::string(rig::skinning_methods()[0].label) + " left, " +
-                                rig::skinning_methods()[1].label + " right";
+  std::string in_order;  // "LBS, DQS, CoR"
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    in_order += (in_order.empty() ? "" : ", ") + std::string(m.label);
 
   std::vector<FlagInfo> f;
   f.push_back({"--info", "print a JSON report of the model and exit",
@@ -148,6 +149,15 @@ std::vector<FlagInfo> build_flags() {
                ""});
   f.push_back({"--output FILE.png", "render one frame headless to a PNG and exit",
                "render one frame headless (EGL, no X server needed) and exit", ""});
+  f.push_back({"--bench-skinning N",
+               "time N draws of the model per skinning method on the GPU\n"
+               "(the --skinning methods, default all) and exit",
+               "GPU cost of skinning: draws the model's draw items N times per measurement for "
+               "each `--skinning` method (default: every method; headless, a 16×16 target so the "
+               "vertex work dominates, GPU timer "
+               "queries, 7 repetitions, median) and prints ms per million skinned vertices and "
+               "the ratio to LBS",
+               ""});
   f.push_back({"--resolution W,H", "size of the --output image (default 1280,720)",
                "size of the `--output` image (default 1280,720)", ""});
   f.push_back({"--armature", "draw the skeleton in --output renders",
@@ -186,7 +196,8 @@ std::vector<FlagInfo> build_flags() {
   f.push_back({"--skinning " + rig::skinning_method_names("|") + "|compare[=LIST]", methods_help,
                "skinning method: " + methods_readme + "; default `" +
                    rig::skinning_methods()[0].name + "`. `compare` draws every method side by " +
-                   "side (" + first_two + "); `compare=LIST` those of the comma-separated LIST " +
+                   "side (" + in_order +
+                   ", left to right); `compare=LIST` those of the comma-separated LIST " +
                    "(at least two, no repeats), left to right",
                ""});
   f.push_back({"--blend-index M", "crossfade target clip", "crossfade target clip M", ""});
@@ -417,6 +428,14 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--output needs a file name", false;
       o.output_png = v;
+    } else if (a == "--bench-skinning") {
+      if (!value(v)) return false;
+      int n = 0;
+      if (!parse_int(v, n) || n < 1 || n > 100000)
+        return error = "--bench-skinning expects a count between 1 and 100000, got '" +
+                       std::string(v) + "'",
+               false;
+      o.bench_skinning = n;
     } else if (a == "--resolution") {
       if (!value(v)) return false;
       auto comma = v.find_first_of(",x");

@@ -32,6 +32,7 @@ struct Options {
   std::string root_motion;          // --root-motion in-place|extract
   std::string export_pose;          // --export-pose FILE.json
   std::string output_png;                // --output FILE.png (headless render)
+  int bench_skinning = 0;                // --bench-skinning N: draws per measurement (0: off)
   int width = 1280, height = 720;        // --resolution W,H
   int animation_index = 0;
   std::optional<float> animation_time;  // default: the clip's start

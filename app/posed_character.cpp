@@ -12,6 +12,7 @@
 #include "compression_outputs.h"
 #include "json_text.h"
 #include "pose_options.h"
+#include "rotation_centers_job.h"
 
 namespace rigview {
 
@@ -141,9 +142,10 @@ bool parse_ik(const rig::Model& model, std::string_view text, rig::TwoBoneIK& ik
 }  // namespace
 
 int pose_from_options(const Options& options, const rig::Model& model, PosedCharacter& out,
-                      std::string& error) {
+                      std::string& error, std::shared_ptr<const rig::SkinMeshes> meshes) {
   if (!pose_selection_from_options(options, model, out.selection, error)) return 2;
-  out.character = std::make_unique<rig::Character>(model);
+  if (!meshes) meshes = prepared_skin_meshes(model, methods_to_draw(options), true);
+  out.character = std::make_unique<rig::Character>(model, std::move(meshes));
   rig::Character& character = *out.character;
   if (options.compressed && !use_compressed_clips(options, model, character, out.compressed, error))
     return 1;

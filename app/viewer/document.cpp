@@ -97,6 +97,11 @@ bool load_document(const std::string& path, Document& out, std::string& error) {
   }
 
   doc.window_title = "rigview - " + std::filesystem::path(path).filename().string();
+  // Centres of rotation for CoR, in the background (the viewer applies them when ready).
+  if (!model->skins.empty()) {
+    doc.centers_job = std::make_unique<RotationCentersJob>();
+    doc.centers_job->start(*model);
+  }
   doc.model = std::move(model);
   out = std::move(doc);
   return true;

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "anim/playback.h"
+#include "artefact_analysis.h"
 #include "character/character.h"
 #include "model/model.h"
 #include "render/renderer.h"
 #include "artefact_analysis.h"
 #include "compression_session.h"
+#include "rotation_centers_job.h"
 
 namespace rigview {
 
@@ -19,6 +21,11 @@ struct Document {
   std::string path;
   std::unique_ptr<rig::Model> model;  // heap: Character and Playback keep its address
   std::unique_ptr<rig::Character> character;
+  // Centres of rotation computed in the background after the load (CoR); declared after
+  // `model`, which it reads, so it is destroyed (cancelled and joined) first. Heap: the worker
+  // keeps the job's address while documents are swapped.
+  std::unique_ptr<RotationCentersJob> centers_job;
+  bool centers_applied = false;  // the job's result reached character and renderer
   rig::Playback playback;
 
   std::vector<std::string> clip_labels;     // file name, or "animation N" when unnamed

@@ -175,6 +175,14 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   changed |= ImGui::RadioButton(label, &choice, compare_choice);
   if (changed && choice == compare_choice && !state.compare) toggle_compare(state);
   if (changed && choice < compare_choice) select_method(state, static_cast<size_t>(choice));
+  if (state.methods_preparing != 0) {
+    std::string preparing;
+    for (const rig::SkinningMethodInfo& m : table)
+      if ((state.methods_preparing >> static_cast<uint32_t>(m.method)) & 1u)
+        preparing += std::string(preparing.empty() ? "preparing " : ", ") + m.label;
+    ImGui::ProgressBar(state.preparing_progress, ImVec2(-1.0f, 0.0f), (preparing + "...").c_str());
+    if (!state.skinning_notice.empty()) ImGui::TextDisabled("%s", state.skinning_notice.c_str());
+  }
   ImGui::Checkbox("Rest pose (R)", &state.rest_pose);
   ImGui::SameLine();
   ImGui::Checkbox("Bones (B)", &state.show_skeleton);
@@ -352,20 +360,27 @@ void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList
     const float v0 = field.min + (field.max - field.min) * float(i) / kSteps;
     const float v1 = field.min + (field.max - field.min) * float(i + 1) / kSteps;
     // Just inside the range, so a heat map's "at or below min" grey stays out of the bar.
-    const ImU32 a = legend_color(rig::analysis::color_map_color(field.map, std::max(v0, field.min + 1e-6f * (field.max - field.min)), field.min, field.max));
-    const ImU32 b = legend_color(rig::analysis::color_map_color(field.map, v1, field.min, field.max));
-    const float x0 = p.x + kBarWidth * float(i) / kSteps, x1 = p.x + kBarWidth * float(i + 1) / kSteps;
+    const ImU32 a = legend_color(rig::analysis::color_map_color(
+        field.map, std::max(v0, field.min + 1e-6f * (field.max - field.min)), field.min,
+        field.max));
+    const ImU32 b =
+        legend_color(rig::analysis::color_map_color(field.map, v1, field.min, field.max));
+    const float x0 = p.x + kBarWidth * float(i) / kSteps,
+                x1 = p.x + kBarWidth * float(i + 1) / kSteps;
     draw->AddRectFilledMultiColor(ImVec2(x0, p.y), ImVec2(x1, p.y + h), a, b, b, a);
   }
   ImGui::Dummy(ImVec2(kBarWidth, h));
   const float left = ImGui::GetCursorPosX();
   for (size_t i = 0; i < field.ticks.size(); ++i) {
     const rig::analysis::LegendTick& tick = field.ticks[i];
-    const float t = field.max > field.min ? (tick.value - field.min) / (field.max - field.min) : 0.0f;
+    const float t =
+        field.max > field.min ? (tick.value - field.min) / (field.max - field.min) : 0.0f;
     const float width = ImGui::CalcTextSize(tick.label.c_str()).x;
     const float x = std::clamp(left + t * kBarWidth - 0.5f * width, left, left + kBarWidth - width);
-    if (i > 0) ImGui::SameLine(x);
-    else ImGui::SetCursorPosX(x);
+    if (i > 0)
+      ImGui::SameLine(x);
+    else
+      ImGui::SetCursorPosX(x);
     ImGui::TextUnformatted(tick.label.c_str());
   }
   const ImVec2 q = ImGui::GetCursorScreenPos();

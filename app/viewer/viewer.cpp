@@ -54,6 +54,7 @@ class Viewer {
   void frame_joint(int node);
   void update_artefacts();
   void update_compression();
+  void update_rotation_centers();
   void frame_model();
   void reset_camera();
   void serve_requests();
@@ -211,6 +212,30 @@ void Viewer::frame_joint(int node) {
 // The artefact measures of the current pose, for what needs them this frame: the Artefacts
 // panel (its method), the deflation heat map (every method on screen) and the difference map
 // (LBS and DQS). The panel also keeps a scan of the current clip going in the background.
+// The document's centres of rotation: while the background job runs, the methods that need
+// them are marked as preparing (with its progress); once ready they reach the character and
+// the renderer, and those methods become selectable.
+void Viewer::update_rotation_centers() {
+  uint32_t preparing = 0;
+  if (doc_.centers_job && !doc_.centers_applied) {
+    if (self_test_.active()) doc_.centers_job->wait();  // repeatable test frames
+    if (std::shared_ptr<const rig::SkinMeshes> meshes = doc_.centers_job->result()) {
+      doc_.character->set_skin_meshes(meshes);
+      std::string error;
+      if (!renderer_->set_skin_meshes(meshes, error))
+        std::fprintf(stderr, "rigview: error: %s: %s\n", doc_.path.c_str(), error.c_str());
+      doc_.artefacts.reset();  // remade on next use, with the centres
+      doc_.centers_applied = true;
+    } else if (doc_.centers_job->running()) {
+      for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+        if (m.uses_rotation_centers) preparing |= 1u << static_cast<uint32_t>(m.method);
+      state_.preparing_progress = doc_.centers_job->progress();
+    }
+  }
+  state_.methods_preparing = preparing;
+  if (!preparing) state_.skinning_notice.clear();
+}
+
 void Viewer::update_artefacts() {
   const SurfaceView view = state_.surface_view;
   const bool maps = view == SurfaceView::Deflation || view == SurfaceView::Difference;
@@ -285,6 +310,10 @@ void Viewer::open_model(const std::string& path) {
     return;
   }
   std::swap(doc_, pending_doc_);
+  // The old document's background work stops before its model goes (a plain assignment
+  // would free the model first).
+  pending_doc_.centers_job.reset();
+  pending_doc_.artefacts.reset();
   pending_doc_ = Document{};
   bind_boxes_.reset();
   compressed_playback_ = false;
@@ -406,6 +435,7 @@ int Viewer::run() {
     handle_keyboard();
     handle_mouse();
     serve_requests();  // F, Ctrl+Q and friends act this frame
+    update_rotation_centers();
 
     if (!state_.rest_pose && !state_.scrubbing) doc_.playback.advance(dt);
     const rig::PoseSelection selection =

@@ -33,6 +33,10 @@ std::span<const rig::SkinningMethod> methods_shown(const ViewerState& state) {
 void select_method(ViewerState& state, size_t table_index) {
   const std::span<const rig::SkinningMethodInfo> table = rig::skinning_methods();
   if (table_index >= table.size()) return;
+  if ((state.methods_preparing >> table_index) & 1u) {
+    state.skinning_notice = std::string("preparing ") + table[table_index].label + "...";
+    return;
+  }
   state.method = table[table_index].method;
   state.compare = false;
 }

@@ -3,6 +3,7 @@
 // (viewer/viewer.cpp) turns it into renderer calls and serves its requests.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +41,11 @@ struct ViewerState {
   rig::SkinningMethod method = rig::SkinningMethod::Linear;
   std::vector<rig::SkinningMethod> compare_methods;
   bool compare = false;
+  // Bit per table row: the method's per-model data (centres of rotation) is still being
+  // prepared in the background, so selecting it keeps the current method and says so.
+  uint32_t methods_preparing = 0;
+  float preparing_progress = 0.0f;  // of that background job, in [0, 1]
+  std::string skinning_notice;      // "preparing CoR…" after such a selection; cleared when ready
 
   bool rest_pose = false;
   bool show_skeleton = false;  // bones
@@ -98,7 +104,8 @@ ViewerState initial_viewer_state(const Options& options);
 // The methods drawn, left to right: the compare list, or the single view's method.
 std::span<const rig::SkinningMethod> methods_shown(const ViewerState& state);
 
-// Key N (1-based) of the skinning keys: method N-1 alone (compare off).
+// Key N (1-based) of the skinning keys: method N-1 alone (compare off); a method still being
+// prepared (methods_preparing) keeps the current one and sets skinning_notice.
 void select_method(ViewerState& state, size_t table_index);
 void toggle_compare(ViewerState& state);
 // Off → selected joint → influence count → Off.

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,9 @@ struct ClipScanOptions {
   float fallback_hz = 30.0f;            // keys not on one grid
   SkinningMethod difference_a = SkinningMethod::Linear;
   SkinningMethod difference_b = SkinningMethod::DualQuaternion;
+  // The model's prepared skin meshes (with centres of rotation when a method needs them);
+  // nullptr: prepared by scan_clip, without centres.
+  std::shared_ptr<const SkinMeshes> skin_meshes;
 };
 
 struct JointScoreOverClip {

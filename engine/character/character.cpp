@@ -23,7 +23,9 @@ Character::Character(const Model& model)
     : Character(model, std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))) {}
 
 Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes)
-    : model_(&model), skin_meshes_(std::move(skin_meshes)) {
+    : model_(&model),
+      skin_meshes_(skin_meshes ? std::move(skin_meshes)
+                               : std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))) {
   hierarchy_ = NodeHierarchy::build(model);
   raw_clips_.reserve(model.clips.size());
   for (const Clip& clip : model.clips) raw_clips_.emplace_back(model, clip);

@@ -48,7 +48,8 @@ class PoseConstraint {
 class Character {
  public:
   explicit Character(const Model& model);
-  // Shares prepared skin meshes with other characters of the same model (a crowd).
+  // Shares prepared skin meshes with other characters of the same model (a crowd); nullptr:
+  // prepared here, as the one-argument form does.
   Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes);
 
   // Runs the pipeline for `selection`. No allocation.
@@ -70,6 +71,11 @@ class Character {
 
   const Model& model() const { return *model_; }
   const SkinMeshes& skin_meshes() const { return *skin_meshes_; }
+  // Replaces the prepared skin meshes by ones made from the same model with more per-vertex
+  // method data (centres of rotation computed later, in the background). Not per frame.
+  void set_skin_meshes(std::shared_ptr<const SkinMeshes> skin_meshes) {
+    if (skin_meshes) skin_meshes_ = std::move(skin_meshes);
+  }
   std::shared_ptr<const SkinMeshes> shared_skin_meshes() const { return skin_meshes_; }
   const NodeHierarchy& hierarchy() const { return hierarchy_; }
   const Pose& pose() const { return pose_; }

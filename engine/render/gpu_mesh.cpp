@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
 
 namespace rig::render::detail {
 
@@ -102,6 +103,13 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
                GL_DYNAMIC_DRAW);
   glEnableVertexAttribArray(7);
   glVertexAttribPointer(7, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+  glGenBuffers(1, &center_vbo);
+  glBindBuffer(GL_ARRAY_BUFFER, center_vbo);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<uint32_t>(n, 1) * sizeof(glm::vec4)), nullptr,
+               GL_STATIC_DRAW);
+  glEnableVertexAttribArray(8);
+  glVertexAttribPointer(8, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
+  upload_rotation_centers(skin);
   if (index_count > 0) {
     glGenBuffers(1, &ebo);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
@@ -114,10 +122,21 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
 
 void GpuDrawItem::release() {
   if (vao) glDeleteVertexArrays(1, &vao);
-  const GLuint buffers[] = {position_normal_vbo, static_vbo, field_vbo, ebo};
+  const GLuint buffers[] = {position_normal_vbo, static_vbo, field_vbo, center_vbo, ebo};
   for (GLuint b : buffers)
     if (b) glDeleteBuffers(1, &b);
-  vao = position_normal_vbo = static_vbo = field_vbo = ebo = 0;
+  vao = position_normal_vbo = static_vbo = field_vbo = center_vbo = ebo = 0;
+}
+
+void GpuDrawItem::upload_rotation_centers(const rig::SkinMesh& skin) const {
+  const size_t n = size_t(std::max<GLsizei>(vertex_count, 1));
+  std::vector<glm::vec4> centers(n, glm::vec4(0.0f));
+  if (skin.rotation_centers.size() == skin.vertex_count && skin.vertex_count > 0)
+    for (size_t v = 0; v < n && v < skin.rotation_centers.size(); ++v)
+      centers[v] = glm::vec4(skin.rotation_centers[v], 1.0f);
+  glBindBuffer(GL_ARRAY_BUFFER, center_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(glm::vec4)), centers.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
 void GpuDrawItem::upload_positions(std::span<const float> interleaved) const {

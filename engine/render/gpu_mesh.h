@@ -1,6 +1,7 @@
 // GPU mesh upload: one VAO per draw item with positions/normals (rewritten per frame when the
 // primitive has morph targets), texcoords and the prepared SkinMesh influences (the same ones
-// the CPU kernels skin with), indices, and a scalar-field attribute (location 7).
+// the CPU kernels skin with), indices, a scalar-field attribute (location 7) and the centres of
+// rotation of centre-of-rotation skinning (location 8: xyz, w = 1 when the mesh has centres).
 #pragma once
 
 #include <glad/gl.h>
@@ -15,7 +16,7 @@
 namespace rig::render::detail {
 
 struct GpuDrawItem {
-  GLuint vao = 0, position_normal_vbo = 0, static_vbo = 0, field_vbo = 0, ebo = 0;
+  GLuint vao = 0, position_normal_vbo = 0, static_vbo = 0, field_vbo = 0, center_vbo = 0, ebo = 0;
   GLenum mode = GL_TRIANGLES;
   GLsizei vertex_count = 0, index_count = 0;
   int influences = 0;  // 0 (rigid), 4 or 8: SkinMesh::influences
@@ -35,6 +36,10 @@ struct GpuDrawItem {
   void create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned,
               GLuint texture_of_material);
   void release();
+  // Rewrites the centre-of-rotation attribute from skin.rotation_centers ((0, 0, 0, 0) per
+  // vertex when the mesh has none: the shader then rotates about the vertex itself).
+  // Allocates; once per model and when centres arrive.
+  void upload_rotation_centers(const rig::SkinMesh& skin) const;
   // Rewrites positions/normals (interleaved scratch, 6 floats per vertex). No allocation.
   void upload_positions(std::span<const float> interleaved) const;
   // Writes the scalar-field attribute from values (NaN: undefined) via `scratch` (2 floats per

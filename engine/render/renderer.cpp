@@ -265,6 +265,33 @@ bool Renderer::has_model() const { return impl_->model != nullptr; }
 
 const rig::SkinMeshes* Renderer::skin_meshes() const { return impl_->meshes.get(); }
 
+bool Renderer::set_skin_meshes(std::shared_ptr<const rig::SkinMeshes> meshes, std::string& error) {
+  Impl& r = *impl_;
+  if (!r.model || !r.meshes) {
+    error = "the renderer has no model";
+    return false;
+  }
+  const rig::Model& model = *r.model;
+  if (!meshes || meshes->first_of_mesh != r.meshes->first_of_mesh ||
+      meshes->primitives.size() != r.meshes->primitives.size()) {
+    error = "the skin meshes were not made from the renderer's model";
+    return false;
+  }
+  for (size_t p = 0; p < meshes->primitives.size(); ++p)
+    if (meshes->primitives[p].vertex_count != r.meshes->primitives[p].vertex_count ||
+        meshes->primitives[p].influences != r.meshes->primitives[p].influences) {
+      error = "the skin meshes were not made from the renderer's model";
+      return false;
+    }
+  r.meshes = std::move(meshes);
+  for (size_t d = 0; d < model.draws.size(); ++d) {
+    const rig::DrawItem& item = model.draws[d];
+    r.items[d].upload_rotation_centers(r.meshes->get(item.mesh, item.primitive));
+  }
+  check_gl_errors("Renderer::set_skin_meshes");
+  return true;
+}
+
 void Renderer::set_ground(const Bounds& bounds) {
   Impl& r = *impl_;
   if (!r.initialized) return;

@@ -107,6 +107,11 @@ class Renderer {
   bool has_model() const;
   // The prepared skin meshes of the current model (nullptr without one).
   const rig::SkinMeshes* skin_meshes() const;
+  // Replaces the current model's prepared skin meshes by `meshes`, made from the same model
+  // (same influences) with more per-vertex method data, e.g. once its centres of rotation
+  // (skin/rotation_centers.h) are computed: re-uploads that data, keeps everything else. false
+  // + error without a model or when `meshes` does not fit it. Allocates; not per frame.
+  bool set_skin_meshes(std::shared_ptr<const rig::SkinMeshes> meshes, std::string& error);
 
   // Ground grid at height bounds.min.y, sized to the bounds' footprint.
   void set_ground(const Bounds& bounds);

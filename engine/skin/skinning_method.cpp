@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "skin/cor_kernel.h"
 #include "skin/skin_kernels.h"
 
 namespace rig {
@@ -9,10 +10,12 @@ namespace rig {
 namespace {
 
 constexpr std::array<SkinningMethodInfo, kSkinningMethodCount> kMethods = {{
-    {SkinningMethod::Linear, "lbs", "LBS", "linear blend", kLinearPaletteRows,
-     write_linear_palette, skin_linear_kernel, "skin_lbs.glsl"},
+    {SkinningMethod::Linear, "lbs", "LBS", "linear blend", kLinearPaletteRows, write_linear_palette,
+     skin_linear_kernel, false, "skin_lbs.glsl"},
     {SkinningMethod::DualQuaternion, "dqs", "DQS", "dual quaternion", kDualQuatPaletteRows,
-     write_dual_quat_palette, skin_dual_quat_kernel, "skin_dqs.glsl"},
+     write_dual_quat_palette, skin_dual_quat_kernel, false, "skin_dqs.glsl"},
+    {SkinningMethod::CentersOfRotation, "cor", "CoR", "optimized centres of rotation",
+     kCorPaletteRows, write_cor_palette, skin_cor_kernel, true, "skin_cor.glsl"},
 }};
 
 // The enum value is the row index: a row out of place would silently swap methods.

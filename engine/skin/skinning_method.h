@@ -19,8 +19,8 @@
 namespace rig {
 
 // A row of the table (the enum value is the row index).
-enum class SkinningMethod : uint8_t { Linear, DualQuaternion };
-inline constexpr size_t kSkinningMethodCount = 2;
+enum class SkinningMethod : uint8_t { Linear, DualQuaternion, CentersOfRotation };
+inline constexpr size_t kSkinningMethodCount = 3;
 
 // Writes one skin's palette: palette_rows vec4 rows per joint, from its skinning matrices
 // (world × inverse bind). rows.size() == matrices.size() * palette_rows. No allocation.
@@ -44,6 +44,9 @@ struct SkinningMethodInfo {
   uint32_t palette_rows;    // vec4 rows per joint
   PaletteWriter write_palette;
   SkinKernel skin;
+  // Whether the method reads SkinMesh::rotation_centers (skin/rotation_centers.h): whoever
+  // skins with it computes them first (without them it rotates each vertex about itself).
+  bool uses_rotation_centers;
   // GLSL file (shaders/) that defines this method's skin_vertex(); the renderer builds one
   // program per row. Its palette layout is palette_rows, passed as a generated #define.
   const char* shader;
@@ -53,7 +56,7 @@ std::span<const SkinningMethodInfo> skinning_methods();
 const SkinningMethodInfo& method_info(SkinningMethod method);
 // The row whose name is `name` (case-sensitive), nullptr when none.
 const SkinningMethodInfo* find_skinning_method(std::string_view name);
-// Every method's name joined by `separator`, in table order ("lbs|dqs"): usage texts, errors.
+// Every method's name joined by `separator`, in table order ("lbs|dqs|cor"): usage texts, errors.
 std::string skinning_method_names(std::string_view separator = "|");
 
 }  // namespace rig

@@ -3,14 +3,21 @@
 // ends, 2 joints, 50/50 at its middle ring) whose Twist clip reaches 180° at t = 1 s.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "skin/skinning_method.h"
 #include "test_support.h"
 
 namespace {
@@ -69,7 +76,8 @@ Ply read_ply(const std::string& path) {
   ply.values.resize(count);
   const size_t body = end + std::strlen("end_header\n");
   EXPECT_GE(data.size(), body + count * 4 + ply.faces * 13);
-  if (data.size() >= body + count * 4) std::memcpy(ply.values.data(), data.data() + body, count * 4);
+  if (data.size() >= body + count * 4)
+    std::memcpy(ply.values.data(), data.data() + body, count * 4);
   return ply;
 }
 
@@ -85,7 +93,8 @@ TEST(ArtefactCli, PlyCarriesTheObjVerticesAndTheSeedTwistFigures) {
   const std::string lbs = tmp_path("lbs.ply"), dqs = tmp_path("dqs.ply"), obj = tmp_path("a.obj");
   const std::string pose = " --animation-time 1 ";
   ASSERT_EQ(run_rigview(quote(kTwistArm) + pose + "--export-ply " + quote(lbs)).status, 0);
-  ASSERT_EQ(run_rigview(quote(kTwistArm) + pose + "--skinning dqs --export-ply " + quote(dqs)).status, 0);
+  ASSERT_EQ(
+      run_rigview(quote(kTwistArm) + pose + "--skinning dqs --export-ply " + quote(dqs)).status, 0);
   ASSERT_EQ(run_rigview(quote(kTwistArm) + pose + "--export-obj " + quote(obj)).status, 0);
   const Ply a = read_ply(lbs), b = read_ply(dqs);
   EXPECT_EQ(a.properties, (std::vector<std::string>{"x", "y", "z", "nx", "ny", "nz", "deflation",
@@ -146,8 +155,8 @@ TEST(ArtefactCli, ReportHoldsEveryClipAndMethodWithJointsWorstFirst) {
 }
 
 TEST(ArtefactCli, BadUsesAreOneLineErrors) {
-  rig::test::RunResult r =
-      run_rigview(quote(kTwistArm) + " --skinning compare --export-ply " + quote(tmp_path("c.ply")));
+  rig::test::RunResult r = run_rigview(quote(kTwistArm) + " --skinning compare --export-ply " +
+                                       quote(tmp_path("c.ply")));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("not to --export-ply"), std::string::npos) << r.err;
   r = run_rigview(quote(kTwistArm) + " --export-ply /nonexistent-dir/x.ply");
@@ -157,3 +166,92 @@ TEST(ArtefactCli, BadUsesAreOneLineErrors) {
 }
 
 }  // namespace
+
+namespace cor {
+
+// World-space `v` lines of an OBJ.
+std::vector<std::array<double, 3>> obj_positions(const std::string& path) {
+  std::istringstream obj(slurp(path));
+  std::vector<std::array<double, 3>> out;
+  for (std::string line; std::getline(obj, line);) {
+    if (line.rfind("v ", 0) != 0) continue;
+    std::istringstream words(line.substr(2));
+    std::array<double, 3> p{};
+    words >> p[0] >> p[1] >> p[2];
+    out.push_back(p);
+  }
+  return out;
+}
+
+// Smallest and largest distance from the arm's axis (y = 1, z = 0) over the middle ring (x = 0).
+std::pair<double, double> middle_ring_radius(const std::string& obj) {
+  double lo = 1e9, hi = 0.0;
+  for (const auto& p : obj_positions(obj)) {
+    if (std::abs(p[0]) > 1e-4) continue;
+    const double r = std::hypot(p[1] - 1.0, p[2]);
+    lo = std::min(lo, r);
+    hi = std::max(hi, r);
+  }
+  return {lo, hi};
+}
+
+}  // namespace cor
+
+// CoR on the command line: the centres are computed (and cached under XDG_CACHE_HOME/rigview)
+// before skinning; at the Twist's 180° the middle ring keeps its 0.08 radius as under DQS, and
+// collapses under LBS. A second run reads the cache and writes the same file.
+TEST(ArtefactCli, CorExportKeepsTheTwistRingRadiusAndCachesItsCentres) {
+  namespace fs = std::filesystem;
+  const fs::path cache = rig::test::scratch_dir() / "cor_cache";
+  fs::remove_all(cache);
+  ASSERT_EQ(setenv("XDG_CACHE_HOME", cache.c_str(), 1), 0);
+  const std::string pose = " --animation-time 1 ";
+  std::pair<double, double> radius[3];
+  const char* methods[3] = {"lbs", "dqs", "cor"};
+  for (int m = 0; m < 3; ++m) {
+    const std::string obj = tmp_path(std::string("ring_") + methods[m] + ".obj");
+    const auto r = run_rigview(quote(kTwistArm) + pose + "--skinning " + methods[m] +
+                               " --export-obj " + quote(obj));
+    ASSERT_EQ(r.status, 0) << r.err;
+    radius[m] = cor::middle_ring_radius(obj);
+    std::printf("twist 180 middle ring radius %s: %.6f .. %.6f\n", methods[m], radius[m].first,
+                radius[m].second);
+  }
+  EXPECT_LT(radius[0].second, 0.01);  // LBS: the candy wrapper
+  for (int m = 1; m < 3; ++m) {
+    EXPECT_NEAR(radius[m].first, 0.08, 1e-3) << methods[m];
+    EXPECT_NEAR(radius[m].second, 0.08, 1e-3) << methods[m];
+  }
+  // The cache holds one file now (only CoR computes centres); the GPU backend and a second
+  // CPU run read it and agree.
+  const fs::path dir = cache / "rigview" / "rotation_centers";
+  ASSERT_TRUE(fs::is_directory(dir));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+  const std::string again = tmp_path("ring_cor_again.obj");
+  ASSERT_EQ(
+      run_rigview(quote(kTwistArm) + pose + "--skinning cor --export-obj " + quote(again)).status,
+      0);
+  EXPECT_EQ(slurp(again), slurp(tmp_path("ring_cor.obj")));
+  const std::string gpu = tmp_path("ring_cor_gpu.obj");
+  const auto g = run_rigview(quote(kTwistArm) + pose +
+                             "--skinning cor --backend gpu --export-obj " + quote(gpu));
+  if (g.status == 0) {
+    const auto gr = cor::middle_ring_radius(gpu);
+    EXPECT_NEAR(gr.first, 0.08, 1e-3);
+    EXPECT_NEAR(gr.second, 0.08, 1e-3);
+  }
+  unsetenv("XDG_CACHE_HOME");
+}
+
+// --bench-skinning N: one line per method (every table row without --skinning), each with its
+// cost per million skinned vertices and its ratio to LBS (1.00 for LBS itself).
+TEST(ArtefactCli, BenchSkinningPrintsEveryMethodAndItsRatioToLbs) {
+  const auto r = run_rigview(quote(kTwistArm) + " --bench-skinning 2");
+  if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("2541 skinned vertices per draw"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("x1.00 of LBS"), std::string::npos) << r.out;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    EXPECT_NE(r.out.find("\n" + std::string(m.label) + " "), std::string::npos) << r.out;
+  EXPECT_EQ(run_rigview(quote(kTwistArm) + " --bench-skinning 0").status, 2);
+}

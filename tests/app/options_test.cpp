@@ -47,10 +47,16 @@ TEST(Options, CompareAloneIsEveryTableMethodInTableOrder) {
   const Parsed p = parse({"--skinning", "compare"});
   ASSERT_TRUE(p.ok) << p.error;
   EXPECT_TRUE(p.options.compare);
-  EXPECT_EQ(p.options.skinning_methods,
-            (std::vector<Method>{Method::Linear, Method::DualQuaternion}));
-  EXPECT_EQ(rigview::methods_to_draw(p.options),
-            (std::vector<Method>{Method::Linear, Method::DualQuaternion}));
+  std::vector<Method> table;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) table.push_back(m.method);
+  EXPECT_EQ(p.options.skinning_methods, table);
+  EXPECT_EQ(rigview::methods_to_draw(p.options), table);
+  // Three-way compare in any order.
+  const Parsed three = parse({"--skinning", "compare=cor,lbs,dqs"});
+  ASSERT_TRUE(three.ok) << three.error;
+  EXPECT_EQ(
+      rigview::methods_to_draw(three.options),
+      (std::vector<Method>{Method::CentersOfRotation, Method::Linear, Method::DualQuaternion}));
 }
 
 TEST(Options, CompareListKeepsItsOrderInBothSpellings) {
@@ -72,35 +78,29 @@ TEST(Options, CompareListKeepsItsOrderInBothSpellings) {
 }
 
 TEST(Options, BadSkinningValuesAreUsageErrorsNamingTheValidMethods) {
+  // Built from the table: the messages name every row.
   const std::string names = rig::skinning_method_names(", ");
-  ASSERT_EQ(names, "lbs, dqs");
+  const std::string expects = "--skinning expects " + rig::skinning_method_names("|") +
+                              ", compare or compare=METHOD,METHOD[,...] (methods: " + names +
+                              "), got ";
   struct Bad {
     const char* value;
-    const char* error;
+    std::string error;
   };
   for (const Bad& bad : {
-           Bad{"sideways",
-               "--skinning expects lbs|dqs, compare or compare=METHOD,METHOD[,...] (methods: lbs, "
-               "dqs), got 'sideways'"},
-           Bad{"LBS",
-               "--skinning expects lbs|dqs, compare or compare=METHOD,METHOD[,...] (methods: lbs, "
-               "dqs), got 'LBS'"},
-           Bad{"comparelbs",
-               "--skinning expects lbs|dqs, compare or compare=METHOD,METHOD[,...] (methods: lbs, "
-               "dqs), got 'comparelbs'"},
-           Bad{"compare=lbs,foo",
-               "--skinning compare: unknown method 'foo' (methods: lbs, dqs), got "
-               "'compare=lbs,foo'"},
-           Bad{"compare=lbs,,dqs",
-               "--skinning compare: unknown method '' (methods: lbs, dqs), got "
-               "'compare=lbs,,dqs'"},
+           Bad{"sideways", expects + "'sideways'"},
+           Bad{"LBS", expects + "'LBS'"},
+           Bad{"comparelbs", expects + "'comparelbs'"},
+           Bad{"compare=lbs,foo", "--skinning compare: unknown method 'foo' (methods: " + names +
+                                      "), got 'compare=lbs,foo'"},
+           Bad{"compare=lbs,,dqs", "--skinning compare: unknown method '' (methods: " + names +
+                                       "), got 'compare=lbs,,dqs'"},
            Bad{"compare=lbs,dqs,lbs",
                "--skinning compare: 'lbs' is listed twice, got 'compare=lbs,dqs,lbs'"},
            Bad{"compare=dqs,dqs",
                "--skinning compare: 'dqs' is listed twice, got 'compare=dqs,dqs'"},
-           Bad{"compare=lbs",
-               "--skinning compare= needs at least two methods (methods: lbs, dqs), got "
-               "'compare=lbs'"},
+           Bad{"compare=lbs", "--skinning compare= needs at least two methods (methods: " + names +
+                                  "), got 'compare=lbs'"},
        }) {
     const Parsed p = parse({"--skinning", bad.value});
     EXPECT_FALSE(p.ok) << bad.value;
@@ -113,7 +113,9 @@ TEST(Options, BadSkinningValuesAreUsageErrorsNamingTheValidMethods) {
 
 TEST(Options, UsageTextListsEverySkinningTableRow) {
   const std::string usage = rigview::usage_text();
-  EXPECT_NE(usage.find("  --skinning lbs|dqs|compare[=LIST]\n"), std::string::npos) << usage;
+  EXPECT_NE(usage.find("  --skinning " + rig::skinning_method_names("|") + "|compare[=LIST]\n"),
+            std::string::npos)
+      << usage;
   for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) {
     const std::string row = std::string(m.name) + std::string(6 - std::string(m.name).size(), ' ') +
                             m.label + " (" + m.description + ")\n";
@@ -121,7 +123,8 @@ TEST(Options, UsageTextListsEverySkinningTableRow) {
         << "no row for " << m.name << " in\n"
         << usage;
   }
-  EXPECT_NE(usage.find("default lbs,dqs)"), std::string::npos) << usage;
+  EXPECT_NE(usage.find("default " + rig::skinning_method_names(",") + ")"), std::string::npos)
+      << usage;
   EXPECT_NE(usage.find("skinning method (default lbs)"), std::string::npos) << usage;
   // --help prints exactly this text.
   const rig::test::RunResult r = rig::test::run_rigview("--help");

@@ -17,8 +17,8 @@
 namespace {
 
 using rigview::KeyPress;
-using rigview::ViewerState;
 using rigview::SurfaceView;
+using rigview::ViewerState;
 using Method = rig::SkinningMethod;
 
 // Every plain field of the state an action may touch, so a test can say "this one changed, to
@@ -105,7 +105,9 @@ class KeyActions : public ::testing::Test {
 TEST_F(KeyActions, TheStartStateFollowsTheDefaultCommandLine) {
   const Snapshot s = snapshot(state_);
   EXPECT_EQ(s.method, Method::Linear);
-  EXPECT_EQ(s.compare_methods, (std::vector<Method>{Method::Linear, Method::DualQuaternion}));
+  std::vector<Method> table;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) table.push_back(m.method);
+  EXPECT_EQ(s.compare_methods, table);
   EXPECT_FALSE(s.compare);
   EXPECT_FALSE(s.show_skeleton);
   EXPECT_FALSE(s.rest_pose);
@@ -119,32 +121,52 @@ TEST_F(KeyActions, TheStartStateFollowsTheDefaultCommandLine) {
 
 TEST_F(KeyActions, DigitKeysSelectEachTableMethodAndTheNextDigitTogglesCompare) {
   const auto table = rig::skinning_methods();
-  ASSERT_EQ(table.size(), 2u);
+  ASSERT_GE(table.size(), 2u);
+  std::vector<Method> all;
+  for (const rig::SkinningMethodInfo& m : table) all.push_back(m.method);
+  const int compare_key = '1' + static_cast<int>(table.size());
+  // Every row's digit, last row first (the start state is row 0).
+  for (size_t i = table.size(); i-- > 0;) {
+    const Method m = table[i].method;
+    expect_press(
+        '1' + static_cast<int>(i), [m](Snapshot& s) { s.method = m; }, table[i].name);
+  }
   expect_press(
-      '2', [](Snapshot& s) { s.method = Method::DualQuaternion; }, "2");
-  expect_press(
-      '1', [](Snapshot& s) { s.method = Method::Linear; }, "1");
-  expect_press(
-      '3', [](Snapshot& s) { s.compare = true; }, "3 on");
+      compare_key, [](Snapshot& s) { s.compare = true; }, "compare on");
   const std::span<const Method> shown = rigview::methods_shown(state_);
-  EXPECT_EQ(std::vector<Method>(shown.begin(), shown.end()),
-            (std::vector<Method>{Method::Linear, Method::DualQuaternion}));
+  EXPECT_EQ(std::vector<Method>(shown.begin(), shown.end()), all);
   expect_press(
-      '3', [](Snapshot& s) { s.compare = false; }, "3 off");
+      compare_key, [](Snapshot& s) { s.compare = false; }, "compare off");
   ASSERT_EQ(rigview::methods_shown(state_).size(), 1u);
-  EXPECT_EQ(rigview::methods_shown(state_)[0], Method::Linear);
+  EXPECT_EQ(rigview::methods_shown(state_)[0], table[0].method);
   // A method key leaves compare for that method alone.
   expect_press(
-      '3', [](Snapshot& s) { s.compare = true; }, "3 on again");
+      compare_key, [](Snapshot& s) { s.compare = true; }, "compare on again");
+  const Method last = table.back().method;
   expect_press(
-      '2',
-      [](Snapshot& s) {
+      '0' + static_cast<int>(table.size()),
+      [last](Snapshot& s) {
         s.compare = false;
-        s.method = Method::DualQuaternion;
+        s.method = last;
       },
-      "2 from compare");
+      "last method from compare");
   // No digit past compare.
-  EXPECT_FALSE(rigview::apply_key(state_, KeyPress{'4'}, false));
+  EXPECT_FALSE(rigview::apply_key(state_, KeyPress{compare_key + 1}, false));
+}
+
+TEST_F(KeyActions, AMethodStillBeingPreparedKeepsTheCurrentOneAndSaysSo) {
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) {
+    if (!m.uses_rotation_centers) continue;
+    state_.methods_preparing = 1u << static_cast<uint32_t>(m.method);
+    const int key = '1' + static_cast<int>(m.method);
+    EXPECT_TRUE(rigview::apply_key(state_, KeyPress{key}, false));
+    EXPECT_EQ(state_.method, Method::Linear) << m.name;
+    EXPECT_EQ(state_.skinning_notice, std::string("preparing ") + m.label + "...");
+    state_.methods_preparing = 0;
+    EXPECT_TRUE(rigview::apply_key(state_, KeyPress{key}, false));
+    EXPECT_EQ(state_.method, m.method) << m.name;
+    rigview::select_method(state_, 0);
+  }
 }
 
 TEST_F(KeyActions, CompareListFromTheCommandLineIsWhatTheCompareKeyShows) {
@@ -157,7 +179,8 @@ TEST_F(KeyActions, CompareListFromTheCommandLineIsWhatTheCompareKeyShows) {
   const auto shown = rigview::methods_shown(s);
   EXPECT_EQ(std::vector<Method>(shown.begin(), shown.end()),
             (std::vector<Method>{Method::DualQuaternion, Method::Linear}));
-  EXPECT_TRUE(rigview::apply_key(s, KeyPress{'3'}, false));
+  EXPECT_TRUE(rigview::apply_key(
+      s, KeyPress{'1' + static_cast<int>(rig::skinning_methods().size())}, false));  // compare
   ASSERT_EQ(rigview::methods_shown(s).size(), 1u);
   EXPECT_EQ(rigview::methods_shown(s)[0], Method::DualQuaternion);
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "skin/skinning_method.h"
 #include "test_support.h"
 
 namespace {
@@ -186,8 +187,8 @@ TEST_F(ViewerSmoke, OpensASkinnedCorpusCharacterInCompareModeWithBones) {
   stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
   ASSERT_NE(pixels, nullptr);
   ASSERT_EQ(w, 640);
-  // Same pose and camera in both halves: each half's middle column crosses the (mostly white)
-  // character; the background and grid are dark.
+  // Same pose and camera in every column (one per table row): each column's middle crosses the
+  // (mostly white) character; the background and grid are dark.
   auto column_hits = [&](int x) {
     int hits = 0;
     for (int y = 0; y < h; ++y) {
@@ -196,10 +197,11 @@ TEST_F(ViewerSmoke, OpensASkinnedCorpusCharacterInCompareModeWithBones) {
     }
     return hits;
   };
-  const int left = column_hits(w / 4), right = column_hits(3 * w / 4);
+  const int columns = static_cast<int>(rig::skinning_methods().size());
+  std::vector<int> hits;
+  for (int c = 0; c < columns; ++c) hits.push_back(column_hits((2 * c + 1) * w / (2 * columns)));
   stbi_image_free(pixels);
-  EXPECT_GT(left, 40);
-  EXPECT_GT(right, 40);
+  for (int c = 0; c < columns; ++c) EXPECT_GT(hits[size_t(c)], 40) << "column " << c;
 }
 
 TEST_F(ViewerSmoke, WeightViewsColourTheBundledCharacterAndVCyclesThem) {
@@ -281,7 +283,8 @@ TEST_F(ViewerSmoke, DeflationHeatMapShowsTheLbsCandyWrapperAndNotDqs) {
   };
   // The twist arm at 180°: LBS's middle rings collapse (deep blue), DQS keeps them (white).
   const std::string env = "RIGVIEW_VIEWER_FRAMES=6 RIGVIEW_VIEWER_HIDE_UI=1 RIGVIEW_VIEWER_KEYS=g ";
-  const std::string args = quote(model) + " --animation-time 1 --resolution 480,360 --heatmap deflation";
+  const std::string args =
+      quote(model) + " --animation-time 1 --resolution 480,360 --heatmap deflation";
   const std::string lbs = (dir_ / "deflation_lbs.png").string();
   const std::string dqs = (dir_ / "deflation_dqs.png").string();
   rig::test::RunResult r = run_in_xvfb(env + "RIGVIEW_VIEWER_SCREENSHOT=" + quote(lbs), args);
@@ -290,12 +293,67 @@ TEST_F(ViewerSmoke, DeflationHeatMapShowsTheLbsCandyWrapperAndNotDqs) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_GT(blue_pixels(lbs), 300);
   EXPECT_LT(blue_pixels(dqs), 20);
+  // CoR keeps the rings too, whether started with --skinning cor or picked with its digit key
+  // (once its centres are ready: the self-test waits for them).
+  const std::string cor = (dir_ / "deflation_cor.png").string();
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_SCREENSHOT=" + quote(cor), args + " --skinning cor");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(blue_pixels(cor), 20);
+  const std::string cor_key = (dir_ / "deflation_cor_key.png").string();
+  r = run_in_xvfb(
+      "RIGVIEW_VIEWER_FRAMES=6 RIGVIEW_VIEWER_HIDE_UI=1 RIGVIEW_VIEWER_KEYS=g3 "
+      "RIGVIEW_VIEWER_SCREENSHOT=" +
+          quote(cor_key),
+      args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(blue_pixels(cor_key), 20);
   // --focus worst frames the collapsing joint; an unknown --focus joint is a usage error.
   r = run_in_xvfb("RIGVIEW_VIEWER_FRAMES=3 ", args + " --focus worst");
   EXPECT_EQ(r.status, 0) << r.err;
   r = run("env -u DISPLAY -u WAYLAND_DISPLAY", quote(model) + " --focus NoSuchJoint");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("no joint named 'NoSuchJoint'"), std::string::npos) << r.err;
+}
+
+// --output --skinning compare=lbs,dqs,cor: three columns, each labelled with its method (white
+// text in its top-left corner, a different word in each), the twist arm in each. Headless (EGL).
+TEST_F(ViewerSmoke, ThreeWayCompareOutputHasThreeLabelledColumns) {
+  const std::string model = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
+  const std::string shot = (dir_ / "three.png").string();
+  const rig::test::RunResult r =
+      rig::test::run_rigview(quote(model) +
+                             " --animation-time 1 --skinning compare=lbs,dqs,cor --resolution "
+                             "600,300 --output " +
+                             quote(shot));
+  if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr);
+  ASSERT_EQ(w, 600);
+  // Per column: the white label pixels of its corner (as a pattern) and the lit model pixels.
+  std::vector<std::vector<char>> labels(3);
+  for (int c = 0; c < 3; ++c) {
+    int white = 0, model_pixels = 0;
+    for (int y = 0; y < 40; ++y)
+      for (int x = c * 200 + 4; x < c * 200 + 80; ++x) {
+        const stbi_uc* p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+        const bool is_white = p[0] > 240 && p[1] > 240 && p[2] > 240;
+        white += is_white;
+        labels[size_t(c)].push_back(is_white);
+      }
+    for (int y = 0; y < h; ++y)
+      for (int x = c * 200 + 10; x < c * 200 + 190; ++x) {
+        const stbi_uc* p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+        model_pixels += (p[0] + p[1] + p[2]) / 3 > 150;
+      }
+    EXPECT_GT(white, 10) << "column " << c << ": no label";
+    EXPECT_GT(model_pixels, 200) << "column " << c << ": no model";
+  }
+  stbi_image_free(pixels);
+  EXPECT_NE(labels[0], labels[1]);
+  EXPECT_NE(labels[1], labels[2]);
+  EXPECT_NE(labels[0], labels[2]);
 }
 
 }  // namespace

@@ -63,8 +63,8 @@ void expect_feet_above_floor(const std::string& clip_name) {
     sel.clip = c;
     sel.time = clip.start + (clip.end - clip.start) * float(i) / 60.0f;
     float lowest = 1e9f;
-    for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
-      for (const glm::vec3& p : skinned_positions(character, sel, method))
+    for (const SkinningMethodInfo& row : skinning_methods()) {
+      for (const glm::vec3& p : skinned_positions(character, sel, row.method))
         lowest = std::min(lowest, p.y);
     }
     EXPECT_GE(lowest, -1e-3f) << clip_name << " goes through the floor at t = " << sel.time;

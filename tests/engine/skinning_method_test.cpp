@@ -1,6 +1,8 @@
 // The skinning-method table and the prepared skin mesh: every row is complete and reachable by
 // name, every kernel agrees with the single-vertex reference, and truncation to kMaxInfluences
 // keeps the largest weights as worked out by hand.
+#include "skin/skinning_method.h"
+
 #include <gtest/gtest.h>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -10,7 +12,6 @@
 
 #include "skin/cpu_skinning.h"
 #include "skin/skin_mesh.h"
-#include "skin/skinning_method.h"
 
 namespace rig {
 namespace {
@@ -33,8 +34,9 @@ TEST(SkinningMethodTable, RowsAreCompleteUniqueAndFoundByName) {
   EXPECT_EQ(method_info(SkinningMethod::DualQuaternion).palette_rows, 5u);  // real, dual, S
   EXPECT_EQ(find_skinning_method("LBS"), nullptr);  // names are the lower-case CLI spelling
   EXPECT_EQ(find_skinning_method(""), nullptr);
-  EXPECT_EQ(skinning_method_names(), "lbs|dqs");
-  EXPECT_EQ(skinning_method_names(", "), "lbs, dqs");
+  EXPECT_EQ(method_info(SkinningMethod::CentersOfRotation).palette_rows, 5u);  // as DQS
+  EXPECT_EQ(skinning_method_names(), "lbs|dqs|cor");
+  EXPECT_EQ(skinning_method_names(", "), "lbs, dqs, cor");
 }
 
 // Random rigid and scaled joints, random 4-influence weights: each kernel against the
@@ -45,8 +47,9 @@ TEST(SkinningMethodTable, KernelsMatchTheSingleVertexReference) {
   const int joints = 6;
   std::vector<glm::mat4> matrices;
   for (int j = 0; j < joints; ++j) {
-    glm::mat4 m = glm::translate(glm::mat4(1.0f), {u(rng), u(rng), u(rng)}) *
-                  glm::mat4_cast(glm::angleAxis(3.0f * u(rng), glm::normalize(glm::vec3(u(rng), u(rng), 1))));
+    glm::mat4 m =
+        glm::translate(glm::mat4(1.0f), {u(rng), u(rng), u(rng)}) *
+        glm::mat4_cast(glm::angleAxis(3.0f * u(rng), glm::normalize(glm::vec3(u(rng), u(rng), 1))));
     if (j == 5) m = glm::scale(m, {1.5f, 0.5f, 1.0f});  // a non-rigid joint (DQS's polar split)
     matrices.push_back(m);
   }
@@ -69,9 +72,20 @@ TEST(SkinningMethodTable, KernelsMatchTheSingleVertexReference) {
     for (uint32_t v = 0; v < n; ++v) {
       const uint16_t* j = &prim.joints[v * 4];
       const float* w = &prim.weights[v * 4];
-      const glm::vec3 want = m.method == SkinningMethod::Linear
-                                 ? skin_point_linear(matrices, j, w, 4, prim.positions[v])
-                                 : skin_point_dual_quat(dqs, j, w, 4, prim.positions[v]);
+      glm::vec3 want(0.0f);
+      switch (m.method) {
+        case SkinningMethod::Linear:
+          want = skin_point_linear(matrices, j, w, 4, prim.positions[v]);
+          break;
+        case SkinningMethod::DualQuaternion:
+          want = skin_point_dual_quat(dqs, j, w, 4, prim.positions[v]);
+          break;
+        case SkinningMethod::CentersOfRotation:
+          // Without centres (skin_primitive computes none) CoR rotates each vertex about
+          // itself: the LBS position (cor_skinning_test.cpp checks it with centres).
+          want = skin_point_linear(matrices, j, w, 4, prim.positions[v]);
+          break;
+      }
       EXPECT_NEAR(glm::length(pos[v] - want), 0.0f, 1e-5f) << m.name << " vertex " << v;
       EXPECT_NEAR(glm::length(nrm[v]), 1.0f, 1e-5f);
     }
@@ -97,8 +111,8 @@ TEST(SkinMesh, MoreInfluencesKeepTheLargestInFileOrderRenormalized) {
   prim.influences = 12;
   //              joint:  0     1     2     3     4     5     6     7     8     9    10    11
   prim.joints = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
-  prim.weights = {0.02f, 0.20f, 0.04f, 0.10f, 0.10f, 0.08f, 0.02f, 0.14f,
-                  0.06f, 0.12f, 0.07f, 0.05f};
+  prim.weights = {0.02f, 0.20f, 0.04f, 0.10f, 0.10f, 0.08f,
+                  0.02f, 0.14f, 0.06f, 0.12f, 0.07f, 0.05f};
   // The 8 largest: 0.20 0.14 0.12 0.10 0.10 0.08 0.07 0.06 (sum 0.87); dropped 0.02 0.04 0.02
   // 0.05. Kept in file order and divided by 0.87.
   const SkinMesh mesh = prepare_skin_mesh(prim);

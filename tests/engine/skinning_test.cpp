@@ -299,8 +299,8 @@ TEST(Character, SkinnedMeshNodeTransformIsIgnored) {
   Character anim(m);
   anim.evaluate({.clip = 0, .time = 1.0f});
   std::vector<glm::vec3> pos(1), nrm(1);
-  for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
-    anim.skin_draw_item(m.draws[0], method, pos, nrm);
+  for (const SkinningMethodInfo& row : skinning_methods()) {
+    anim.skin_draw_item(m.draws[0], row.method, pos, nrm);
     expect_vec3(pos[0], {0, 1, 0});   // not (100, 1, 0)
     expect_vec3(nrm[0], {-1, 0, 0});  // the normal turned with the shoulder
   }

@@ -1,6 +1,8 @@
 // The GPU skinning shaders against the CPU reference (rig::Character::skin_draw_item): every
 // skinned corpus model and hand-built models with scaled, mirrored joints and more than eight
-// influences, LBS and DQS, read back with transform feedback.
+// influences, every row of the skinning-method table, read back with transform feedback. The
+// meshes carry their centres of rotation (skin/rotation_centers.h), shared by CPU and GPU, so
+// the CoR row is tested with real centres.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "import/gltf_import.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
+#include "skin/rotation_centers.h"
 #include "skin/skin_mesh.h"
 #include "test_support.h"
 
@@ -26,7 +29,26 @@ using test::ChainJoint;
 constexpr double kRelativeTolerance = 1e-5;  // of the bounding-box diagonal
 constexpr float kNormalTolerance = 1e-4f;
 
-const char* method_name(SkinningMethod m) { return m == SkinningMethod::Linear ? "LBS" : "DQS"; }
+const char* method_name(SkinningMethod m) { return method_info(m).label; }
+
+// Every method of the table.
+std::vector<SkinningMethod> all_methods() {
+  std::vector<SkinningMethod> out;
+  for (const SkinningMethodInfo& m : skinning_methods()) out.push_back(m.method);
+  return out;
+}
+
+// The prepared meshes of `model` with their centres of rotation (cached next to the other test
+// files, so reruns are quick).
+std::shared_ptr<const SkinMeshes> meshes_with_centers(const Model& model) {
+  auto meshes = std::make_shared<SkinMeshes>(prepare_skin_meshes(model));
+  CorOptions options;
+  options.cache_dir =
+      (std::filesystem::temp_directory_path() / "rigview-gpu-skinning-test").string();
+  bool from_cache = false;
+  EXPECT_TRUE(prepare_rotation_centers(model, *meshes, options, nullptr, nullptr, from_cache));
+  return meshes;
+}
 
 struct Comparison {
   double max_position_error = 0.0;  // world units
@@ -36,16 +58,17 @@ struct Comparison {
 };
 
 // Skins every draw item of `gpu_model` on the GPU and of `cpu_model` on the CPU (the same
-// model, or for >8 influences a copy reduced by hand) under `selection`.
+// model, or for >8 influences a copy reduced by hand) under `selection`, both with `meshes`
+// (gpu_model's prepared meshes with centres).
 Comparison compare_gpu_cpu(const Model& gpu_model, const Model& cpu_model,
-                           const PoseSelection& selection, SkinningMethod method,
-                           const RendererConfig& config = {}) {
+                           std::shared_ptr<const SkinMeshes> meshes, const PoseSelection& selection,
+                           SkinningMethod method, const RendererConfig& config = {}) {
   Comparison c;
   std::string error;
   Renderer renderer(config);
   EXPECT_TRUE(renderer.init(error)) << error;
-  EXPECT_TRUE(renderer.set_model(gpu_model, error)) << error;
-  Character gpu_animator(gpu_model), cpu_animator(cpu_model);
+  EXPECT_TRUE(renderer.set_model(gpu_model, meshes, error)) << error;
+  Character gpu_animator(gpu_model, meshes), cpu_animator(cpu_model, meshes);
   gpu_animator.evaluate(selection);
   cpu_animator.evaluate(selection);
   renderer.update(gpu_animator);
@@ -91,8 +114,8 @@ TEST(GpuSkinning, MatchesTheCpuReferenceOnEveryCorpusModel) {
   RIG_REQUIRE_CORPUS(corpus);
   RIG_REQUIRE_GL();
   size_t skinned_models = 0;
-  double worst_relative = 0.0;
-  float worst_normal = 0.0f;
+  std::vector<double> worst_relative(kSkinningMethodCount, 0.0);
+  std::vector<float> worst_normal(kSkinningMethodCount, 0.0f);
   for (const std::filesystem::path& file : corpus_models(corpus)) {
     Model model;
     std::string error;
@@ -107,23 +130,27 @@ TEST(GpuSkinning, MatchesTheCpuReferenceOnEveryCorpusModel) {
       s.time = model.clips[c].start + (model.clips[c].end - model.clips[c].start) / 3.0f;
       poses.push_back(s);
     }
+    const std::shared_ptr<const SkinMeshes> meshes = meshes_with_centers(model);
     for (const PoseSelection& pose : poses)
-      for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
-        const Comparison c = compare_gpu_cpu(model, model, pose, method);
+      for (SkinningMethod method : all_methods()) {
+        const Comparison c = compare_gpu_cpu(model, model, meshes, pose, method);
         SCOPED_TRACE(file.filename().string() + " clip " + std::to_string(pose.clip) + " " +
                      method_name(method));
         ASSERT_GT(c.vertices, 0u);
-        worst_relative = std::max(worst_relative, c.max_position_error / c.diagonal);
-        worst_normal = std::max(worst_normal, c.max_normal_error);
+        const size_t m = size_t(method);
+        worst_relative[m] = std::max(worst_relative[m], c.max_position_error / c.diagonal);
+        worst_normal[m] = std::max(worst_normal[m], c.max_normal_error);
         EXPECT_LE(c.max_position_error, kRelativeTolerance * c.diagonal)
             << "diagonal " << c.diagonal;
         EXPECT_LE(c.max_normal_error, kNormalTolerance);
       }
   }
-  std::printf(
-      "GPU vs CPU over %zu skinned corpus models: worst position error %.3g of the "
-      "bbox diagonal, worst normal error %.3g\n",
-      skinned_models, worst_relative, double(worst_normal));
+  for (const SkinningMethodInfo& m : skinning_methods())
+    std::printf(
+        "GPU vs CPU %s over %zu skinned corpus models: worst position error %.3g of the "
+        "bbox diagonal, worst normal error %.3g\n",
+        m.label, skinned_models, worst_relative[size_t(m.method)],
+        double(worst_normal[size_t(m.method)]));
   // The corpus README lists 28 skinned models (mixed_skin_joints may be refused on import).
   EXPECT_GE(skinned_models, 27u);
 }
@@ -166,15 +193,16 @@ Model scaled_mirrored_model() {
 TEST(GpuSkinning, ScaledAndMirroredJointsMatchTheCpuReference) {
   RIG_REQUIRE_GL();
   const Model model = scaled_mirrored_model();
-  for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
+  const std::shared_ptr<const SkinMeshes> meshes = meshes_with_centers(model);
+  for (SkinningMethod method : all_methods()) {
     SCOPED_TRACE(method_name(method));
-    const Comparison c = compare_gpu_cpu(model, model, PoseSelection{}, method);
+    const Comparison c = compare_gpu_cpu(model, model, meshes, PoseSelection{}, method);
     EXPECT_EQ(c.vertices, 24u);
     EXPECT_GT(c.diagonal, 1.0);
     EXPECT_LE(c.max_position_error, kRelativeTolerance * c.diagonal);
     EXPECT_LE(c.max_normal_error, kNormalTolerance);
     // Same through the texture-buffer palette.
-    const Comparison t = compare_gpu_cpu(model, model, PoseSelection{}, method, {64});
+    const Comparison t = compare_gpu_cpu(model, model, meshes, PoseSelection{}, method, {64});
     EXPECT_LE(t.max_position_error, kRelativeTolerance * t.diagonal);
   }
 }
@@ -219,7 +247,8 @@ TEST(GpuSkinning, MoreThanEightInfluencesKeepTheEightLargestRenormalized) {
   Character character(model);
   character.evaluate(PoseSelection{});
   renderer.update(character);
-  for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
+  // A lone vertex has no triangles: CoR rotates it about itself, so all three agree here.
+  for (SkinningMethod method : all_methods()) {
     SCOPED_TRACE(method_name(method));
     std::vector<glm::vec3> gp(1), gn(1), cp(1), cn(1);
     ASSERT_TRUE(renderer.read_back_skinned(0, method, gp, gn, error)) << error;

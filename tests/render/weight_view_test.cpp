@@ -137,7 +137,9 @@ Render render_strip(const DrawOptions& options, bool compare = false) {
   orbit.frame(pose_bounds(character));
   orbit.yaw = 0.0f;
   orbit.pitch = 0.0f;
-  const float view_aspect = compare ? 0.5f * float(kWidth) / kHeight : float(kWidth) / kHeight;
+  // Compare: one column per table row.
+  const float columns = compare ? float(skinning_methods().size()) : 1.0f;
+  const float view_aspect = float(kWidth) / kHeight / columns;
   const float half_width = 0.5f * kQuads * kQuadStep + 0.3f;
   orbit.distance = half_width / (std::tan(0.5f * orbit.fov_y) * view_aspect);
   OffscreenTarget target;
@@ -299,16 +301,22 @@ TEST(WeightView, ViewsAreTheJointWeightAndInfluenceCountFields) {
 
 TEST(WeightView, DualQuaternionAndCompareViewsShowTheSameWeights) {
   RIG_REQUIRE_GL();
+  // Every method of the table shows the same weights as LBS.
   const Render lbs = render_strip(joint_view(kJoint0Node));
-  const Render dqs = render_strip(joint_view(kJoint0Node, SkinningMethod::DualQuaternion));
-  for (int q = 0; q < kQuads; ++q) EXPECT_TRUE(near(dqs.quad(q), lbs.quad(q), 4)) << q;
-  // Compare: each half shows the strip with the heat map; count red (weight 1) pixels.
-  const Render both = render_strip(joint_view(kJoint0Node), true);
-  for (int half = 0; half < 2; ++half) {
+  for (const SkinningMethodInfo& m : skinning_methods()) {
+    const Render other = render_strip(joint_view(kJoint0Node, m.method));
+    for (int q = 0; q < kQuads; ++q)
+      EXPECT_TRUE(near(other.quad(q), lbs.quad(q), 4)) << m.name << q;
+  }
+  // Compare: each column (one per table row) shows the strip with the heat map; count red
+  // (weight 1) pixels.
+  const Render all = render_strip(joint_view(kJoint0Node), true);
+  const int columns = static_cast<int>(skinning_methods().size());
+  for (int half = 0; half < columns; ++half) {
     size_t red = 0, grey = 0;
     for (int y = 0; y < kHeight; ++y)
-      for (int x = half * kWidth / 2; x < (half + 1) * kWidth / 2; ++x) {
-        const uint8_t* p = &both.pixels[(size_t(y) * kWidth + size_t(x)) * 4];
+      for (int x = half * kWidth / columns; x < (half + 1) * kWidth / columns; ++x) {
+        const uint8_t* p = &all.pixels[(size_t(y) * kWidth + size_t(x)) * 4];
         const glm::ivec3 c(p[0], p[1], p[2]);
         if (c.x > 150 && c.x > c.y + 100 && c.x > c.z + 100) ++red;
         if (is_grey(c) && c.x < 130) ++grey;  // weight 0 (darker than the rigid quad)

@@ -1,0 +1,87 @@
+#include "rotation_centers_job.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "skin/rotation_centers.h"
+
+namespace rigview {
+
+bool needs_rotation_centers(std::span<const rig::SkinningMethod> methods) {
+  for (rig::SkinningMethod m : methods)
+    if (rig::method_info(m).uses_rotation_centers) return true;
+  return false;
+}
+
+namespace {
+
+struct ConsoleProgress {
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  bool enabled = false;
+  bool printed = false;
+  int last_percent = -1;
+};
+
+bool console_progress(void* user, float fraction) {
+  ConsoleProgress& p = *static_cast<ConsoleProgress*>(user);
+  if (!p.enabled) return true;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
+  const int percent = int(fraction * 100.0f);
+  if (seconds > 1.0 && percent != p.last_percent) {
+    std::fprintf(stderr, "\rrigview: centres of rotation: %3d%%", percent);
+    std::fflush(stderr);
+    p.printed = true;
+    p.last_percent = percent;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::shared_ptr<const rig::SkinMeshes> prepared_skin_meshes(
+    const rig::Model& model, std::span<const rig::SkinningMethod> methods, bool progress) {
+  auto meshes = std::make_shared<rig::SkinMeshes>(rig::prepare_skin_meshes(model));
+  if (!needs_rotation_centers(methods)) return meshes;
+  ConsoleProgress p;
+  p.enabled = progress;
+  bool from_cache = false;
+  rig::prepare_rotation_centers(model, *meshes, rig::CorOptions{}, console_progress, &p,
+                                from_cache);
+  if (p.printed) std::fprintf(stderr, "\rrigview: centres of rotation: 100%%\n");
+  return meshes;
+}
+
+RotationCentersJob::~RotationCentersJob() { cancel(); }
+
+void RotationCentersJob::cancel() {
+  cancel_.store(true);
+  if (thread_.joinable()) thread_.join();
+  cancel_.store(false);
+  done_.store(false);
+  progress_.store(0.0f);
+  result_.reset();
+}
+
+void RotationCentersJob::start(const rig::Model& model) {
+  cancel();
+  thread_ = std::thread([this, &model] {
+    auto meshes = std::make_shared<rig::SkinMeshes>(rig::prepare_skin_meshes(model));
+    bool from_cache = false;
+    const bool finished = rig::prepare_rotation_centers(
+        model, *meshes, rig::CorOptions{},
+        [](void* user, float fraction) {
+          auto* job = static_cast<RotationCentersJob*>(user);
+          job->progress_.store(fraction);
+          return !job->cancel_.load();
+        },
+        this, from_cache);
+    if (finished) {
+      result_ = std::move(meshes);
+      progress_.store(1.0f);
+    }
+    done_.store(true);
+  });
+}
+
+}  // namespace rigview
