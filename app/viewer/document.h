@@ -9,10 +9,9 @@
 #include "anim/playback.h"
 #include "artefact_analysis.h"
 #include "character/character.h"
+#include "compression_session.h"
 #include "model/model.h"
 #include "render/renderer.h"
-#include "artefact_analysis.h"
-#include "compression_session.h"
 #include "rotation_centers_job.h"
 
 namespace rigview {
@@ -55,6 +54,13 @@ struct Document {
   std::unique_ptr<CompressionSession> compression;
 
   bool loaded() const { return model != nullptr; }
+  // Cancels and joins every background job (centres, scan, compression). Call before the
+  // document is replaced: a move assignment frees `model` before the jobs that read it.
+  void stop_background_work() {
+    centers_job.reset();
+    artefacts.reset();
+    compression.reset();
+  }
   // Marks the path from the skin's root down to `node` (no allocation).
   void reveal_joint(int node);
 };

@@ -95,16 +95,18 @@ bool Soak::measure(double frame_ms, double elapsed) {
 }
 
 int Soak::finish(uint64_t gl_errors) const {
-  const double growth = rss_after_warmup_kb_ > 0 ? 100.0 * double(rss_end_kb_ - rss_after_warmup_kb_) /
-                                                       double(rss_after_warmup_kb_)
-                                                 : 0.0;
+  const double growth =
+      rss_after_warmup_kb_ > 0
+          ? 100.0 * double(rss_end_kb_ - rss_after_warmup_kb_) / double(rss_after_warmup_kb_)
+          : 0.0;
   const double first = first_window_frames_ ? first_window_ms_ / first_window_frames_ : 0.0;
   const double last = last_window_frames_ ? last_window_ms_ / last_window_frames_ : 0.0;
   // Creep: the last window's mean frame time well above the first's (with slack for noise).
   const bool creeping = first > 0.0 && last > 1.5 * first + 5.0;
   const bool ok = growth < 5.0 && gl_errors == 0 && !creeping;
   std::printf(
-      "soak: %s seconds=%.0f warmup_s=%.1f frames=%d opens=%d rss_after_warmup_kb=%ld rss_end_kb=%ld "
+      "soak: %s seconds=%.0f warmup_s=%.1f frames=%d opens=%d rss_after_warmup_kb=%ld "
+      "rss_end_kb=%ld "
       "rss_peak_kb=%ld growth_percent=%.2f gl_errors=%llu frame_ms_first=%.2f frame_ms_last=%.2f\n",
       ok ? "ok" : "FAILED", seconds_, warm_at_, frames_, opens_, rss_after_warmup_kb_, rss_end_kb_,
       rss_peak_kb_, growth, static_cast<unsigned long long>(gl_errors), first, last);

@@ -72,7 +72,7 @@ class Viewer {
   std::unique_ptr<rig::render::BindBoxes> bind_boxes_;  // doc_'s, made on the first joint framing
   bool compressed_playback_ = false;   // doc_'s character samples the compressed clips
   double requested_tolerance_ = -1.0;  // what doc_.compression was last asked for (Cancel stays)
-  Soak soak_;  // RIGVIEW_VIEWER_SOAK
+  Soak soak_;                          // RIGVIEW_VIEWER_SOAK
   double soak_start_ = 0.0;
   uint64_t soak_gl_errors_ = 0, soak_gl_errors_seen_ = 0;
   GlfwPlatform platform_;
@@ -151,8 +151,8 @@ int Viewer::open_window() {
   if (self_test_.soak_seconds > 0.0) {
     std::vector<std::string> models;
     for (size_t start = 0; start < self_test_.soak_models.size();) {
-      const size_t colon = std::min(self_test_.soak_models.find(':', start),
-                                    self_test_.soak_models.size());
+      const size_t colon =
+          std::min(self_test_.soak_models.find(':', start), self_test_.soak_models.size());
       if (colon > start) models.push_back(self_test_.soak_models.substr(start, colon - start));
       start = colon + 1;
     }
@@ -312,8 +312,7 @@ void Viewer::open_model(const std::string& path) {
   std::swap(doc_, pending_doc_);
   // The old document's background work stops before its model goes (a plain assignment
   // would free the model first).
-  pending_doc_.centers_job.reset();
-  pending_doc_.artefacts.reset();
+  pending_doc_.stop_background_work();
   pending_doc_ = Document{};
   bind_boxes_.reset();
   compressed_playback_ = false;

@@ -21,8 +21,8 @@ TEST(ViewerSoak, ClipsMethodsColoursAndReloadsKeepMemoryAndFrameTimeFlat) {
   const std::string assets = std::string(RIGVIEW_SOURCE_DIR) + "/assets/";
   const std::filesystem::path broken = rig::test::scratch_dir() / "broken.glb";
   std::ofstream(broken, std::ios::binary) << "glTF not really";
-  const std::string models = assets + "twist_arm.glb:" + broken.string() + ":" + assets +
-                             "mannequin.glb";
+  const std::string models =
+      assets + "twist_arm.glb:" + broken.string() + ":" + assets + "mannequin.glb";
   const std::string home = (rig::test::scratch_dir() / "home").string();
   const rig::test::RunResult r = rig::test::run_rigview_env(
       "HOME=" + rig::test::quote(home) + " RIGVIEW_VIEWER_SOAK=" + std::to_string(seconds) +
