@@ -139,7 +139,17 @@ bool import_influences(ImportContext& context, const tinygltf::Primitive& source
   const int highest = highest_influence_set(source);
   if (highest < 0) return true;
   const uint32_t sets = static_cast<uint32_t>(highest) + 1;
+  if (sets > context.limits.max_influence_sets) {
+    error = at + " has JOINTS_" + std::to_string(highest) + "/WEIGHTS_" + std::to_string(highest) +
+            ": " + std::to_string(sets) + " influence sets, too many (limit " +
+            std::to_string(context.limits.max_influence_sets) + ")";
+    return false;
+  }
   const uint64_t vertex_count = primitive.vertex_count();
+  if (!context.budget.charge(vertex_count * 4 * sets * (sizeof(uint16_t) + sizeof(float)),
+                             at + " skin influences", error)) {
+    return false;
+  }
   primitive.influences = 4 * sets;
   primitive.joints.assign(vertex_count * primitive.influences, 0);
   primitive.weights.assign(vertex_count * primitive.influences, 0.0f);
@@ -284,6 +294,18 @@ bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
     error = at + " POSITION: " + error;
     return false;
   }
+  if (vertex_count > context.limits.max_primitive_vertices) {
+    error = at + " has " + std::to_string(vertex_count) + " vertices, too many (limit " +
+            std::to_string(context.limits.max_primitive_vertices) + " per primitive)";
+    return false;
+  }
+  context.total_vertices += vertex_count;
+  if (context.total_vertices > context.limits.max_total_vertices) {
+    error = at + " brings the model to " + std::to_string(context.total_vertices) +
+            " vertices, too many (limit " + std::to_string(context.limits.max_total_vertices) +
+            " per model)";
+    return false;
+  }
   if (!read_vectors(context, position, ElementType::Vec3, kPositionFormats, vertex_count,
                     at + " POSITION", primitive.positions, error)) {
     return false;
@@ -315,7 +337,13 @@ bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
       }
     }
   }
-  if (primitive.normals.empty()) generate_normals(primitive);
+  if (primitive.normals.empty()) {
+    if (!context.budget.charge(vertex_count * sizeof(glm::vec3), at + " generated normals",
+                               error)) {
+      return false;
+    }
+    generate_normals(primitive);
+  }
   if (!import_influences(context, source, at, primitive, counts, error)) return false;
   return import_targets(context, source, at, primitive, error);
 }
