@@ -31,6 +31,7 @@ namespace {
 
 constexpr double kRotatedDegrees = 5.0;  // a joint frame rotated by more is "rotated"
 constexpr size_t kMaxListedJoints = 16;
+constexpr uint64_t kNearestBudget = uint64_t{1} << 26;
 
 std::string fmt(double value) {
   char text[32];
@@ -562,10 +563,16 @@ class Doctor {
     const int n = int(work.joint_count);
     double sum = 0.0;
     uint64_t count = 0;
+    // The nearest bone costs joints × vertices; past kNearestBudget pairs every stride-th vertex
+    // is measured instead (a hostile file cannot make the doctor take minutes).
+    uint64_t vertices = 0;
+    for (int d : work.draws) vertices += primitive(d).vertex_count();
+    const uint64_t stride = std::max<uint64_t>(1, vertices * uint64_t(n) / kNearestBudget + 1);
     for (size_t k = 0; k < work.draws.size(); ++k) {
       const Primitive& p = primitive(work.draws[k]);
       if (excess) (*excess)[k].assign(p.vertex_count(), 0.0);
       for (uint32_t v = 0; v < p.vertex_count(); ++v) {
+        if (stride > 1 && v % stride != 0) continue;
         const int slot = dominant_slot(p, v);
         if (slot < 0) continue;
         const int file_joint = p.joints[size_t(v) * p.influences + size_t(slot)];

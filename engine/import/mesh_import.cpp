@@ -125,6 +125,21 @@ int attribute(const tinygltf::Primitive& source, const std::string& name) {
   return it == source.attributes.end() ? -1 : it->second;
 }
 
+// JOINTS_n / WEIGHTS_n with n up to 9999 would mean 40,000 influences per vertex: checked
+// before anything of the primitive is read.
+bool check_influence_sets(const ImportContext& context, const tinygltf::Primitive& source,
+                          const std::string& at, std::string& error) {
+  const int highest = highest_influence_set(source);
+  const uint64_t sets = highest < 0 ? 0 : static_cast<uint64_t>(highest) + 1;
+  if (sets > context.limits.max_influence_sets) {
+    error = at + " has JOINTS_" + std::to_string(highest) + "/WEIGHTS_" + std::to_string(highest) +
+            ": " + std::to_string(sets) + " influence sets, too many (limit " +
+            std::to_string(context.limits.max_influence_sets) + ")";
+    return false;
+  }
+  return true;
+}
+
 struct InfluenceCounts {
   uint64_t not_normalized = 0;
   uint64_t all_zero = 0;
@@ -139,12 +154,7 @@ bool import_influences(ImportContext& context, const tinygltf::Primitive& source
   const int highest = highest_influence_set(source);
   if (highest < 0) return true;
   const uint32_t sets = static_cast<uint32_t>(highest) + 1;
-  if (sets > context.limits.max_influence_sets) {
-    error = at + " has JOINTS_" + std::to_string(highest) + "/WEIGHTS_" + std::to_string(highest) +
-            ": " + std::to_string(sets) + " influence sets, too many (limit " +
-            std::to_string(context.limits.max_influence_sets) + ")";
-    return false;
-  }
+  if (!check_influence_sets(context, source, at, error)) return false;
   const uint64_t vertex_count = primitive.vertex_count();
   if (!context.budget.charge(vertex_count * 4 * sets * (sizeof(uint16_t) + sizeof(float)),
                              at + " skin influences", error)) {
@@ -284,6 +294,7 @@ bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
   }
   primitive.material = source.material;
 
+  if (!check_influence_sets(context, source, at, error)) return false;
   const int position = attribute(source, "POSITION");
   if (position < 0) {
     error = at + " has no POSITION attribute";
