@@ -355,6 +355,53 @@ std::string one_line(const std::string& text, size_t max_length) {
 
 namespace {
 
+// The shape of the JSON text, before tinygltf sees it: nesting depth, containers, other values.
+// Strings are skipped (escapes included); everything else about the JSON is tinygltf's business.
+bool check_json_shape(const unsigned char* text, uint64_t size, const ImportLimits& limits,
+                      std::string& error) {
+  uint64_t depth = 0, containers = 0, values = 0;
+  bool in_value = false;  // inside a number or literal
+  auto count_value = [&]() {
+    if (++values <= limits.max_json_values) return true;
+    error = "the JSON has more than " + std::to_string(limits.max_json_values) +
+            " values, too many (limit)";
+    return false;
+  };
+  for (uint64_t i = 0; i < size; ++i) {
+    const unsigned char c = text[i];
+    if (c == '"') {
+      if (!count_value()) return false;
+      in_value = false;
+      for (++i; i < size && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      in_value = false;
+      if (++depth > limits.max_json_depth) {
+        error = "invalid JSON: nested deeper than " + std::to_string(limits.max_json_depth) +
+                " levels (at byte " + std::to_string(i) + ")";
+        return false;
+      }
+      if (++containers > limits.max_json_containers) {
+        error = "the JSON has more than " + std::to_string(limits.max_json_containers) +
+                " objects and arrays, too many (limit)";
+        return false;
+      }
+    } else if (c == ']' || c == '}') {
+      in_value = false;
+      if (depth > 0) --depth;
+    } else if (c == ',' || c == ':' || c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      in_value = false;
+    } else if (!in_value) {
+      in_value = true;
+      if (!count_value()) return false;
+    }
+  }
+  return true;
+}
+
 // Parses `bytes` (a whole .gltf or .glb) with tinygltf, URIs resolved as `folder` says.
 bool parse_document(const std::vector<unsigned char>& bytes, bool extension_says_glb,
                     const std::string& base_dir, ModelFolder& model_folder,
@@ -366,6 +413,11 @@ bool parse_document(const std::vector<unsigned char>& bytes, bool extension_says
   }
   uint64_t glb_length = 0;
   if (is_glb && !check_glb(bytes, glb_length, error)) return false;
+  if (is_glb ? !check_json_shape(bytes.data() + kGlbHeaderSize + kChunkHeaderSize,
+                                 read_u32(bytes, 12), options.limits, error)
+             : !check_json_shape(bytes.data(), bytes.size(), options.limits, error)) {
+    return false;
+  }
   // One more attempt per buffer file found longer than its byteLength (usually none).
   for (size_t attempt = 0;; ++attempt) {
     source.document = tinygltf::Model{};

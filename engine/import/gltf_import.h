@@ -29,13 +29,19 @@
 //                           past it the import fails ("decoded data would exceed ...").
 //                           Accessors without a bufferView, sparse accessors and accessors read
 //                           many times cost no file bytes, so this is what bounds them.
-// Memory bound: a file of N bytes makes the importer allocate at most about
-//     40 × N            tinygltf: its JSON tree (nlohmann, up to ≈ 24 × N for arrays of
-//                       one-digit numbers), the file and its decoded buffers (≈ 2 × N) and
-//                       tinygltf's per-object copies
-//   + 16 × N + 256 MiB  the decode budget above
-//   + 1 GiB + 256 MiB   decoded images, plus stb's scratch for the one being decoded
-// i.e. about 56 × N + 1.5 GiB. The fuzz targets (tests/fuzz/) check it under a 2 GiB RSS limit.
+//   max_json_depth          128 levels of JSON nesting (deeper crashed tinygltf's recursive
+//                           parser: 100,000 "[" overflowed the stack)
+//   max_json_containers     2^18 JSON objects and arrays
+//   max_json_values         2^21 other JSON values (numbers, strings, literals)
+// Memory bound (measured with /usr/bin/time on crafted files; N = input bytes as above):
+//   tinygltf's document     up to ~250 × N (worst measured: "nodes":[{},{},...], 2.1 GB for
+//                           8 MB before the JSON caps), and by the caps never more than about
+//                           700 MiB (2^18 containers × ~750 B + 2^21 values × ~230 B)
+//   + 2 × N                 the file and its decoded buffers
+//   + 16 × N + 256 MiB      the decode budget
+//   + 1 GiB + 256 MiB       decoded images and stb's buffer for the one being decoded
+// i.e. at most min(250 × N, 700 MiB) + 18 × N + 1.5 GiB. The fuzz targets (tests/fuzz/) run under
+// a 2 GiB RSS limit.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +62,13 @@ struct ImportLimits {
   uint64_t max_channel_keys = uint64_t{1} << 24;
   uint64_t max_total_keys = uint64_t{1} << 26;
   uint32_t max_influence_sets = 8;
+  // The JSON itself, checked by a scan before tinygltf parses it: nesting (tinygltf and its JSON
+  // library recurse once per level, so a file of "[[[[..." would overflow the stack), objects and
+  // arrays (tinygltf keeps a large struct per glTF object: ~250 bytes of memory per byte of
+  // "nodes":[{},{},...]) and other values (each becomes a ~200-byte tinygltf::Value in extras).
+  uint32_t max_json_depth = 128;
+  uint64_t max_json_containers = uint64_t{1} << 18;
+  uint64_t max_json_values = uint64_t{1} << 21;
   uint64_t decode_fixed_bytes = uint64_t{256} << 20;
   uint64_t decode_bytes_per_input_byte = 16;
 };

@@ -13,8 +13,8 @@ struct DecodedImage {
   int height = 0;
   std::vector<uint8_t> rgba;  // width*height*4, empty when decoding failed
   std::string warning_code;   // empty on success, else IMAGE_DECODE_FAILED /
-                             // IMAGE_FORMAT_UNSUPPORTED / IMAGE_TOO_LARGE
-  std::string warning;  // why, for the warning message
+                              // IMAGE_FORMAT_UNSUPPORTED / IMAGE_TOO_LARGE
+  std::string warning;        // why, for the warning message
 };
 
 // Largest image accepted by default, in pixels (16384 x 16384 would already be 1 GiB of RGBA).

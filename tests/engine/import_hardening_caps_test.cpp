@@ -74,6 +74,36 @@ TEST(ImportHardeningCaps, AOneKilobyteFileDeclaringHugeCountsIsRefused) {
   EXPECT_NE(error.find("too many (limit 1500 per model)"), std::string::npos) << error;
 }
 
+TEST(ImportHardeningCaps, JsonNestingAndSizeAreCappedBeforeTinygltfParses) {
+  rig::Model model;
+  std::string error;
+  // 100,000 nested arrays once overflowed the stack inside tinygltf's parser.
+  const std::string deep = R"({"asset":{"version":"2.0"},"extras":)" + std::string(100000, '[') +
+                           std::string(100000, ']') + "}";
+  EXPECT_FALSE(import_text(deep, {}, model, error));
+  EXPECT_NE(error.find("nested deeper than 128 levels"), std::string::npos) << error;
+  // Inside a GLB's JSON chunk too.
+  const std::vector<uint8_t> glb = rig::test::make_glb(deep, {});
+  EXPECT_FALSE(rig::import_gltf_from_memory(glb, "deep.glb", {}, model, error));
+  EXPECT_NE(error.find("nested deeper than 128 levels"), std::string::npos) << error;
+  // Nesting inside strings does not count.
+  const std::string quoted =
+      R"({"asset":{"version":"2.0","generator":")" + std::string(1000, '[') + R"(\"{"}})";
+  EXPECT_TRUE(import_text(quoted, {}, model, error)) << error;
+  // Objects and values: "nodes":[{},{},...] cost ~250 bytes per byte of JSON in tinygltf.
+  rig::ImportOptions few;
+  few.limits.max_json_containers = 100;
+  std::string nodes = R"({"asset":{"version":"2.0"},"nodes":[{})";
+  for (int i = 0; i < 100; ++i) nodes += ",{}";
+  EXPECT_FALSE(import_text(nodes + "]}", few, model, error));
+  EXPECT_NE(error.find("more than 100 objects and arrays, too many"), std::string::npos) << error;
+  few.limits.max_json_values = 50;
+  std::string values = R"({"asset":{"version":"2.0"},"extras":[0)";
+  for (int i = 0; i < 50; ++i) values += ",\"x\"";
+  EXPECT_FALSE(import_text(values + "]}", few, model, error));
+  EXPECT_NE(error.find("more than 50 values, too many"), std::string::npos) << error;
+}
+
 TEST(ImportHardeningCaps, InfluenceSetsAreCappedBeforeAllocation) {
   rig::Model model;
   std::string error;
