@@ -21,7 +21,9 @@ if [ "$build" = 1 ]; then
 fi
 seeds="$build_dir/fuzz-seeds"
 mkdir -p "$seeds" "$build_dir/fuzz-artifacts"
-corpus="${RIGVIEW_CORPUS:-$source_dir/../shared/corpus}"
+# RIGVIEW_CORPUS as the tests take it (relative to the repository root); ../shared/corpus else.
+corpus="${RIGVIEW_CORPUS:-../shared/corpus}"
+case "$corpus" in /*) ;; *) corpus="$source_dir/$corpus" ;; esac
 if [ -d "$corpus" ]; then python3 "$here/make_seeds.py" "$corpus" "$seeds"; fi
 cp "$here"/regressions/* "$seeds"/ 2>/dev/null || true
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:${ASAN_OPTIONS:-}"
