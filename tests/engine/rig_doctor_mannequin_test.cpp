@@ -149,7 +149,8 @@ TEST(RigDoctor, ReversedMultiplyIsExactlyIbmTimesWorldAndIsFlagged) {
   const rig::RigFinding* f = d.find("JOINT_ORDER_SUSPECT");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, rig::RigSeverity::Error);
-  EXPECT_NE(f->warning.message.find("every joint is at the same point at bind time"), std::string::npos)
+  EXPECT_NE(f->warning.message.find("every joint is at the same point at bind time"),
+            std::string::npos)
       << f->warning.message;
 }
 
