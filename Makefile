@@ -43,6 +43,9 @@ debug:
 asan:
 	$(MAKE) test PRESET=asan
 
+fuzz:  # libFuzzer + ASan/UBSan in build/fuzz (clang-14, libclang-rt-14-dev); FUZZ_RUNS per target
+	JOBS=$(JOBS) bash tests/fuzz/run_fuzz.sh --build build/fuzz $(or $(FUZZ_RUNS),200000)
+
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')
 

@@ -233,7 +233,9 @@ bool AccessorReader::element_count(int index, uint64_t& count, std::string& erro
     return false;
   }
   const tinygltf::Accessor& accessor = model_.accessors[static_cast<size_t>(index)];
-  const uint64_t limit = accessor.bufferView >= 0 ? kMaxAccessorElements : kMaxBufferlessElements;
+  const uint64_t limit = accessor.bufferView >= 0
+                             ? std::min(kMaxAccessorElements, limits_.max_accessor_elements)
+                             : std::min(kMaxBufferlessElements, limits_.max_bufferless_elements);
   if (accessor.count > limit) {
     error = "accessor " + std::to_string(index) + " has count " + std::to_string(accessor.count) +
             ", too large (limit " + std::to_string(limit) + ")";
@@ -346,7 +348,12 @@ bool AccessorReader::read(int index, ElementType type, unsigned formats, std::ve
                           Decode decode, std::string& error) const {
   Layout layout;
   if (!resolve(index, type, formats, layout, error)) return false;
-  // Bounded: count was checked against the limits and against the bytes really present.
+  // Bounded: count was checked against the limits and against the bytes really present, and
+  // the decoded size is charged to the import's budget before anything is allocated.
+  if (budget_ && !budget_->charge(layout.count * layout.components * sizeof(T),
+                                  "accessor " + std::to_string(index), error)) {
+    return false;
+  }
   out.assign(layout.count * layout.components, T{});
   if (layout.data) {
     for (uint64_t i = 0; i < layout.count; ++i) {

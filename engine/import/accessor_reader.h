@@ -7,11 +7,29 @@
 #include <string>
 #include <vector>
 
+#include "import/gltf_import.h"
+
 namespace tinygltf {
 class Model;
 }
 
 namespace rig::import {
+
+// What is left of the import's decode budget (ImportLimits), in bytes. Shared by every stage.
+struct DecodeBudget {
+  uint64_t remaining = ~uint64_t{0};
+  // Takes `bytes` for `what`; false (with `error` set) when that would exceed the budget.
+  bool charge(uint64_t bytes, const std::string& what, std::string& error) {
+    if (bytes > remaining) {
+      error = what + " would decode " + std::to_string(bytes) +
+              " bytes, over what is left of the import's decode budget (" +
+              std::to_string(remaining) + " bytes; see ImportLimits)";
+      return false;
+    }
+    remaining -= bytes;
+    return true;
+  }
+};
 
 // The tail of every dangling-reference error: ", which does not exist (the file has 3)".
 inline std::string does_not_exist(size_t count, const char* noun = "",
@@ -54,6 +72,8 @@ const char* element_type_name(ElementType type);
 class AccessorReader {
  public:
   explicit AccessorReader(const tinygltf::Model& model) : model_(model) {}
+  AccessorReader(const tinygltf::Model& model, const ImportLimits& limits, DecodeBudget& budget)
+      : model_(model), limits_(limits), budget_(&budget) {}
 
   // Number of elements of accessor `index` after checking that the index exists and the count
   // is not absurd. Used to match attribute counts before reading.
@@ -81,6 +101,8 @@ class AccessorReader {
             std::string& error) const;
 
   const tinygltf::Model& model_;
+  ImportLimits limits_;
+  DecodeBudget* budget_ = nullptr;  // nullptr: unlimited (beyond the element caps)
 };
 
 }  // namespace rig::import

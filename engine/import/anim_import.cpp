@@ -53,6 +53,18 @@ bool read_key_times(ImportContext& context, int accessor, const std::string& at,
     error = at + " has no keys";
     return false;
   }
+  if (times.size() > context.limits.max_channel_keys) {
+    error = at + " has " + std::to_string(times.size()) + " keys, too many (limit " +
+            std::to_string(context.limits.max_channel_keys) + " per channel)";
+    return false;
+  }
+  context.total_keys += times.size();
+  if (context.total_keys > context.limits.max_total_keys) {
+    error = at + " brings the model to " + std::to_string(context.total_keys) +
+            " keys, too many (limit " + std::to_string(context.limits.max_total_keys) +
+            " per model)";
+    return false;
+  }
   for (size_t k = 0; k < times.size(); ++k) {
     if (!std::isfinite(times[k])) {
       error = at + ": key time " + std::to_string(k) + " is not finite";

@@ -126,6 +126,8 @@ bool check_glb(const std::vector<unsigned char>& bytes, uint64_t& glb_length, st
 
 struct ImageState {
   std::map<int, DecodedImage>* decoded = nullptr;
+  const ImportLimits* limits = nullptr;
+  uint64_t* image_bytes = nullptr;  // decoded so far, against limits->max_total_image_bytes
 };
 
 // tinygltf's image hook. It never fails the load: a bad picture becomes a warning later.
@@ -136,26 +138,77 @@ bool decode_image_callback(tinygltf::Image* image, const int image_index, std::s
   // so those are decoded after parsing, from a bounds-checked view (see gltf_import.cpp).
   if (image->bufferView >= 0) return true;
   auto* state = static_cast<ImageState*>(user_data);
-  (*state->decoded)[image_index] =
-      decode_image(bytes, size > 0 ? static_cast<uint64_t>(size) : 0, image->mimeType);
+  const uint64_t used = *state->image_bytes;
+  const uint64_t total = state->limits->max_total_image_bytes;
+  DecodedImage decoded =
+      decode_image(bytes, size > 0 ? static_cast<uint64_t>(size) : 0, image->mimeType,
+                   state->limits->max_image_pixels, used < total ? total - used : 0);
+  *state->image_bytes += decoded.rgba.size();
+  (*state->decoded)[image_index] = std::move(decoded);
   return true;
 }
 
 // tinygltf looks for a relative URI first in the base folder and then in "." (the working
 // directory), so a model whose .bin is missing could silently load someone else's file from
 // wherever rigview was started. These callbacks only let it see files under the model's own
-// folder: tinygltf joins the (absolute) base folder and the URI, so every legitimate candidate
-// starts with `prefix`, and the "./uri" candidate never does.
+// folder: tinygltf joins the (absolute) base folder and the percent-decoded URI, so every
+// legitimate candidate starts with `prefix`, and the "./uri" candidate never does. The URI is
+// what follows the prefix; absolute paths and schemes other than data: are refused there, with
+// the reason kept for the error message (tinygltf itself would only say "file not found").
 struct ModelFolder {
-  std::string prefix;  // absolute folder of the model, ending in '/'
+  std::string prefix;  // absolute folder of the model, ending in '/'; empty: from memory
+  bool from_memory = false;
+  bool confine = false;
+  std::string canonical_folder;  // confine: the model's folder with links resolved, ending '/'
+  std::string refusal;           // the first URI refused and why ("'/x': absolute path ...")
+  uint64_t bytes_read = 0;       // external files read
   // Buffer files longer than their buffer's byteLength, and that byteLength: read as their
   // first byteLength bytes (see load_gltf_source).
   std::map<std::string, size_t> declared_lengths;
 };
 
+// Why `uri` (already percent-decoded) may not be read, or "" when it may.
+std::string uri_refusal(const std::string& uri, const ModelFolder& folder) {
+  if (uri.empty()) return "empty URI";
+  const bool drive = uri.size() >= 2 && std::isalpha(static_cast<unsigned char>(uri[0])) &&
+                     uri[1] == ':' && (uri.size() == 2 || uri[2] == '/' || uri[2] == '\\');
+  if (uri[0] == '/' || uri[0] == '\\' || drive) return "absolute path not allowed";
+  // RFC 3986 scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
+  if (std::isalpha(static_cast<unsigned char>(uri[0]))) {
+    size_t k = 1;
+    while (k < uri.size() && (std::isalnum(static_cast<unsigned char>(uri[k])) || uri[k] == '+' ||
+                              uri[k] == '-' || uri[k] == '.')) {
+      ++k;
+    }
+    if (k < uri.size() && uri[k] == ':') {
+      return "URI scheme '" + uri.substr(0, k) + "' not allowed (only data: and relative paths)";
+    }
+  }
+  if (folder.from_memory) return "external files are not allowed when importing from memory";
+  if (folder.confine) {
+    std::error_code ec;
+    const fs::path resolved = fs::weakly_canonical(fs::path(folder.prefix + uri), ec);
+    const std::string text = resolved.string();
+    if (ec || text.size() <= folder.canonical_folder.size() ||
+        text.compare(0, folder.canonical_folder.size(), folder.canonical_folder) != 0) {
+      return "resolves outside the model's folder (confined)";
+    }
+  }
+  return {};
+}
+
 bool inside_model_folder(const std::string& candidate, void* user_data) {
-  const std::string& prefix = static_cast<const ModelFolder*>(user_data)->prefix;
-  return candidate.size() > prefix.size() && candidate.compare(0, prefix.size(), prefix) == 0;
+  auto* folder = static_cast<ModelFolder*>(user_data);
+  const std::string& prefix = folder->prefix;
+  if (!folder->from_memory &&
+      !(candidate.size() > prefix.size() && candidate.compare(0, prefix.size(), prefix) == 0)) {
+    return false;  // tinygltf's "./uri" fallback
+  }
+  const std::string uri = candidate.substr(prefix.size());
+  const std::string why = uri_refusal(uri, *folder);
+  if (why.empty()) return true;
+  if (folder->refusal.empty()) folder->refusal = "'" + uri + "': " + why;
+  return false;
 }
 
 bool file_exists_in_model_folder(const std::string& candidate, void* user_data) {
@@ -181,6 +234,7 @@ bool read_file_in_model_folder(std::vector<unsigned char>* out, std::string* err
     if (err) *err += "read failed";
     return false;
   }
+  static_cast<ModelFolder*>(user_data)->bytes_read += out->size();
   const auto& declared = static_cast<const ModelFolder*>(user_data)->declared_lengths;
   if (auto it = declared.find(candidate); it != declared.end() && it->second < out->size()) {
     out->resize(it->second);
@@ -233,9 +287,13 @@ std::string text_after(const std::string& text, const std::string& marker,
 }
 
 // Rewords tinygltf's failure messages into the importer's style, naming the element at fault.
-std::string explain_tinygltf_error(const std::string& err, const tinygltf::Model& partial) {
+std::string explain_tinygltf_error(const std::string& err, const tinygltf::Model& partial,
+                                   const ModelFolder& folder) {
   // tinygltf appends buffers as it parses them, so a buffer failure concerns the next index.
   const std::string buffer = "buffer " + std::to_string(partial.buffers.size());
+  if (!folder.refusal.empty() && err.find("File not found : ") != std::string::npos) {
+    return buffer + ": cannot read " + folder.refusal;
+  }
   if (err.find("File not found : ") != std::string::npos) {
     return buffer + ": cannot read '" + text_after(err, "File not found : ") + "' (file not found)";
   }
@@ -295,33 +353,80 @@ std::string one_line(const std::string& text, size_t max_length) {
   return result;
 }
 
-bool load_gltf_source(const std::string& path, GltfSource& source, std::string& error) {
-  std::vector<unsigned char> bytes;
-  if (!read_whole_file(path, bytes, error)) return false;
+namespace {
 
+// The shape of the JSON text, before tinygltf sees it: nesting depth, containers, other values.
+// Strings are skipped (escapes included); everything else about the JSON is tinygltf's business.
+bool check_json_shape(const unsigned char* text, uint64_t size, const ImportLimits& limits,
+                      std::string& error) {
+  uint64_t depth = 0, containers = 0, values = 0;
+  bool in_value = false;  // inside a number or literal
+  auto count_value = [&]() {
+    if (++values <= limits.max_json_values) return true;
+    error = "the JSON has more than " + std::to_string(limits.max_json_values) +
+            " values, too many (limit)";
+    return false;
+  };
+  for (uint64_t i = 0; i < size; ++i) {
+    const unsigned char c = text[i];
+    if (c == '"') {
+      if (!count_value()) return false;
+      in_value = false;
+      for (++i; i < size && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      in_value = false;
+      if (++depth > limits.max_json_depth) {
+        error = "invalid JSON: nested deeper than " + std::to_string(limits.max_json_depth) +
+                " levels (at byte " + std::to_string(i) + ")";
+        return false;
+      }
+      if (++containers > limits.max_json_containers) {
+        error = "the JSON has more than " + std::to_string(limits.max_json_containers) +
+                " objects and arrays, too many (limit)";
+        return false;
+      }
+    } else if (c == ']' || c == '}') {
+      in_value = false;
+      if (depth > 0) --depth;
+    } else if (c == ',' || c == ':' || c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      in_value = false;
+    } else if (!in_value) {
+      in_value = true;
+      if (!count_value()) return false;
+    }
+  }
+  return true;
+}
+
+// Parses `bytes` (a whole .gltf or .glb) with tinygltf, URIs resolved as `folder` says.
+bool parse_document(const std::vector<unsigned char>& bytes, bool extension_says_glb,
+                    const std::string& base_dir, ModelFolder& model_folder,
+                    const ImportOptions& options, GltfSource& source, std::string& error) {
   const bool is_glb = bytes.size() >= 4 && read_u32(bytes, 0) == kGlbMagic;
-  std::string extension = fs::path(path).extension().string();
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (!is_glb && extension == ".glb") {
+  if (!is_glb && extension_says_glb) {
     error = "not a GLB file (it does not start with 'glTF')";
     return false;
   }
   uint64_t glb_length = 0;
   if (is_glb && !check_glb(bytes, glb_length, error)) return false;
-
-  // Relative URIs resolve against the model's folder, and only there (see ModelFolder).
-  std::error_code ec;
-  fs::path folder = fs::absolute(fs::path(path), ec).parent_path();
-  if (ec) folder = fs::path(path).parent_path();
-  const std::string base_dir = folder.string();
-  ModelFolder model_folder{base_dir.empty() || base_dir.back() == '/' ? base_dir : base_dir + "/",
-                           {}};
+  if (is_glb ? !check_json_shape(bytes.data() + kGlbHeaderSize + kChunkHeaderSize,
+                                 read_u32(bytes, 12), options.limits, error)
+             : !check_json_shape(bytes.data(), bytes.size(), options.limits, error)) {
+    return false;
+  }
   // One more attempt per buffer file found longer than its byteLength (usually none).
   for (size_t attempt = 0;; ++attempt) {
     source.document = tinygltf::Model{};
     source.uri_images.clear();
+    source.image_bytes = 0;
+    model_folder.bytes_read = 0;
+    model_folder.refusal.clear();
     tinygltf::TinyGLTF loader;
-    ImageState image_state{&source.uri_images};
+    ImageState image_state{&source.uri_images, &options.limits, &source.image_bytes};
     loader.SetImageLoader(&decode_image_callback, &image_state);
     loader.SetFsCallbacks({&file_exists_in_model_folder, &expand_nothing,
                            &read_file_in_model_folder, &never_write, &model_folder});
@@ -338,11 +443,54 @@ bool load_gltf_source(const std::string& path, GltfSource& source, std::string& 
     if (loaded) break;
     if (attempt < kMaxBufferFileRetries && note_longer_buffer_file(err, model_folder)) continue;
     // A few tinygltf failures (e.g. an empty image file) only leave a warning behind.
-    error = explain_tinygltf_error(err.empty() ? warn : err, source.document);
+    error = explain_tinygltf_error(err.empty() ? warn : err, source.document, model_folder);
     return false;
   }
   source.longer_buffer_files = model_folder.declared_lengths.size();
+  source.input_bytes = bytes.size() + model_folder.bytes_read;
   return true;
+}
+
+}  // namespace
+
+bool load_gltf_source(const std::string& path, const ImportOptions& options, GltfSource& source,
+                      std::string& error) {
+  std::vector<unsigned char> bytes;
+  if (!read_whole_file(path, bytes, error)) return false;
+  std::string extension = fs::path(path).extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+
+  // Relative URIs resolve against the model's folder, and only there (see ModelFolder).
+  std::error_code ec;
+  fs::path folder = fs::absolute(fs::path(path), ec).parent_path();
+  if (ec) folder = fs::path(path).parent_path();
+  const std::string base_dir = folder.string();
+  ModelFolder model_folder;
+  model_folder.prefix = base_dir.empty() || base_dir.back() == '/' ? base_dir : base_dir + "/";
+  model_folder.confine = options.confine;
+  if (options.confine) {
+    std::string canonical = fs::weakly_canonical(folder, ec).string();
+    if (ec) canonical = base_dir;
+    model_folder.canonical_folder =
+        canonical.empty() || canonical.back() == '/' ? canonical : canonical + "/";
+  }
+  return parse_document(bytes, extension == ".glb", base_dir, model_folder, options, source, error);
+}
+
+bool load_gltf_source_from_memory(std::span<const uint8_t> bytes, const ImportOptions& options,
+                                  GltfSource& source, std::string& error) {
+  if (bytes.empty()) {
+    error = "file is empty";
+    return false;
+  }
+  if (bytes.size() >= std::numeric_limits<uint32_t>::max()) {
+    error = "file is too large (" + std::to_string(bytes.size()) + " bytes, limit 4 GiB)";
+    return false;
+  }
+  const std::vector<unsigned char> copy(bytes.begin(), bytes.end());
+  ModelFolder model_folder;
+  model_folder.from_memory = true;
+  return parse_document(copy, false, "", model_folder, options, source, error);
 }
 
 }  // namespace rig::import

@@ -5,9 +5,12 @@
 
 #include <tiny_gltf.h>
 
+#include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 
+#include "import/gltf_import.h"
 #include "import/image_decode.h"
 
 namespace rig::import {
@@ -19,9 +22,18 @@ struct GltfSource {
   std::map<int, DecodedImage> uri_images;
   // External buffer files longer than their byteLength (read as their first byteLength bytes).
   size_t longer_buffer_files = 0;
+  // Bytes read: the file (or the memory block) plus every external buffer and image file. The
+  // decode budget (ImportLimits) scales with it.
+  uint64_t input_bytes = 0;
+  // Decoded RGBA bytes of uri_images, counted against ImportLimits::max_total_image_bytes.
+  uint64_t image_bytes = 0;
 };
 
-bool load_gltf_source(const std::string& path, GltfSource& source, std::string& error);
+bool load_gltf_source(const std::string& path, const ImportOptions& options, GltfSource& source,
+                      std::string& error);
+// From memory: no folder, so only data: URIs and the GLB's BIN chunk can hold buffers.
+bool load_gltf_source_from_memory(std::span<const uint8_t> bytes, const ImportOptions& options,
+                                  GltfSource& source, std::string& error);
 
 // Joins a multi-line message into one line ("a; b"), trimmed, at most `max_length` characters.
 std::string one_line(const std::string& text, size_t max_length = 300);

@@ -264,6 +264,7 @@ bool import_materials(ImportContext& context, std::string& error) {
 bool import_images(ImportContext& context, import::GltfSource& source, std::string& error) {
   const tinygltf::Model& document = context.document;
   context.model.images.resize(document.images.size());
+  uint64_t image_bytes = source.image_bytes;  // URI images, decoded while parsing
   for (size_t i = 0; i < document.images.size(); ++i) {
     const tinygltf::Image& image_source = document.images[i];
     Image& image = context.model.images[i];
@@ -277,7 +278,11 @@ bool import_images(ImportContext& context, import::GltfSource& source, std::stri
         error = at + ": " + error;
         return false;
       }
-      decoded = import::decode_image(bytes, length, image_source.mimeType);
+      const uint64_t total = context.limits.max_total_image_bytes;
+      decoded = import::decode_image(bytes, length, image_source.mimeType,
+                                     context.limits.max_image_pixels,
+                                     image_bytes < total ? total - image_bytes : 0);
+      image_bytes += decoded.rgba.size();
     } else if (auto it = source.uri_images.find(static_cast<int>(i));
                it != source.uri_images.end()) {
       decoded = std::move(it->second);
@@ -361,10 +366,17 @@ void build_draws(Model& model) {
   }
 }
 
-bool run_import(const std::string& path, Model& out, std::string& error) {
-  import::GltfSource source;
-  if (!import::load_gltf_source(path, source, error)) return false;
-  ImportContext context(source.document, out);
+bool run_import(import::GltfSource& source, const ImportOptions& options, Model& out,
+                std::string& error) {
+  const ImportLimits& limits = options.limits;
+  const uint64_t per_byte = limits.decode_bytes_per_input_byte;
+  const uint64_t scaled = source.input_bytes > ~uint64_t{0} / (per_byte ? per_byte : 1)
+                              ? ~uint64_t{0}
+                              : source.input_bytes * per_byte;
+  const uint64_t budget = scaled > ~uint64_t{0} - limits.decode_fixed_bytes
+                              ? ~uint64_t{0}
+                              : scaled + limits.decode_fixed_bytes;
+  ImportContext context(source.document, out, limits, budget);
   context.warnings.add("BUFFER_FILE_LONGER", source.longer_buffer_files,
                        "buffer files are longer than their byteLength (the extra bytes are "
                        "ignored)");
@@ -383,19 +395,42 @@ bool run_import(const std::string& path, Model& out, std::string& error) {
   return true;
 }
 
-}  // namespace
-
-bool import_gltf(const std::string& path, Model& out, std::string& error) {
-  out = Model{};
-  out.file = path;
-  error.clear();
-  if (!run_import(path, out, error)) {
+bool finish(bool ok, const std::string& name, Model& out, std::string& error) {
+  if (!ok) {
     out = Model{};  // never hand out half a model
-    out.file = path;
+    out.file = name;
     error = import::one_line(error);
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool import_gltf(const std::string& path, Model& out, std::string& error) {
+  return import_gltf(path, ImportOptions{}, out, error);
+}
+
+bool import_gltf(const std::string& path, const ImportOptions& options, Model& out,
+                 std::string& error) {
+  out = Model{};
+  out.file = path;
+  error.clear();
+  import::GltfSource source;
+  const bool ok = import::load_gltf_source(path, options, source, error) &&
+                  run_import(source, options, out, error);
+  return finish(ok, path, out, error);
+}
+
+bool import_gltf_from_memory(std::span<const uint8_t> bytes, const std::string& name,
+                             const ImportOptions& options, Model& out, std::string& error) {
+  out = Model{};
+  out.file = name;
+  error.clear();
+  import::GltfSource source;
+  const bool ok = import::load_gltf_source_from_memory(bytes, options, source, error) &&
+                  run_import(source, options, out, error);
+  return finish(ok, name, out, error);
 }
 
 }  // namespace rig

@@ -12,14 +12,19 @@ struct DecodedImage {
   int width = 0;
   int height = 0;
   std::vector<uint8_t> rgba;  // width*height*4, empty when decoding failed
-  std::string
-      warning_code;     // empty on success, else IMAGE_DECODE_FAILED / IMAGE_FORMAT_UNSUPPORTED
-  std::string warning;  // why, for the warning message
+  std::string warning_code;   // empty on success, else IMAGE_DECODE_FAILED /
+                              // IMAGE_FORMAT_UNSUPPORTED / IMAGE_TOO_LARGE
+  std::string warning;        // why, for the warning message
 };
 
-// Largest image accepted, in pixels (16384 x 16384 would already be 1 GiB of RGBA).
+// Largest image accepted by default, in pixels (16384 x 16384 would already be 1 GiB of RGBA).
 constexpr uint64_t kMaxImagePixels = uint64_t{1} << 26;
 
-DecodedImage decode_image(const uint8_t* bytes, uint64_t size, const std::string& mime_type);
+// Decodes only when the header's size is within `max_pixels` and its RGBA8 bytes within
+// `max_bytes` (what is left of the model's total image budget): the size is read from the
+// header first, so a corrupt or hostile header cannot make stb allocate.
+DecodedImage decode_image(const uint8_t* bytes, uint64_t size, const std::string& mime_type,
+                          uint64_t max_pixels = kMaxImagePixels,
+                          uint64_t max_bytes = kMaxImagePixels * 4);
 
 }  // namespace rig::import

@@ -44,12 +44,24 @@ inline std::string number_text(double value) {
 
 struct ImportContext {
   const tinygltf::Model& document;
+  ImportLimits limits;
+  DecodeBudget budget;
   AccessorReader reader;
   Model& model;
   WarningLog warnings;
+  uint64_t total_vertices = 0;  // against limits.max_total_vertices
+  uint64_t total_keys = 0;      // against limits.max_total_keys
 
-  ImportContext(const tinygltf::Model& doc, Model& out)
-      : document(doc), reader(doc), model(out), warnings(out.warnings) {}
+  ImportContext(const tinygltf::Model& doc, Model& out, const ImportLimits& import_limits = {},
+                uint64_t budget_bytes = ~uint64_t{0})
+      : document(doc),
+        limits(import_limits),
+        budget{budget_bytes},
+        reader(doc, limits, budget),
+        model(out),
+        warnings(out.warnings) {}
+  ImportContext(const ImportContext&) = delete;
+  ImportContext& operator=(const ImportContext&) = delete;
 };
 
 // mesh_import.cpp: every mesh and primitive (attributes, indices, skin influences, morph targets).

@@ -123,6 +123,21 @@ int attribute(const tinygltf::Primitive& source, const std::string& name) {
   return it == source.attributes.end() ? -1 : it->second;
 }
 
+// JOINTS_n / WEIGHTS_n with n up to 9999 would mean 40,000 influences per vertex: checked
+// before anything of the primitive is read.
+bool check_influence_sets(const ImportContext& context, const tinygltf::Primitive& source,
+                          const std::string& at, std::string& error) {
+  const int highest = highest_influence_set(source);
+  const uint64_t sets = highest < 0 ? 0 : static_cast<uint64_t>(highest) + 1;
+  if (sets > context.limits.max_influence_sets) {
+    error = at + " has JOINTS_" + std::to_string(highest) + "/WEIGHTS_" + std::to_string(highest) +
+            ": " + std::to_string(sets) + " influence sets, too many (limit " +
+            std::to_string(context.limits.max_influence_sets) + ")";
+    return false;
+  }
+  return true;
+}
+
 struct InfluenceCounts {
   uint64_t not_normalized = 0;
   uint64_t all_zero = 0;
@@ -137,7 +152,12 @@ bool import_influences(ImportContext& context, const tinygltf::Primitive& source
   const int highest = highest_influence_set(source);
   if (highest < 0) return true;
   const uint32_t sets = static_cast<uint32_t>(highest) + 1;
+  if (!check_influence_sets(context, source, at, error)) return false;
   const uint64_t vertex_count = primitive.vertex_count();
+  if (!context.budget.charge(vertex_count * 4 * sets * (sizeof(uint16_t) + sizeof(float)),
+                             at + " skin influences", error)) {
+    return false;
+  }
   primitive.influences = 4 * sets;
   primitive.joints.assign(vertex_count * primitive.influences, 0);
   primitive.weights.assign(vertex_count * primitive.influences, 0.0f);
@@ -272,6 +292,7 @@ bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
   }
   primitive.material = source.material;
 
+  if (!check_influence_sets(context, source, at, error)) return false;
   const int position = attribute(source, "POSITION");
   if (position < 0) {
     error = at + " has no POSITION attribute";
@@ -280,6 +301,18 @@ bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
   uint64_t vertex_count = 0;
   if (!context.reader.element_count(position, vertex_count, error)) {
     error = at + " POSITION: " + error;
+    return false;
+  }
+  if (vertex_count > context.limits.max_primitive_vertices) {
+    error = at + " has " + std::to_string(vertex_count) + " vertices, too many (limit " +
+            std::to_string(context.limits.max_primitive_vertices) + " per primitive)";
+    return false;
+  }
+  context.total_vertices += vertex_count;
+  if (context.total_vertices > context.limits.max_total_vertices) {
+    error = at + " brings the model to " + std::to_string(context.total_vertices) +
+            " vertices, too many (limit " + std::to_string(context.limits.max_total_vertices) +
+            " per model)";
     return false;
   }
   if (!read_vectors(context, position, ElementType::Vec3, kPositionFormats, vertex_count,
@@ -313,7 +346,13 @@ bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
       }
     }
   }
-  if (primitive.normals.empty()) generate_normals(primitive);
+  if (primitive.normals.empty()) {
+    if (!context.budget.charge(vertex_count * sizeof(glm::vec3), at + " generated normals",
+                               error)) {
+      return false;
+    }
+    generate_normals(primitive);
+  }
   if (!import_influences(context, source, at, primitive, counts, error)) return false;
   return import_targets(context, source, at, primitive, error);
 }
