@@ -3,16 +3,18 @@
 #include <array>
 
 #include "skin/skin_kernels.h"
+#include "skin/skin_position_kernels.h"
 
 namespace rig {
 
 namespace {
 
 constexpr std::array<SkinningMethodInfo, kSkinningMethodCount> kMethods = {{
-    {SkinningMethod::Linear, "lbs", "LBS", "linear blend", kLinearPaletteRows,
-     write_linear_palette, skin_linear_kernel, "skin_lbs.glsl"},
+    {SkinningMethod::Linear, "lbs", "LBS", "linear blend", kLinearPaletteRows, write_linear_palette,
+     skin_linear_kernel, "skin_lbs.glsl", skin_linear_positions_kernel},
     {SkinningMethod::DualQuaternion, "dqs", "DQS", "dual quaternion", kDualQuatPaletteRows,
-     write_dual_quat_palette, skin_dual_quat_kernel, "skin_dqs.glsl"},
+     write_dual_quat_palette, skin_dual_quat_kernel, "skin_dqs.glsl",
+     skin_dual_quat_positions_kernel},
 }};
 
 // The enum value is the row index: a row out of place would silently swap methods.
