@@ -5,58 +5,6 @@
 
 namespace rig {
 
-namespace {
-constexpr int kSlerpTerms = 24;
-// Coefficients of the series: u_i = 1/(i(2i+1)), v_i = i/(2i+1).
-struct SlerpSeries {
-  float u[kSlerpTerms + 1] = {}, v[kSlerpTerms + 1] = {};
-  constexpr SlerpSeries() {
-    for (int i = 1; i <= kSlerpTerms; ++i) {
-      u[i] = 1.0f / float(i * (2 * i + 1));
-      v[i] = float(i) / float(2 * i + 1);
-    }
-  }
-};
-constexpr SlerpSeries kSeries;
-}  // namespace
-
-glm::quat slerp_shortest(glm::quat a, glm::quat b, float t) {
-  // Single precision, no transcendental function: the reference's branches (shortest path,
-  // normalized lerp when nearly parallel), and otherwise the slerp weights sin(sθ)/sin θ from
-  // their series in x = cos θ (Eberly, "A Fast and Accurate Algorithm for Computing SLERP",
-  // 2011; the series itself, 24 terms, without the paper's shortened last term). The result is
-  // renormalized like the reference's. tests/engine/skinning_speed_test.cpp bounds the
-  // difference from slerp_shortest_reference.
-  float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-  if (d < 0.0f) {
-    b = -b;
-    d = -d;
-  }
-  float s0, s1;
-  if (d > 0.9995f) {
-    s0 = 1.0f - t;
-    s1 = t;
-  } else {
-    // Horner over the series; term i's factor tends to (x − 1)/2, so 24 terms leave a
-    // truncation below 2^-24 at the widest angle (x = 0, a 180° rotation).
-    const float xm1 = std::min(d, 1.0f) - 1.0f;
-    const float dt = 1.0f - t, tt = t * t, dd = dt * dt;
-    float ct = 1.0f, cd = 1.0f;
-    for (int i = kSlerpTerms; i >= 1; --i) {
-      ct = 1.0f + (kSeries.u[i] * tt - kSeries.v[i]) * xm1 * ct;
-      cd = 1.0f + (kSeries.u[i] * dd - kSeries.v[i]) * xm1 * cd;
-    }
-    s0 = dt * cd;
-    s1 = t * ct;
-  }
-  const float x = s0 * a.x + s1 * b.x, y = s0 * a.y + s1 * b.y, z = s0 * a.z + s1 * b.z,
-              w = s0 * a.w + s1 * b.w;
-  const float len2 = x * x + y * y + z * z + w * w;
-  if (!(len2 > 0.0f)) return a;
-  const float inv = 1.0f / std::sqrt(len2);
-  return glm::quat(w * inv, x * inv, y * inv, z * inv);
-}
-
 glm::quat slerp_shortest_reference(glm::quat a, glm::quat b, float t) {
   // Double precision inside: acos near 1 loses digits in float, and the spec's reference
   // (Appendix C) is written for exact arithmetic.

@@ -204,6 +204,27 @@ inline void lbs1_position(const float* palette, size_t joint_count, const uint16
 
 // ---- DQS -------------------------------------------------------------------------------------
 
+// skin_math::pivot_influence without branches (weights are data: a branch per comparison
+// mispredicts): the first slot holding the largest weight.
+template <int K>
+inline uint32_t pivot(const float* w) {
+  __m128 m = _mm_loadu_ps(w);
+  int mask;
+  if constexpr (K == 8) {
+    const __m128 hi = _mm_loadu_ps(w + 4);
+    __m128 x = _mm_max_ps(m, hi);
+    x = _mm_max_ps(x, RIG_SHUF(x, x, 2, 3, 0, 1));
+    x = _mm_max_ps(x, RIG_SHUF(x, x, 1, 0, 3, 2));
+    mask = _mm_movemask_ps(_mm_cmpeq_ps(m, x)) | (_mm_movemask_ps(_mm_cmpeq_ps(hi, x)) << 4);
+  } else {
+    __m128 x = _mm_max_ps(m, RIG_SHUF(m, m, 2, 3, 0, 1));
+    x = _mm_max_ps(x, RIG_SHUF(x, x, 1, 0, 3, 2));
+    mask = _mm_movemask_ps(_mm_cmpeq_ps(m, x));
+  }
+  const uint32_t ref = uint32_t(__builtin_ctz(uint32_t(mask) | (1u << K)));
+  return ref < uint32_t(K) ? ref : 0u;  // no slot equals the maximum only with NaN weights
+}
+
 // Four vertices of dual-quaternion skinning (palette: 5 rows per joint).
 // `signs` (may be null): bit j of row p set when dot(real_j, real_p) < 0, computed as the
 // per-influence test below computes it (skin/simd_skin.cpp); it replaces that test.
@@ -221,9 +242,7 @@ inline void dqs4(const float* palette, size_t joint_count, const uint64_t (*sign
     uint32_t idx[K];
     float w[K];
     sums[q] = vertex_slots<K>(vj, vw, joint_count, idx, w);
-    uint32_t ref = 0;  // skin_math::pivot_influence
-#pragma GCC unroll 8
-    for (int i = 1; i < K; ++i) ref = vw[i] > vw[ref] ? uint32_t(i) : ref;
+    const uint32_t ref = pivot<K>(vw);
     pivot_ok[q] = vj[ref] < joint_count ? ~0u : 0u;
     const __m128 pivot = _mm_loadu_ps(palette + size_t(idx[ref]) * 20);
     __m128 real = _mm_setzero_ps(), dual = real, s0 = real, s1 = real, s2 = real;
@@ -232,9 +251,11 @@ inline void dqs4(const float* palette, size_t joint_count, const uint64_t (*sign
 #pragma GCC unroll 8
       for (int i = 0; i < K; ++i) {
         const float* r = palette + size_t(idx[i]) * 20;
-        const bool flip = (row_signs[idx[i] >> 6] >> (idx[i] & 63)) & 1u;
+        // The sign bit moved into the weight's sign: no branch (the signs are data, a branch
+        // on them mispredicts half the time).
+        const uint32_t flip = uint32_t(row_signs[idx[i] >> 6] >> (idx[i] & 63)) << 31;
         const __m128 wi = _mm_set1_ps(w[i]);
-        const __m128 sw = _mm_set1_ps(flip ? -w[i] : w[i]);
+        const __m128 sw = _mm_xor_ps(wi, _mm_castsi128_ps(_mm_set1_epi32(int(flip))));
         real = RIG_MADD(_mm_loadu_ps(r), sw, real);
         dual = RIG_MADD(_mm_loadu_ps(r + 4), sw, dual);
         s0 = RIG_MADD(_mm_loadu_ps(r + 8), wi, s0);
