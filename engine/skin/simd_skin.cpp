@@ -53,7 +53,9 @@ void hemisphere_signs(const float* palette, size_t joints, uint64_t (*signs)[kSi
 
 bool supported(Level level) {
   if (level == Level::Sse2) return true;
-  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  // __builtin_cpu_init: safe even when first asked from a static initializer.
+  static const bool avx2 =
+      (__builtin_cpu_init(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
   return avx2;
 }
 
