@@ -17,6 +17,7 @@
 #include <random>
 #include <vector>
 
+#include "anim/blending_job.h"
 #include "anim/local_to_world_job.h"
 #include "anim/pose.h"
 #include "anim/sampling.h"
@@ -244,6 +245,43 @@ TEST(UpdateSpeed, FastSlerpIsWithinItsBoundOfTheReference) {
     for (int c = 0; c < 4; ++c) worst = std::max(worst, std::abs(f[c] - r[c]));
   }
   EXPECT_LE(worst, 1e-6f);
+}
+
+// The blending job's four-at-a-time override blend is blend_transforms (scalar slerp_shortest)
+// bit for bit, per node, with per-joint weights (0 included: those nodes stay untouched).
+TEST(UpdateSpeed, OverrideBlendEqualsBlendTransformsBitForBit) {
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f), w01(0.0f, 1.0f);
+  const size_t n = 31;
+  std::vector<Transform> a(n), b(n), out(n);
+  std::vector<float> joint_weights(n), none, morph;
+  for (size_t i = 0; i < n; ++i) {
+    for (Transform* t : {&a[i], &b[i]}) {
+      t->translation = {u(rng), u(rng), u(rng)};
+      t->rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+      t->scale = glm::vec3(1.0f) + 0.2f * glm::vec3(u(rng), u(rng), u(rng));
+    }
+    if (i % 3 == 0)  // nearly parallel: the normalized-lerp branch
+      b[i].rotation = glm::normalize(a[i].rotation + 0.01f * glm::quat(u(rng), u(rng), 0, 0));
+    joint_weights[i] = i % 5 == 0 ? 0.0f : w01(rng);
+  }
+  for (const bool masked : {false, true}) {
+    const BlendLayer layers[2] = {
+        {a, morph, 1.0f, {}},
+        {b, morph, 0.7f,
+         masked ? std::span<const float>(joint_weights) : std::span<const float>()}};
+    BlendingJob job{layers, out, morph};
+    ASSERT_TRUE(job.run());
+    for (size_t i = 0; i < n; ++i) {
+      const float w = masked ? 0.7f * joint_weights[i] : 0.7f;
+      const Transform e = w == 0.0f ? a[i] : blend_transforms(a[i], b[i], w);
+      for (int c = 0; c < 4; ++c) EXPECT_EQ(out[i].rotation[c], e.rotation[c]) << i;
+      for (int c = 0; c < 3; ++c) {
+        EXPECT_EQ(out[i].translation[c], e.translation[c]) << i;
+        EXPECT_EQ(out[i].scale[c], e.scale[c]) << i;
+      }
+    }
+  }
 }
 
 // The local → world job's SIMD product is glm's parent · trs(local), bit for bit.

@@ -56,13 +56,15 @@ for label, r, o in rows:
     headline.setdefault(label.split()[0] + label.split()[1], rv / ov)
 
 print()
-hdr = f"{'Per-frame update (palette)':36} {'rig ns':>9} {'rig noDQ':>9} {'ozz ns':>8} {'rig/ozz':>8} {'noDQ/ozz':>8}"
+hdr = f"{'Per-frame update (palette)':36} {'rig Char':>9} {'rig jobs':>9} {'ozz ns':>8} {'Char/ozz':>8} {'jobs/ozz':>8}"
 if native:
     hdr += f" {'ozzN ns':>8} {'rig/ozzN':>8}"
 print(hdr)
 frames = {}
 for name in sorted({k.split("/")[1] for k in res if k.startswith("Anim/")},
                    key=lambda n: (not n.startswith("Fox"), len(n))):
+    # rigview_animator: Character::evaluate + LBS palette; rigview_nodq: the same jobs by hand
+    # (what tests/bench/skinning_speed_bench.cpp times).
     r, d, o = (res.get(f"Anim/{name}/{s}") for s in ("rigview_animator", "rigview_nodq", "ozz"))
     if not (r and d and o):
         continue
