@@ -98,6 +98,9 @@ float method_difference(const ArtefactSetup& setup, const Model& model, const Ar
 
 // Distance from p to the segment [a, b] (a point when a == b).
 double distance_to_segment(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b);
+inline float distance_to_segment(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
+  return float(distance_to_segment(glm::dvec3(p), glm::dvec3(a), glm::dvec3(b)));
+}
 
 // ---- Over a clip.
 

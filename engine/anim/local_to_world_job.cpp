@@ -1,5 +1,7 @@
 #include "anim/local_to_world_job.h"
 
+#include <emmintrin.h>
+
 #include <algorithm>
 
 namespace rig {
@@ -35,6 +37,31 @@ NodeHierarchy NodeHierarchy::build(const Model& model) {
   return h;
 }
 
+namespace {
+
+// world = parent · trs(local), four columns at a time (SSE2). The same products and sums, in
+// the same order, as glm's scalar mat4 product (Σ_k parent[k] · local[j][k], k = 0..3 left to
+// right), minus the terms of local's last row (0, 0, 0, 1), which add exact zeros and ones:
+// the result is glm's bit for bit (but for the sign of a zero).
+inline __m128 load(const glm::vec4& v) { return _mm_loadu_ps(&v.x); }
+
+inline __m128 column(const __m128 p[4], const glm::vec3& c) {
+  __m128 r = _mm_mul_ps(p[0], _mm_set1_ps(c.x));
+  r = _mm_add_ps(r, _mm_mul_ps(p[1], _mm_set1_ps(c.y)));
+  return _mm_add_ps(r, _mm_mul_ps(p[2], _mm_set1_ps(c.z)));
+}
+
+void parent_times_trs(const glm::mat4& parent, const Transform& t, glm::mat4& out) {
+  const glm::mat3 r = glm::mat3_cast(t.rotation);
+  const __m128 p[4] = {load(parent[0]), load(parent[1]), load(parent[2]), load(parent[3])};
+  _mm_storeu_ps(&out[0].x, column(p, r[0] * t.scale.x));
+  _mm_storeu_ps(&out[1].x, column(p, r[1] * t.scale.y));
+  _mm_storeu_ps(&out[2].x, column(p, r[2] * t.scale.z));
+  _mm_storeu_ps(&out[3].x, _mm_add_ps(column(p, t.translation), p[3]));
+}
+
+}  // namespace
+
 bool LocalToWorldJob::validate() const {
   if (!model || local.size() != model->nodes.size() || world.size() != model->nodes.size())
     return false;
@@ -56,6 +83,10 @@ bool LocalToWorldJob::run() const {
                          hierarchy->subtree_end[size_t(root)] - hierarchy->position[size_t(root)]);
   for (const int i : nodes) {
     const Node& node = m.nodes[size_t(i)];
+    if (node.parent >= 0 && !node.has_shear) {
+      parent_times_trs(world[size_t(node.parent)], local[size_t(i)], world[size_t(i)]);
+      continue;
+    }
     glm::mat4 l = trs_matrix(local[size_t(i)]);
     if (node.has_shear) l = l * node.shear;
     world[size_t(i)] = node.parent < 0 ? l : world[size_t(node.parent)] * l;

@@ -5,7 +5,7 @@
 
 namespace rig {
 
-glm::quat slerp_shortest(glm::quat a, glm::quat b, float t) {
+glm::quat slerp_shortest_reference(glm::quat a, glm::quat b, float t) {
   // Double precision inside: acos near 1 loses digits in float, and the spec's reference
   // (Appendix C) is written for exact arithmetic.
   double ax = a.x, ay = a.y, az = a.z, aw = a.w;
@@ -81,18 +81,24 @@ void sample_channel(const Channel& c, float time, uint32_t& cursor, std::span<fl
   const uint32_t m = c.components;
   if (n == 0 || out.size() < m) return;
   const bool rotation = c.path == TargetPath::Rotation;
+  const float* times = c.times.data();
 
-  // Outside [first, last] the end value holds (spec: clamp).
-  if (n == 1 || !(time > c.times[0])) {
-    std::copy_n(key_value(c, 0), m, out.data());
-    return;
+  size_t k = cursor;
+  // Forward playback: the cursor's segment nearly always holds `time`; then no clamp applies
+  // (time > the first key, below the last) and no search is needed.
+  if (!(k + 1 < n && times[k] <= time && time < times[k + 1] && time > times[0])) {
+    // Outside [first, last] the end value holds (spec: clamp).
+    if (n == 1 || !(time > times[0])) {
+      std::copy_n(key_value(c, 0), m, out.data());
+      return;
+    }
+    if (time >= times[n - 1]) {
+      std::copy_n(key_value(c, n - 1), m, out.data());
+      return;
+    }
+    k = find_key(c.times, time, cursor);
   }
-  if (time >= c.times[n - 1]) {
-    std::copy_n(key_value(c, n - 1), m, out.data());
-    return;
-  }
-  const size_t k = find_key(c.times, time, cursor);
-  const float t0 = c.times[k], t1 = c.times[k + 1];
+  const float t0 = times[k], t1 = times[k + 1];
   const float td = t1 - t0;
   const float u = (time - t0) / td;
 

@@ -130,7 +130,7 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
                           const std::string& out_path, std::string& error,
                           const GltfWriteOptions& options, std::vector<WrittenClip>* report) {
   import::GltfSource source;
-  if (!import::load_gltf_source(in_path, source, error)) return false;
+  if (!import::load_gltf_source(in_path, ImportOptions{}, source, error)) return false;
   tinygltf::Model& doc = source.document;
   if (doc.animations.size() != model.clips.size() || clips.size() != model.clips.size()) {
     error = "the clips do not match the file's animations";

@@ -2,8 +2,10 @@
 // blended linearly and applied first, then the normalized, hemisphere-aligned blend of the rigid
 // dual quaternions.
 #include "skin/dual_quat.h"
+#include "skin/simd_skin.h"
 #include "skin/skin_kernels.h"
 #include "skin/skin_math.h"
+#include "skin/skin_reference.h"
 
 namespace rig {
 
@@ -24,16 +26,20 @@ void write_dual_quat_palette(std::span<const glm::mat4> matrices, std::span<glm:
   }
 }
 
-void skin_dual_quat_kernel(const SkinMesh& mesh, std::span<const glm::vec4> palette,
-                           std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
-                           std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) {
+void skin_dual_quat_reference(const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                              std::span<const glm::vec3> positions,
+                              std::span<const glm::vec3> normals,
+                              std::span<glm::vec3> out_positions,
+                              std::span<glm::vec3> out_normals) {
   using namespace skin_math;
   const uint32_t k = mesh.influences;
   const size_t joint_count = palette.size() / kDualQuatPaletteRows;
+  const bool with_normals = !normals.empty() && !out_normals.empty();
   for (uint32_t v = 0; v < mesh.vertex_count; ++v) {
     const uint16_t* joints = &mesh.joints[size_t(v) * k];
     const float* weights = &mesh.weights[size_t(v) * k];
-    const glm::vec3 p = positions[v], nrm = normals[v];
+    const glm::vec3 p = positions[v];
+    const glm::vec3 nrm = with_normals ? normals[v] : glm::vec3(0.0f);
     const float sum = weight_sum(weights, k);
     const uint32_t ref = pivot_influence(weights, k);
     bool ok = sum > 0.0f && joints[ref] < joint_count;
@@ -57,7 +63,7 @@ void skin_dual_quat_kernel(const SkinMesh& mesh, std::span<const glm::vec4> pale
     }
     if (!ok) {
       out_positions[v] = p;
-      out_normals[v] = safe_normalize(nrm, nrm);
+      if (with_normals) out_normals[v] = safe_normalize(nrm, nrm);
       continue;
     }
     const float len = glm::length(real);
@@ -66,8 +72,23 @@ void skin_dual_quat_kernel(const SkinMesh& mesh, std::span<const glm::vec4> pale
     dq.dual = dual / len;
     out_positions[v] = dual_quat_transform_point(dq, stretch * p);
     // Normals: inverse transpose of the blended stretch, then the blended rotation.
-    out_normals[v] = safe_normalize(dq.real * transform_normal(stretch, nrm), nrm);
+    if (with_normals)
+      out_normals[v] = safe_normalize(dq.real * transform_normal(stretch, nrm), nrm);
   }
+}
+
+void skin_dual_quat_kernel(const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                           std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+                           std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) {
+  simd_skin::skin_dual_quat(simd_skin::best_level(), mesh, palette, positions, normals,
+                            out_positions, out_normals);
+}
+
+void skin_dual_quat_positions_kernel(const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                                     std::span<const glm::vec3> positions,
+                                     std::span<glm::vec3> out_positions) {
+  simd_skin::skin_dual_quat(simd_skin::best_level(), mesh, palette, positions, {}, out_positions,
+                            {});
 }
 
 }  // namespace rig

@@ -4,6 +4,7 @@
 
 #include "skin/cor_kernel.h"
 #include "skin/skin_kernels.h"
+#include "skin/skin_position_kernels.h"
 
 namespace rig {
 
@@ -11,11 +12,12 @@ namespace {
 
 constexpr std::array<SkinningMethodInfo, kSkinningMethodCount> kMethods = {{
     {SkinningMethod::Linear, "lbs", "LBS", "linear blend", kLinearPaletteRows, write_linear_palette,
-     skin_linear_kernel, false, "skin_lbs.glsl"},
+     skin_linear_kernel, false, "skin_lbs.glsl", skin_linear_positions_kernel},
     {SkinningMethod::DualQuaternion, "dqs", "DQS", "dual quaternion", kDualQuatPaletteRows,
-     write_dual_quat_palette, skin_dual_quat_kernel, false, "skin_dqs.glsl"},
+     write_dual_quat_palette, skin_dual_quat_kernel, false, "skin_dqs.glsl",
+     skin_dual_quat_positions_kernel},
     {SkinningMethod::CentersOfRotation, "cor", "CoR", "optimized centres of rotation",
-     kCorPaletteRows, write_cor_palette, skin_cor_kernel, true, "skin_cor.glsl"},
+     kCorPaletteRows, write_cor_palette, skin_cor_kernel, true, "skin_cor.glsl", nullptr},
 }};
 
 // The enum value is the row index: a row out of place would silently swap methods.

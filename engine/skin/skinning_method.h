@@ -36,6 +36,11 @@ using SkinKernel = void (*)(const SkinMesh& mesh, std::span<const glm::vec4> pal
                             std::span<const glm::vec3> normals, std::span<glm::vec3> out_positions,
                             std::span<glm::vec3> out_normals);
 
+// The positions-only form of a SkinKernel (same positions, no normals). Optional in a row.
+using SkinPositionsKernel = void (*)(const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                                     std::span<const glm::vec3> positions,
+                                     std::span<glm::vec3> out_positions);
+
 struct SkinningMethodInfo {
   SkinningMethod method;
   const char* name;         // command-line spelling, lower case: "lbs"
@@ -50,6 +55,9 @@ struct SkinningMethodInfo {
   // GLSL file (shaders/) that defines this method's skin_vertex(); the renderer builds one
   // program per row. Its palette layout is palette_rows, passed as a generated #define.
   const char* shader;
+  // Optional: positions without normals, faster where only positions are needed; nullptr when
+  // the method has none (call `skin` then).
+  SkinPositionsKernel skin_positions = nullptr;
 };
 
 std::span<const SkinningMethodInfo> skinning_methods();

@@ -1,0 +1,125 @@
+#include "skin/simd_skin.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "skin/skin_reference.h"
+
+namespace rig::simd_skin {
+
+namespace {
+// DQS hemisphere signs precomputed per palette up to this many joints (2 KiB on the stack).
+constexpr size_t kSignJoints = 128;
+constexpr size_t kSignWords = kSignJoints / 64;
+}  // namespace
+
+namespace sse2 {
+#define RIG_SIMD_AVX2 0
+#include "skin/simd_skin_impl.h"
+#undef RIG_SIMD_AVX2
+}  // namespace sse2
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+namespace avx2 {
+#define RIG_SIMD_AVX2 1
+#include "skin/simd_skin_impl.h"
+#undef RIG_SIMD_AVX2
+}  // namespace avx2
+#pragma GCC pop_options
+
+namespace {
+
+const float* floats(std::span<const glm::vec3> v) { return v.empty() ? nullptr : &v[0].x; }
+float* floats(std::span<glm::vec3> v) { return v.empty() ? nullptr : &v[0].x; }
+
+// signs[p] bit j: dot(real_j, real_p) < 0, summed as glm sums a quaternion dot, (w·w' + x·x') +
+// (y·y' + z·z'), so that the sign is the reference's own, bit for bit.
+void hemisphere_signs(const float* palette, size_t joints, uint64_t (*signs)[kSignWords]) {
+  for (size_t p = 0; p < joints; ++p) {
+    const float* a = palette + p * 20;
+    for (size_t w = 0; w < kSignWords; ++w) signs[p][w] = 0;
+    for (size_t j = 0; j < joints; ++j) {
+      const float* b = palette + j * 20;
+      const float d = (a[3] * b[3] + a[0] * b[0]) + (a[1] * b[1] + a[2] * b[2]);
+      if (d < 0.0f) signs[p][j >> 6] |= uint64_t(1) << (j & 63);
+    }
+  }
+}
+
+}  // namespace
+
+bool supported(Level level) {
+  if (level == Level::Sse2) return true;
+  // __builtin_cpu_init: safe even when first asked from a static initializer.
+  static const bool avx2 =
+      (__builtin_cpu_init(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+  return avx2;
+}
+
+Level best_level() { return supported(Level::Avx2) ? Level::Avx2 : Level::Sse2; }
+
+void skin_linear(Level level, const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                 std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+                 std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) {
+  const size_t joints = palette.size() / 4;
+  const bool with_normals = !normals.empty() && !out_normals.empty();
+  if (joints == 0 || (mesh.influences != 4 && mesh.influences != 8) || !supported(level)) {
+    skin_linear_reference(mesh, palette, positions, normals, out_positions, out_normals);
+    return;
+  }
+  const float* pal = &palette[0].x;
+  const float* n = with_normals ? floats(normals) : nullptr;
+  float* on = with_normals ? floats(out_normals) : nullptr;
+  const float* p = floats(positions);
+  float* op = floats(out_positions);
+  if (level == Level::Avx2) {
+    if (mesh.influences == 4)
+      avx2::skin_linear_k<4>(mesh, pal, joints, p, n, op, on);
+    else
+      avx2::skin_linear_k<8>(mesh, pal, joints, p, n, op, on);
+  } else {
+    if (mesh.influences == 4)
+      sse2::skin_linear_k<4>(mesh, pal, joints, p, n, op, on);
+    else
+      sse2::skin_linear_k<8>(mesh, pal, joints, p, n, op, on);
+  }
+}
+
+void skin_dual_quat(Level level, const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                    std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+                    std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) {
+  const size_t joints = palette.size() / 5;
+  const bool with_normals = !normals.empty() && !out_normals.empty();
+  if (joints == 0 || (mesh.influences != 4 && mesh.influences != 8) || !supported(level)) {
+    skin_dual_quat_reference(mesh, palette, positions, normals, out_positions, out_normals);
+    return;
+  }
+  const float* pal = &palette[0].x;
+  const float* n = with_normals ? floats(normals) : nullptr;
+  float* on = with_normals ? floats(out_normals) : nullptr;
+  const float* p = floats(positions);
+  float* op = floats(out_positions);
+  // The sign table costs joints² dots; worth it when that is below the per-influence tests.
+  uint64_t table[kSignJoints][kSignWords];
+  uint64_t(*signs)[kSignWords] = nullptr;
+  if (joints <= kSignJoints && joints * joints <= size_t(mesh.vertex_count) * mesh.influences) {
+    hemisphere_signs(pal, joints, table);
+    signs = table;
+  }
+  if (level == Level::Avx2) {
+    if (mesh.influences == 4)
+      avx2::skin_dual_quat_k<4>(mesh, pal, joints, signs, p, n, op, on);
+    else
+      avx2::skin_dual_quat_k<8>(mesh, pal, joints, signs, p, n, op, on);
+  } else {
+    if (mesh.influences == 4)
+      sse2::skin_dual_quat_k<4>(mesh, pal, joints, signs, p, n, op, on);
+    else
+      sse2::skin_dual_quat_k<8>(mesh, pal, joints, signs, p, n, op, on);
+  }
+}
+
+}  // namespace rig::simd_skin

@@ -1,0 +1,45 @@
+// The batch CPU skinning kernels: four vertices at a time, SSE2 on every x86-64, AVX2 + FMA
+// when the processor has them (chosen at run time; the same source compiled twice, see
+// simd_skin_impl.h). The readable per-vertex loops stay in skin/skin_reference.h and the
+// single-vertex forms of skin/cpu_skinning.h; tests/engine/skinning_speed_test.cpp holds these
+// kernels to them.
+//
+// What they compute is what the reference kernels compute; the differences are rounding only:
+//   - weights are not divided by their sum before blending: the blended matrix (LBS) or the
+//     blended stretch (DQS) is scaled by 1/sum once, on the result; a normal's direction does
+//     not depend on that scale (cofactor(s·M) = s²·cofactor(M), s > 0), so it is not scaled;
+//   - DQS applies the unnormalized blended dual quaternion with 2/|real|² in place of
+//     normalizing it first (the same maps, no square root);
+//   - the AVX2 path uses fused multiply-adds.
+// Zero-weight influences, joints past the palette and vertices whose weights do not sum to a
+// positive number behave as in the reference (skipped / kept in place, normal normalized).
+// Influence counts other than 4 and 8 (SkinMesh never has others) use the reference loops.
+#pragma once
+
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <span>
+
+#include "skin/skin_mesh.h"
+
+namespace rig::simd_skin {
+
+enum class Level : uint8_t { Sse2, Avx2 };
+
+// Whether this processor runs `level` (Sse2: always on x86-64).
+bool supported(Level level);
+// The best supported level: what the method table's kernels use.
+Level best_level();
+
+// LBS over the whole mesh (palette: 4 rows per joint). Empty `normals` and `out_normals`:
+// positions only. In and out may alias. No allocation.
+void skin_linear(Level level, const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                 std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+                 std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals);
+
+// DQS over the whole mesh (palette: 5 rows per joint), as skin_linear.
+void skin_dual_quat(Level level, const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                    std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+                    std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals);
+
+}  // namespace rig::simd_skin

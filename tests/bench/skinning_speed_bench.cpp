@@ -1,0 +1,195 @@
+// Issue 13's CPU-speed cases, the figures ozz-animation is compared against
+// (tools/ozzbench runs both side by side):
+//   skinning 100,000 vertices with 64 random rigid joints through the method table's kernels —
+//   LBS 4 influences positions + normals, LBS 4 positions only, LBS 8 influences positions +
+//   normals, DQS 4 influences positions + normals (items/s = vertices/s);
+//   the per-frame update ending with the LBS skinning palette (sample → blend → local → world →
+//   skinning matrices → palette, key cursors kept, 60 Hz) for Fox Walk, Fox Walk+Run 50/50 and
+//   KayKit Knight Walking_A.
+// The skinning data is generated exactly as tools/ozzbench/common.cpp generates it.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <random>
+#include <vector>
+
+#include "anim/blending_job.h"
+#include "anim/local_to_world_job.h"
+#include "anim/pose.h"
+#include "anim/sampling_job.h"
+#include "import/gltf_import.h"
+#include "skin/skin_mesh.h"
+#include "skin/skinning_method.h"
+
+namespace {
+
+constexpr uint32_t kVertices = 100000;
+constexpr uint32_t kJoints = 64;
+
+struct SpeedSkin {
+  rig::SkinMesh mesh;
+  std::vector<glm::vec3> positions, normals, out_p, out_n;
+  std::vector<glm::mat4> matrices;
+
+  explicit SpeedSkin(uint32_t k) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::uniform_int_distribution<int> j(0, kJoints - 1);
+    mesh.influences = k;
+    mesh.vertex_count = kVertices;
+    mesh.joints.resize(size_t(kVertices) * k);
+    mesh.weights.resize(size_t(kVertices) * k);
+    positions.resize(kVertices);
+    normals.resize(kVertices);
+    std::vector<float> w(k);
+    for (uint32_t v = 0; v < kVertices; ++v) {
+      positions[v] = {u(rng), u(rng), u(rng)};
+      normals[v] = glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0, 0, 3));
+      float sum = 0.0f;
+      for (uint32_t i = 0; i < k; ++i) sum += (w[i] = std::abs(u(rng)) + (i == 0 ? 0.1f : 0.0f));
+      for (uint32_t i = 0; i < k; ++i) {
+        mesh.joints[size_t(v) * k + i] = static_cast<uint16_t>(j(rng));
+        mesh.weights[size_t(v) * k + i] = w[i] / sum;
+      }
+    }
+    for (uint32_t b = 0; b < kJoints; ++b)
+      matrices.push_back(glm::translate(glm::mat4(1), {u(rng), u(rng), u(rng)}) *
+                         glm::mat4_cast(glm::angleAxis(
+                             u(rng) * 3.0f, glm::normalize(glm::vec3(u(rng), u(rng), 1)))));
+    out_p.resize(kVertices);
+    out_n.resize(kVertices);
+  }
+};
+
+SpeedSkin& speed_skin(uint32_t k) {
+  static SpeedSkin four(4), eight(8);
+  return k == 4 ? four : eight;
+}
+
+void skin_case(benchmark::State& state, rig::SkinningMethod method, uint32_t k, bool normals) {
+  SpeedSkin& s = speed_skin(k);
+  const rig::SkinningMethodInfo& m = rig::method_info(method);
+  std::vector<glm::vec4> palette(s.matrices.size() * m.palette_rows);
+  m.write_palette(s.matrices, palette);
+  for (auto _ : state) {
+    if (normals)
+      m.skin(s.mesh, palette, s.positions, s.normals, s.out_p, s.out_n);
+    else
+      m.skin_positions(s.mesh, palette, s.positions, s.out_p);
+    benchmark::DoNotOptimize(s.out_p.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(int64_t(state.iterations()) * kVertices);
+}
+
+void BM_Speed_Lbs4_PositionsNormals(benchmark::State& s) {
+  skin_case(s, rig::SkinningMethod::Linear, 4, true);
+}
+void BM_Speed_Lbs4_Positions(benchmark::State& s) {
+  skin_case(s, rig::SkinningMethod::Linear, 4, false);
+}
+void BM_Speed_Lbs8_PositionsNormals(benchmark::State& s) {
+  skin_case(s, rig::SkinningMethod::Linear, 8, true);
+}
+void BM_Speed_Dqs4_PositionsNormals(benchmark::State& s) {
+  skin_case(s, rig::SkinningMethod::DualQuaternion, 4, true);
+}
+BENCHMARK(BM_Speed_Lbs4_PositionsNormals)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Speed_Lbs4_Positions)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Speed_Lbs8_PositionsNormals)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Speed_Dqs4_PositionsNormals)->Unit(benchmark::kMicrosecond);
+
+bool load(benchmark::State& state, const char* file, rig::Model& model) {
+  const char* env = std::getenv("RIGVIEW_CORPUS");
+  if (!env || !*env) {
+    state.SkipWithError("RIGVIEW_CORPUS is not set");
+    return false;
+  }
+  std::filesystem::path root(env);
+  if (root.is_relative()) root = std::filesystem::path(RIGVIEW_SOURCE_DIR) / root;
+  std::string error;
+  if (!rig::import_gltf((root / file).string(), model, error)) {
+    state.SkipWithError(error.c_str());
+    return false;
+  }
+  return true;
+}
+
+int clip_index(const rig::Model& model, const char* name) {
+  for (size_t i = 0; i < model.clips.size(); ++i)
+    if (model.clips[i].name == name) return int(i);
+  return -1;
+}
+
+float wrap(const rig::Clip& clip, float t) {
+  return clip.start + std::fmod(t, std::max(clip.end - clip.start, 1e-3f));
+}
+
+// The per-frame update, job by job, ending with the LBS palette.
+void update_case(benchmark::State& state, const char* file, const char* name_a,
+                 const char* name_b) {
+  rig::Model model;
+  if (!load(state, file, model)) return;
+  const int clip_a = clip_index(model, name_a);
+  const int clip_b = name_b ? clip_index(model, name_b) : -1;
+  if (clip_a < 0 || (name_b && clip_b < 0) || model.skins.empty()) {
+    state.SkipWithError("clip or skin missing");
+    return;
+  }
+  std::vector<rig::Transform> rest;
+  for (const rig::Node& n : model.nodes) rest.push_back(n.rest);
+  const rig::RawClipSource a(model, model.clips[size_t(clip_a)]);
+  const rig::RawClipSource b(model, model.clips[size_t(clip_b < 0 ? clip_a : clip_b)]);
+  std::vector<uint32_t> cursors_a(a.cursor_count()), cursors_b(b.cursor_count());
+  rig::Pose pose_a, pose_b;
+  rig::init_rest_pose(model, pose_a);
+  rig::init_rest_pose(model, pose_b);
+  std::vector<glm::mat4> world(model.nodes.size()), skinning(model.skins[0].joints.size());
+  const rig::SkinningMethodInfo& lbs = rig::method_info(rig::SkinningMethod::Linear);
+  std::vector<glm::vec4> palette(skinning.size() * lbs.palette_rows);
+  rig::SamplingJob sample_a{
+      &a, 0.0f, cursors_a, rest, model.rest_morph_weights, pose_a.local, pose_a.morph_weights};
+  rig::SamplingJob sample_b{
+      &b, 0.0f, cursors_b, rest, model.rest_morph_weights, pose_b.local, pose_b.morph_weights};
+  const rig::BlendLayer layers[2] = {{pose_a.local, pose_a.morph_weights, 1.0f, {}},
+                                     {pose_b.local, pose_b.morph_weights, 0.5f, {}}};
+  const rig::BlendingJob blend{layers, pose_a.local, pose_a.morph_weights};
+  const rig::LocalToWorldJob to_world{&model, nullptr, pose_a.local, world, -1};
+  float t = 0.0f;
+  for (auto _ : state) {
+    t += 1.0f / 60.0f;
+    sample_a.time = wrap(a.clip(), t);
+    sample_a.run();
+    if (clip_b >= 0) {
+      sample_b.time = wrap(b.clip(), t);
+      sample_b.run();
+      blend.run();
+    }
+    to_world.run();
+    rig::compute_skinning_matrices(model.skins[0], world, skinning);
+    lbs.write_palette(skinning, palette);
+    benchmark::DoNotOptimize(palette.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["joints"] = double(skinning.size());
+  state.counters["nodes"] = double(model.nodes.size());
+}
+
+void BM_Speed_Update_FoxWalk(benchmark::State& s) {
+  update_case(s, "Fox/Fox.glb", "Walk", nullptr);
+}
+void BM_Speed_Update_FoxWalkRun50(benchmark::State& s) {
+  update_case(s, "Fox/Fox.glb", "Walk", "Run");
+}
+void BM_Speed_Update_KnightWalkingA(benchmark::State& s) {
+  update_case(s, "KayKit_Knight/Knight.glb", "Walking_A", nullptr);
+}
+BENCHMARK(BM_Speed_Update_FoxWalk);
+BENCHMARK(BM_Speed_Update_FoxWalkRun50);
+BENCHMARK(BM_Speed_Update_KnightWalkingA);
+
+}  // namespace
