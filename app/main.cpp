@@ -4,7 +4,7 @@
 
 #include "cli_commands.h"
 #include "compression_outputs.h"
-#include "import/gltf_import.h"
+#include "load_model.h"
 #include "modes.h"
 #include "options.h"
 #include "viewer/actions.h"
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
-  if (!rig::import_gltf(path, model, error)) {
+  if (!rigview::load_model(path, options, model, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 1;
   }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "analysis/simulated_bugs.h"
 #include "markdown_text.h"
 #include "skin/skinning_method.h"
 
@@ -240,6 +241,19 @@ std::vector<FlagInfo> build_flags() {
                "crossfade pose: W=0 is clip N, W=1 is clip M (needs `--blend-index`)", ""});
   f.push_back(
       {"--rest-pose", "ignore animations, show the bind/rest pose", "ignore animations", ""});
+  f.push_back({"--simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints",
+               "teaching aid: apply a classic skinning bug to the model\n"
+               "(every output and the viewer; the rig doctor names it)",
+               "teaching aid: apply a classic rigging bug to a correct file: the skinning matrix "
+               "without the IBM, an IBM that only negates the translation, IBM·world instead of "
+               "world·IBM, or joint indices off by one; `--info` shows what the rig doctor finds",
+               "Rig doctor and batch safety:"});
+  f.push_back({"--confine",
+               "refuse any URI that resolves outside the model's folder\n"
+               "(after .., %-decoding and symlinks): batch use on untrusted files",
+               "refuse any buffer or image URI that resolves outside the model's folder after "
+               "`..`, percent-decoding and symbolic links (batch use on untrusted files)",
+               ""});
   f.push_back({"--compress-report FILE.json",
                "compress every clip (--tolerance) and write sizes and\n"
                "errors as JSON; exit",
@@ -378,6 +392,17 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--export-pose needs a file name", false;
       o.export_pose = v;
+    } else if (a == "--simulate-bug") {
+      if (!value(v)) return false;
+      if (!rig::find_simulated_bug(v))
+        return error =
+                   "--simulate-bug expects no-ibm, translation-only-ibm, reversed-multiply or "
+                   "shifted-joints, got '" +
+                   std::string(v) + "'",
+               false;
+      o.simulate_bug = v;
+    } else if (a == "--confine") {
+      o.confine = true;
     } else if (a == "--compress-report") {
       if (!value(v)) return false;
       if (v.empty()) return error = "--compress-report needs a file name", false;

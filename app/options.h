@@ -31,6 +31,9 @@ struct Options {
   std::string look_at;              // --look-at JOINT=x,y,z
   std::string root_motion;          // --root-motion in-place|extract
   std::string export_pose;          // --export-pose FILE.json
+  // Rig doctor and hardening:
+  std::string simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints
+  bool confine = false;      // --confine: no URI may resolve outside the model's folder
   std::string output_png;                // --output FILE.png (headless render)
   int bench_skinning = 0;                // --bench-skinning N: draws per measurement (0: off)
   int width = 1280, height = 720;        // --resolution W,H

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "import/gltf_import.h"
+#include "load_model.h"
 
 namespace rigview {
 
@@ -36,9 +37,10 @@ void Document::reveal_joint(int node) {
   }
 }
 
-bool load_document(const std::string& path, Document& out, std::string& error) {
+bool load_document(const std::string& path, const Options& options, Document& out,
+                   std::string& error) {
   auto model = std::make_unique<rig::Model>();
-  if (!rig::import_gltf(path, *model, error)) return false;
+  if (!load_model(path, options, *model, error)) return false;
 
   Document doc;
   doc.path = path;

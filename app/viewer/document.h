@@ -11,6 +11,7 @@
 #include "character/character.h"
 #include "compression_session.h"
 #include "model/model.h"
+#include "options.h"
 #include "render/renderer.h"
 #include "rotation_centers_job.h"
 
@@ -68,8 +69,10 @@ struct Document {
 // Whether `path` ends in .gltf or .glb (any case): what the viewer tries to open.
 bool has_model_extension(const std::string& path);
 
-// Imports `path` and fills everything above except the renderer's resources. false + one-line
-// error (no file name) on failure; `out` is then untouched.
-bool load_document(const std::string& path, Document& out, std::string& error);
+// Loads `path` as the command line asks (app/load_model.h: --confine, --simulate-bug, the rig
+// doctor's findings) and fills everything above except the renderer's resources. false +
+// one-line error (no file name) on failure; `out` is then untouched.
+bool load_document(const std::string& path, const Options& options, Document& out,
+                   std::string& error);
 
 }  // namespace rigview

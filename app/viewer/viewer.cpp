@@ -88,7 +88,7 @@ Viewer::~Viewer() {
 
 int Viewer::load_initial(const std::string& path) {
   std::string error;
-  if (!load_document(path, doc_, error)) {
+  if (!load_document(path, options_, doc_, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 1;
   }
@@ -298,7 +298,7 @@ void Viewer::open_model(const std::string& path) {
     return;
   }
   std::string error;
-  if (!load_document(path, pending_doc_, error)) {
+  if (!load_document(path, options_, pending_doc_, error)) {
     state_.error_message = path + ": " + error;
     std::fprintf(stderr, "rigview: error: %s\n", state_.error_message.c_str());
     return;
