@@ -1,4 +1,8 @@
-// rigview side: compiled with the project's own flags, linked to rig_engine.
+// rigview side of the side-by-side benchmark against ozz-animation (../shared/ozzbench): a
+// drop-in replacement for shared/ozzbench/rig_side.cpp, adapted to the current engine API (method
+// table kernels on prepared SkinMeshes, the Character and the pose jobs). Copy the shared folder,
+// put this file in as rig_side.cpp and run its run.sh with OZZ_MIRROR (see its header). The
+// harness that builds ozz is not kept in this repository. Not built by the project's CMake.
 #include <glm/gtc/type_ptr.hpp>
 #include <map>
 #include <memory>
