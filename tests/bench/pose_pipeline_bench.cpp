@@ -14,35 +14,20 @@
 #include "anim/local_to_world_job.h"
 #include "anim/sampling_job.h"
 #include "character/character.h"
+#include "bench_support.h"
 #include "import/gltf_import.h"
 
 namespace {
 
-bool load(benchmark::State& state, const char* file, rig::Model& model) {
-  const char* env = std::getenv("RIGVIEW_CORPUS");
-  if (!env || !*env) {
-    state.SkipWithError("RIGVIEW_CORPUS is not set");
-    return false;
-  }
-  std::filesystem::path root(env);
-  if (root.is_relative()) root = std::filesystem::path(RIGVIEW_SOURCE_DIR) / root;
-  std::string error;
-  if (!rig::import_gltf((root / file).string(), model, error)) {
-    state.SkipWithError(error.c_str());
-    return false;
-  }
-  return true;
-}
+using rig::bench::load_corpus_model;
 
-float wrap(const rig::Clip& clip, float t) {
-  return clip.start + std::fmod(t, std::max(clip.end - clip.start, 1e-3f));
-}
+constexpr auto wrap = rig::bench::wrap_clip_time;
 
 // The jobs run by hand, so the cursors can be reset between frames.
 void frame_update(benchmark::State& state, const char* file, int clip_a, int clip_b,
                   bool cursors_kept) {
   rig::Model model;
-  if (!load(state, file, model)) return;
+  if (!load_corpus_model(state, file, model)) return;
   std::vector<rig::Transform> rest;
   for (const rig::Node& n : model.nodes) rest.push_back(n.rest);
   const rig::RawClipSource a(model, model.clips[size_t(clip_a)]);
@@ -114,7 +99,7 @@ BENCHMARK(BM_FrameUpdate_KnightWalkingA_NoCursor);
 // The whole Character (the viewer's path), Walk+Run 50/50 with the LBS palette.
 void BM_CharacterEvaluate_FoxWalkRun(benchmark::State& state) {
   rig::Model model;
-  if (!load(state, kFox, model)) return;
+  if (!load_corpus_model(state, kFox, model)) return;
   rig::Character character(model);
   const rig::Clip& a = model.clips[kFoxWalk];
   const rig::Clip& b = model.clips[kFoxRun];

@@ -21,6 +21,7 @@
 #include "anim/local_to_world_job.h"
 #include "anim/pose.h"
 #include "anim/sampling_job.h"
+#include "bench_support.h"
 #include "import/gltf_import.h"
 #include "skin/skin_mesh.h"
 #include "skin/skinning_method.h"
@@ -103,21 +104,7 @@ BENCHMARK(BM_Speed_Lbs4_Positions)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Speed_Lbs8_PositionsNormals)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Speed_Dqs4_PositionsNormals)->Unit(benchmark::kMicrosecond);
 
-bool load(benchmark::State& state, const char* file, rig::Model& model) {
-  const char* env = std::getenv("RIGVIEW_CORPUS");
-  if (!env || !*env) {
-    state.SkipWithError("RIGVIEW_CORPUS is not set");
-    return false;
-  }
-  std::filesystem::path root(env);
-  if (root.is_relative()) root = std::filesystem::path(RIGVIEW_SOURCE_DIR) / root;
-  std::string error;
-  if (!rig::import_gltf((root / file).string(), model, error)) {
-    state.SkipWithError(error.c_str());
-    return false;
-  }
-  return true;
-}
+using rig::bench::load_corpus_model;
 
 int clip_index(const rig::Model& model, const char* name) {
   for (size_t i = 0; i < model.clips.size(); ++i)
@@ -125,15 +112,13 @@ int clip_index(const rig::Model& model, const char* name) {
   return -1;
 }
 
-float wrap(const rig::Clip& clip, float t) {
-  return clip.start + std::fmod(t, std::max(clip.end - clip.start, 1e-3f));
-}
+constexpr auto wrap = rig::bench::wrap_clip_time;
 
 // The per-frame update, job by job, ending with the LBS palette.
 void update_case(benchmark::State& state, const char* file, const char* name_a,
                  const char* name_b) {
   rig::Model model;
-  if (!load(state, file, model)) return;
+  if (!load_corpus_model(state, file, model)) return;
   const int clip_a = clip_index(model, name_a);
   const int clip_b = name_b ? clip_index(model, name_b) : -1;
   if (clip_a < 0 || (name_b && clip_b < 0) || model.skins.empty()) {
