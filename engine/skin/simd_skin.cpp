@@ -21,14 +21,24 @@ namespace sse2 {
 #undef RIG_SIMD_AVX2
 }  // namespace sse2
 
+// The AVX2 + FMA copy is compiled for that target whatever the build's own flags; the dispatch
+// below only calls it on processors that have both.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#endif
 namespace avx2 {
 #define RIG_SIMD_AVX2 1
 #include "skin/simd_skin_impl.h"
 #undef RIG_SIMD_AVX2
 }  // namespace avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 namespace {
 
