@@ -1,11 +1,13 @@
 #include "artefact_outputs.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 
+#include "artefact_analysis.h"
 #include "json_text.h"
 #include "model/triangles.h"
 #include "rotation_centers_job.h"
@@ -32,16 +34,16 @@ void put_float(std::string& out, float v) {
 bool write_artefact_ply(const std::string& path, const rig::Character& character,
                         rig::SkinningMethod method, std::string& error) {
   const rig::Model& model = character.model();
-  const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_meshes());
-  rig::ArtefactFrame frame = rig::ArtefactFrame::make(model);
-  rig::ArtefactFrame lbs = rig::ArtefactFrame::make(model);
-  rig::ArtefactFrame dqs = rig::ArtefactFrame::make(model);
-  rig::analyze_frame(setup, character, method, frame);
-  rig::analyze_frame(setup, character, rig::SkinningMethod::Linear, lbs);
-  rig::analyze_frame(setup, character, rig::SkinningMethod::DualQuaternion, dqs);
-  std::vector<std::vector<float>> difference(frame.positions.size());
-  for (size_t d = 0; d < difference.size(); ++d) difference[d].resize(frame.positions[d].size());
-  rig::method_difference(setup, model, lbs, dqs, difference);
+  // The method's own frame, plus LBS and DQS for `difference` (each analysed once).
+  ArtefactAnalysis analysis(model, character.skin_meshes());
+  std::vector<rig::SkinningMethod> methods = {ArtefactAnalysis::kDifferenceA,
+                                              ArtefactAnalysis::kDifferenceB};
+  if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);
+  analysis.analyze(character, methods);
+  analysis.difference(ArtefactAnalysis::kDifferenceA, ArtefactAnalysis::kDifferenceB);
+  const rig::ArtefactFrame& frame = *analysis.frame(method);
+  const std::vector<std::vector<float>>& difference = analysis.difference_field();
+  const rig::ArtefactSetup& setup = analysis.setup();
 
   size_t vertices = 0;
   std::vector<uint32_t> faces, triangles;

@@ -53,7 +53,8 @@ void analyze(benchmark::State& state, const std::filesystem::path& path, const c
   state.counters["vertices"] = double(vertices);
 }
 
-const std::filesystem::path kMannequin = std::filesystem::path(RIGVIEW_SOURCE_DIR) / "assets/mannequin.glb";
+const std::filesystem::path kMannequin =
+    std::filesystem::path(RIGVIEW_SOURCE_DIR) / "assets/mannequin.glb";
 
 void BM_AnalyzeFrame_MannequinTwist_Lbs(benchmark::State& s) {
   analyze(s, kMannequin, "Twist", 1.0f, rig::SkinningMethod::Linear);

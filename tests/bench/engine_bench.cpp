@@ -13,8 +13,8 @@
 #include <random>
 #include <string>
 
-#include "import/gltf_import.h"
 #include "character/character.h"
+#include "import/gltf_import.h"
 #include "skin/cpu_skinning.h"
 
 namespace {

@@ -112,56 +112,18 @@ int clip_index(const rig::Model& model, const char* name) {
   return -1;
 }
 
-constexpr auto wrap = rig::bench::wrap_clip_time;
-
-// The per-frame update, job by job, ending with the LBS palette.
+// The per-frame update, job by job, ending with the LBS palette (bench_support.h).
 void update_case(benchmark::State& state, const char* file, const char* name_a,
                  const char* name_b) {
   rig::Model model;
   if (!load_corpus_model(state, file, model)) return;
   const int clip_a = clip_index(model, name_a);
   const int clip_b = name_b ? clip_index(model, name_b) : -1;
-  if (clip_a < 0 || (name_b && clip_b < 0) || model.skins.empty()) {
-    state.SkipWithError("clip or skin missing");
+  if (name_b && clip_b < 0) {
+    state.SkipWithError("clip missing");
     return;
   }
-  std::vector<rig::Transform> rest;
-  for (const rig::Node& n : model.nodes) rest.push_back(n.rest);
-  const rig::RawClipSource a(model, model.clips[size_t(clip_a)]);
-  const rig::RawClipSource b(model, model.clips[size_t(clip_b < 0 ? clip_a : clip_b)]);
-  std::vector<uint32_t> cursors_a(a.cursor_count()), cursors_b(b.cursor_count());
-  rig::Pose pose_a, pose_b;
-  rig::init_rest_pose(model, pose_a);
-  rig::init_rest_pose(model, pose_b);
-  std::vector<glm::mat4> world(model.nodes.size()), skinning(model.skins[0].joints.size());
-  const rig::SkinningMethodInfo& lbs = rig::method_info(rig::SkinningMethod::Linear);
-  std::vector<glm::vec4> palette(skinning.size() * lbs.palette_rows);
-  rig::SamplingJob sample_a{
-      &a, 0.0f, cursors_a, rest, model.rest_morph_weights, pose_a.local, pose_a.morph_weights};
-  rig::SamplingJob sample_b{
-      &b, 0.0f, cursors_b, rest, model.rest_morph_weights, pose_b.local, pose_b.morph_weights};
-  const rig::BlendLayer layers[2] = {{pose_a.local, pose_a.morph_weights, 1.0f, {}},
-                                     {pose_b.local, pose_b.morph_weights, 0.5f, {}}};
-  const rig::BlendingJob blend{layers, pose_a.local, pose_a.morph_weights};
-  const rig::LocalToWorldJob to_world{&model, nullptr, pose_a.local, world, -1};
-  float t = 0.0f;
-  for (auto _ : state) {
-    t += 1.0f / 60.0f;
-    sample_a.time = wrap(a.clip(), t);
-    sample_a.run();
-    if (clip_b >= 0) {
-      sample_b.time = wrap(b.clip(), t);
-      sample_b.run();
-      blend.run();
-    }
-    to_world.run();
-    rig::compute_skinning_matrices(model.skins[0], world, skinning);
-    lbs.write_palette(skinning, palette);
-    benchmark::DoNotOptimize(palette.data());
-    benchmark::ClobberMemory();
-  }
-  state.counters["joints"] = double(skinning.size());
-  state.counters["nodes"] = double(model.nodes.size());
+  rig::bench::run_frame_update(state, model, clip_a, clip_b, true);
 }
 
 void BM_Speed_Update_FoxWalk(benchmark::State& s) {

@@ -77,38 +77,7 @@ size_t count_different(const std::vector<uint8_t>& a, const std::vector<uint8_t>
   return n;
 }
 
-// A cylinder of radius 0.5 along +Y from 0 to 2 around two joints (root at 0, child at 1).
-// Weights blend from the root to the child over y in [0.5, 1.5]; the child is twisted by
-// `twist` radians about Y, so the ring at y = 1 (weights 0.5/0.5) is half way through it.
-Model twisted_cylinder(float twist) {
-  std::vector<ChainJoint> chain(2);
-  chain[1].translation = glm::vec3(0.0f, 1.0f, 0.0f);
-  chain[1].rotation = glm::angleAxis(twist, glm::vec3(0, 1, 0));
-  const int rings = 21, segments = 24;
-  std::vector<glm::vec3> pos, nrm;
-  std::vector<uint16_t> ids;
-  std::vector<float> w;
-  std::vector<uint32_t> idx;
-  for (int r = 0; r < rings; ++r) {
-    const float y = 2.0f * float(r) / float(rings - 1);
-    const float child = std::clamp(y - 0.5f, 0.0f, 1.0f);
-    for (int s = 0; s < segments; ++s) {
-      const float a = 2.0f * 3.14159265f * float(s) / float(segments);
-      pos.push_back(glm::vec3(0.5f * std::cos(a), y, 0.5f * std::sin(a)));
-      nrm.push_back(glm::vec3(std::cos(a), 0.0f, std::sin(a)));
-      ids.insert(ids.end(), {0, 1, 0, 0});
-      w.insert(w.end(), {1.0f - child, child, 0.0f, 0.0f});
-    }
-  }
-  for (int r = 0; r + 1 < rings; ++r)
-    for (int s = 0; s < segments; ++s) {
-      const uint32_t a = r * segments + s, b = r * segments + (s + 1) % segments;
-      idx.insert(idx.end(), {a, b, a + segments, b, b + segments, a + segments});
-    }
-  const std::vector<glm::mat4> inverse_bind = {
-      glm::mat4(1.0f), glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -1.0f, 0.0f))};
-  return test::chain_model(chain, pos, nrm, 4, ids, w, idx, inverse_bind);
-}
+using test::twisted_cylinder;
 
 TEST(RenderImage, CorpusCesiumManFillsAMeaningfulPartOfTheFrame) {
   RIG_REQUIRE_CORPUS(corpus);
