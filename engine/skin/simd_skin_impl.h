@@ -1,12 +1,13 @@
 // The body of the batch skinning kernels (skin/simd_skin.h). No include guard on purpose:
-// simd_skin.cpp includes it twice, once plain (SSE2) and once under
-// `#pragma GCC target("avx2,fma")` with RIG_SIMD_AVX2 = 1, each time inside its own namespace.
+// simd_skin.cpp includes it twice, once plain (SSE2, batches of 4 vertices) and once under
+// `#pragma GCC target("avx2,fma")` with RIG_SIMD_AVX2 = 1 (batches of 8), each time inside its
+// own namespace.
 //
-// Layout: per vertex the palette rows are blended as whole rows (AoS, one register per row),
-// then four vertices' blends are transposed so that the rest (transforming the point, the
-// cofactor of the normal, normalizing) runs one component per register over four vertices
-// (SoA). Positions and normals are read and written as packed xyz triples, three registers per
-// four vertices.
+// Layout: per vertex the palette rows are blended as whole rows (AoS: one register per row or
+// pair of rows), then a batch's blends are transposed so that the rest (transforming the point,
+// the cofactor of the normal, normalizing) runs one component per register over the batch
+// (SoA). Gathering the palette per component instead would cost a transpose per influence; this
+// way there is one per vertex. Positions and normals are read and written as packed xyz triples.
 
 // a·b + c: fused on the AVX2 path, a multiply and an add otherwise.
 #if RIG_SIMD_AVX2
@@ -16,45 +17,137 @@
 #endif
 // _mm_shuffle_ps lanes in reading order: result = (a[i0], a[i1], b[i2], b[i3]).
 #define RIG_SHUF(a, b, i0, i1, i2, i3) _mm_shuffle_ps(a, b, _MM_SHUFFLE(i3, i2, i1, i0))
+#define RIG_SHUF8(a, b, i0, i1, i2, i3) _mm256_shuffle_ps(a, b, _MM_SHUFFLE(i3, i2, i1, i0))
 
 namespace {
 
-struct V3 {  // four vertices' vectors, one component per register
-  __m128 x, y, z;
-};
+// ---- one register of lanes: the same operations on 4 (SSE2) or 8 (AVX2) floats ---------------
 
 inline __m128 mul(__m128 a, __m128 b) { return _mm_mul_ps(a, b); }
 inline __m128 add(__m128 a, __m128 b) { return _mm_add_ps(a, b); }
 inline __m128 sub(__m128 a, __m128 b) { return _mm_sub_ps(a, b); }
+inline __m128 div(__m128 a, __m128 b) { return _mm_div_ps(a, b); }
+inline __m128 madd(__m128 a, __m128 b, __m128 c) { return RIG_MADD(a, b, c); }  // a·b + c
+#if RIG_SIMD_AVX2
+inline __m128 msub(__m128 a, __m128 b, __m128 c) { return _mm_fmsub_ps(a, b, c); }   // a·b − c
+inline __m128 nmadd(__m128 a, __m128 b, __m128 c) { return _mm_fnmadd_ps(a, b, c); }  // c − a·b
+inline __m128 select(__m128 mask, __m128 a, __m128 b) { return _mm_blendv_ps(b, a, mask); }
+#else
+inline __m128 msub(__m128 a, __m128 b, __m128 c) { return _mm_sub_ps(_mm_mul_ps(a, b), c); }
+inline __m128 nmadd(__m128 a, __m128 b, __m128 c) { return _mm_sub_ps(c, _mm_mul_ps(a, b)); }
 inline __m128 select(__m128 mask, __m128 a, __m128 b) {  // mask ? a : b
   return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
+#endif
+inline __m128 and_(__m128 a, __m128 b) { return _mm_and_ps(a, b); }
+inline __m128 xor_(__m128 a, __m128 b) { return _mm_xor_ps(a, b); }
+inline __m128 lt(__m128 a, __m128 b) { return _mm_cmplt_ps(a, b); }
+inline __m128 ge(__m128 a, __m128 b) { return _mm_cmpge_ps(a, b); }
+inline __m128 gt(__m128 a, __m128 b) { return _mm_cmpgt_ps(a, b); }
+inline __m128 sqrt_(__m128 a) { return _mm_sqrt_ps(a); }
+inline __m128 rsqrt(__m128 a) { return _mm_rsqrt_ps(a); }
+inline int any(__m128 mask) { return _mm_movemask_ps(mask); }
+inline __m128 splat(__m128, float v) { return _mm_set1_ps(v); }  // the first argument: the type
+inline __m128 load(__m128, const float* p) { return _mm_load_ps(p); }
 
-inline V3 cross(const V3& a, const V3& b) {
-  return {sub(mul(a.y, b.z), mul(a.z, b.y)), sub(mul(a.z, b.x), mul(a.x, b.z)),
-          sub(mul(a.x, b.y), mul(a.y, b.x))};
+#if RIG_SIMD_AVX2
+inline __m256 mul(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
+inline __m256 add(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
+inline __m256 sub(__m256 a, __m256 b) { return _mm256_sub_ps(a, b); }
+inline __m256 div(__m256 a, __m256 b) { return _mm256_div_ps(a, b); }
+inline __m256 madd(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }
+inline __m256 msub(__m256 a, __m256 b, __m256 c) { return _mm256_fmsub_ps(a, b, c); }
+inline __m256 nmadd(__m256 a, __m256 b, __m256 c) { return _mm256_fnmadd_ps(a, b, c); }
+inline __m256 select(__m256 mask, __m256 a, __m256 b) { return _mm256_blendv_ps(b, a, mask); }
+inline __m256 and_(__m256 a, __m256 b) { return _mm256_and_ps(a, b); }
+inline __m256 xor_(__m256 a, __m256 b) { return _mm256_xor_ps(a, b); }
+inline __m256 lt(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+inline __m256 ge(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+inline __m256 gt(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+inline __m256 sqrt_(__m256 a) { return _mm256_sqrt_ps(a); }
+inline __m256 rsqrt(__m256 a) { return _mm256_rsqrt_ps(a); }
+inline int any(__m256 mask) { return _mm256_movemask_ps(mask); }
+inline __m256 splat(__m256, float v) { return _mm256_set1_ps(v); }
+inline __m256 load(__m256, const float* p) { return _mm256_load_ps(p); }
+#endif
+
+template <class F>
+struct V3 {  // a batch's vectors, one component per register
+  F x, y, z;
+};
+
+template <class F>
+inline V3<F> cross(const V3<F>& a, const V3<F>& b) {
+  return {msub(a.y, b.z, mul(a.z, b.y)), msub(a.z, b.x, mul(a.x, b.z)),
+          msub(a.x, b.y, mul(a.y, b.x))};
 }
-inline __m128 dot(const V3& a, const V3& b) {
-  return RIG_MADD(a.z, b.z, RIG_MADD(a.y, b.y, mul(a.x, b.x)));
+template <class F>
+inline F dot(const V3<F>& a, const V3<F>& b) {
+  return madd(a.z, b.z, madd(a.y, b.y, mul(a.x, b.x)));
 }
 // a·s + b
-inline V3 madd(const V3& a, __m128 s, const V3& b) {
-  return {RIG_MADD(a.x, s, b.x), RIG_MADD(a.y, s, b.y), RIG_MADD(a.z, s, b.z)};
+template <class F>
+inline V3<F> madd(const V3<F>& a, F s, const V3<F>& b) {
+  return {madd(a.x, s, b.x), madd(a.y, s, b.y), madd(a.z, s, b.z)};
 }
-inline V3 scale(const V3& a, __m128 s) { return {mul(a.x, s), mul(a.y, s), mul(a.z, s)}; }
-inline V3 add(const V3& a, const V3& b) { return {add(a.x, b.x), add(a.y, b.y), add(a.z, b.z)}; }
-inline V3 sub(const V3& a, const V3& b) { return {sub(a.x, b.x), sub(a.y, b.y), sub(a.z, b.z)}; }
-inline V3 select(__m128 mask, const V3& a, const V3& b) {
+// a·s − b
+template <class F>
+inline V3<F> msub(const V3<F>& a, F s, const V3<F>& b) {
+  return {msub(a.x, s, b.x), msub(a.y, s, b.y), msub(a.z, s, b.z)};
+}
+template <class F>
+inline V3<F> scale(const V3<F>& a, F s) {
+  return {mul(a.x, s), mul(a.y, s), mul(a.z, s)};
+}
+template <class F>
+inline V3<F> add(const V3<F>& a, const V3<F>& b) {
+  return {add(a.x, b.x), add(a.y, b.y), add(a.z, b.z)};
+}
+template <class F>
+inline V3<F> sub(const V3<F>& a, const V3<F>& b) {
+  return {sub(a.x, b.x), sub(a.y, b.y), sub(a.z, b.z)};
+}
+template <class F>
+inline V3<F> select(F mask, const V3<F>& a, const V3<F>& b) {
   return {select(mask, a.x, b.x), select(mask, a.y, b.y), select(mask, a.z, b.z)};
 }
 // Negates the lanes where `mask` is set.
-inline V3 negate_where(__m128 mask, const V3& a) {
-  const __m128 s = _mm_and_ps(mask, _mm_set1_ps(-0.0f));
-  return {_mm_xor_ps(a.x, s), _mm_xor_ps(a.y, s), _mm_xor_ps(a.z, s)};
+template <class F>
+inline V3<F> negate_where(F mask, const V3<F>& a) {
+  const F s = and_(mask, splat(F{}, -0.0f));
+  return {xor_(a.x, s), xor_(a.y, s), xor_(a.z, s)};
 }
 
+// Normalizes where the length is positive and finite; `fallback` elsewhere (safe_normalize).
+// The exact form: a square root and a division.
+template <class F>
+inline V3<F> safe_normalize(const V3<F>& v, const V3<F>& fallback) {
+  const F len = sqrt_(dot(v, v));
+  const F ok = and_(gt(len, splat(F{}, 0.0f)), lt(len, splat(F{}, INFINITY)));
+  return select(ok, scale(v, div(splat(F{}, 1.0f), len)), fallback);
+}
+
+// The same through the reciprocal square root estimate and one Newton step,
+// y = y0 (1.5 − ½ x y0²): the estimate's relative error (≤ 1.5·2⁻¹² on x86) becomes
+// ≤ 1.5 e² + rounding, about 2e-7 + a few ulp (tests/engine/skinning_simd_test.cpp bounds the
+// unit normals within 1e-6 of the double-precision normalization). The estimate flushes
+// subnormal squared lengths (|v| < 1.1e-19) to zero: a batch holding one takes the exact form.
+template <class F>
+inline V3<F> fast_normalize(const V3<F>& v, const V3<F>& fallback) {
+  const F x = dot(v, v);
+  const F tiny = splat(F{}, 1.17549435e-38f);  // FLT_MIN, the smallest normal float
+  if (any(and_(gt(x, splat(F{}, 0.0f)), lt(x, tiny)))) [[unlikely]]
+    return safe_normalize(v, fallback);
+  const F ok = and_(ge(x, tiny), lt(x, splat(F{}, INFINITY)));
+  const F y0 = rsqrt(x);
+  const F y = mul(y0, nmadd(mul(mul(x, splat(F{}, 0.5f)), y0), y0, splat(F{}, 1.5f)));
+  return select(ok, scale(v, y), fallback);
+}
+
+// ---- packed xyz triples <-> SoA --------------------------------------------------------------
+
 // Four packed xyz triples (12 floats) → SoA.
-inline V3 load_xyz4(const float* p) {
+inline V3<__m128> load_xyz(__m128, const float* p) {
   const __m128 a = _mm_loadu_ps(p);      // x0 y0 z0 x1
   const __m128 b = _mm_loadu_ps(p + 4);  // y1 z1 x2 y2
   const __m128 c = _mm_loadu_ps(p + 8);  // z2 x3 y3 z3
@@ -65,7 +158,7 @@ inline V3 load_xyz4(const float* p) {
 }
 
 // SoA → four packed xyz triples.
-inline void store_xyz4(float* p, const V3& v) {
+inline void store_xyz(float* p, const V3<__m128>& v) {
   const __m128 a = RIG_SHUF(_mm_unpacklo_ps(v.x, v.y), RIG_SHUF(v.z, v.x, 0, 0, 1, 1), 0, 1, 0, 2);
   const __m128 b =
       RIG_SHUF(RIG_SHUF(v.y, v.z, 1, 1, 1, 1), RIG_SHUF(v.x, v.y, 2, 2, 2, 2), 0, 2, 0, 2);
@@ -76,41 +169,125 @@ inline void store_xyz4(float* p, const V3& v) {
   _mm_storeu_ps(p + 8, c);
 }
 
-// Rows r[0..3] (one per vertex, xyzw) → SoA xyz.
-inline V3 transpose_xyz(__m128 r0, __m128 r1, __m128 r2, __m128 r3) {
-  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  return {r0, r1, r2};
-}
-// The same keeping w too.
-inline V3 transpose_xyzw(__m128 r0, __m128 r1, __m128 r2, __m128 r3, __m128& w) {
-  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  w = r3;
-  return {r0, r1, r2};
-}
-
-// Normalizes where the length is positive and finite; `fallback` elsewhere (safe_normalize).
-inline V3 safe_normalize(const V3& v, const V3& fallback) {
-  const __m128 len = _mm_sqrt_ps(dot(v, v));
-  const __m128 ok =
-      _mm_and_ps(_mm_cmpgt_ps(len, _mm_setzero_ps()), _mm_cmplt_ps(len, _mm_set1_ps(INFINITY)));
-  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), len);
-  return select(ok, scale(v, inv), fallback);
+#if RIG_SIMD_AVX2
+// Eight packed triples: vertices 0–3 in the low lanes, 4–7 in the high lanes, then the
+// four-vertex shuffles above, which never cross lanes.
+inline V3<__m256> load_xyz(__m256, const float* p) {
+  const __m256 a = _mm256_loadu2_m128(p + 12, p);
+  const __m256 b = _mm256_loadu2_m128(p + 16, p + 4);
+  const __m256 c = _mm256_loadu2_m128(p + 20, p + 8);
+  const __m256 x = RIG_SHUF8(a, RIG_SHUF8(b, c, 2, 2, 1, 1), 0, 3, 0, 2);
+  const __m256 y =
+      RIG_SHUF8(RIG_SHUF8(a, b, 1, 1, 0, 0), RIG_SHUF8(b, c, 3, 3, 2, 2), 0, 2, 0, 2);
+  const __m256 z = RIG_SHUF8(RIG_SHUF8(a, b, 2, 2, 1, 1), c, 0, 2, 0, 3);
+  return {x, y, z};
 }
 
-// The influence slots of one vertex with joints past the palette turned into weight 0 on
-// joint 0 (so every slot can be blended without a branch).
-template <int K>
+inline void store_xyz(float* p, const V3<__m256>& v) {
+  const __m256 a =
+      RIG_SHUF8(_mm256_unpacklo_ps(v.x, v.y), RIG_SHUF8(v.z, v.x, 0, 0, 1, 1), 0, 1, 0, 2);
+  const __m256 b =
+      RIG_SHUF8(RIG_SHUF8(v.y, v.z, 1, 1, 1, 1), RIG_SHUF8(v.x, v.y, 2, 2, 2, 2), 0, 2, 0, 2);
+  const __m256 c =
+      RIG_SHUF8(RIG_SHUF8(v.z, v.x, 2, 2, 3, 3), RIG_SHUF8(v.y, v.z, 3, 3, 3, 3), 0, 2, 0, 2);
+  _mm256_storeu2_m128(p + 12, p, a);
+  _mm256_storeu2_m128(p + 16, p + 4, b);
+  _mm256_storeu2_m128(p + 20, p + 8, c);
+}
+
+// Eight rows r[q] (one per vertex) → their elements 0..7 across the vertices. `Need` selects
+// which elements are wanted (bit e): the transpose skips the others' last shuffles.
+template <unsigned Need>
+inline void transpose8(const __m256* r, __m256* out) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);      // e0 e0' e1 e1' | e4 ..
+    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);  // e2 e2' e3 e3' | e6 ..
+  }
+  for (int h = 0; h < 2; ++h) {  // rows 0–3, rows 4–7
+    const __m256* s = t + 4 * h;
+    u[4 * h + 0] = RIG_SHUF8(s[0], s[2], 0, 1, 0, 1);  // e0 of 4 rows | e4 of 4 rows
+    u[4 * h + 1] = RIG_SHUF8(s[0], s[2], 2, 3, 2, 3);  // e1 | e5
+    u[4 * h + 2] = RIG_SHUF8(s[1], s[3], 0, 1, 0, 1);  // e2 | e6
+    u[4 * h + 3] = RIG_SHUF8(s[1], s[3], 2, 3, 2, 3);  // e3 | e7
+  }
+  for (int e = 0; e < 4; ++e) {
+    if (Need & (1u << e)) out[e] = _mm256_permute2f128_ps(u[e], u[4 + e], 0x20);
+    if (Need & (1u << (e + 4))) out[e + 4] = _mm256_permute2f128_ps(u[e], u[4 + e], 0x31);
+  }
+}
+#endif
+
+// ---- influences ------------------------------------------------------------------------------
+
+// Whether every joint index of a batch is below `joint_count` (then its slots are used as they
+// are; otherwise vertex_slots below). SSE2 has only signed 16-bit maxima: the sign bit flipped
+// turns the unsigned order into the signed one.
+template <int N>
+inline bool joints_below(const uint16_t* joints, size_t joint_count) {
+  static_assert(N % 8 == 0);
+  if (joint_count > 0xFFFF) return true;
+  const __m128i flip = _mm_set1_epi16(int16_t(0x8000));
+  __m128i m = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(joints)), flip);
+#pragma GCC unroll 8
+  for (int i = 8; i < N; i += 8)
+    m = _mm_max_epi16(
+        m, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(joints + i)), flip));
+  const __m128i last = _mm_xor_si128(_mm_set1_epi16(int16_t(joint_count - 1)), flip);
+  return _mm_movemask_epi8(_mm_cmpgt_epi16(m, last)) == 0;
+}
+
+// The influence slots of one vertex. Checked: joints past the palette turned into weight 0 on
+// joint 0 (so every slot can be blended without a branch); unchecked (joints_below held): the
+// slots as they are. Returns the weight sum, in the reference's order (skin_math::weight_sum).
+template <int K, bool Checked>
 inline float vertex_slots(const uint16_t* joints, const float* weights, size_t joint_count,
                           uint32_t* idx, float* w) {
   float sum = 0.0f;
 #pragma GCC unroll 8
   for (int i = 0; i < K; ++i) {
-    sum += weights[i];  // the reference's order (skin_math::weight_sum)
-    const bool in = joints[i] < joint_count;
+    sum += weights[i];
+    const bool in = !Checked || joints[i] < joint_count;
     idx[i] = in ? joints[i] : 0u;
     w[i] = in ? weights[i] : 0.0f;
   }
   return sum;
+}
+
+// A batch's weight sums, one lane per vertex, each in the reference's order ((w0 + w1) + w2)...
+// (skin_math::weight_sum): the weights transposed, then added slot by slot.
+template <int K>
+inline auto weight_sums(const float* w) {
+#if RIG_SIMD_AVX2
+  if constexpr (K == 4) {
+    const __m256 a = _mm256_loadu_ps(w), b = _mm256_loadu_ps(w + 8), c = _mm256_loadu_ps(w + 16),
+                 d = _mm256_loadu_ps(w + 24);  // two vertices each
+    const __m256 t0 = _mm256_unpacklo_ps(a, b), t1 = _mm256_unpackhi_ps(a, b);
+    const __m256 t2 = _mm256_unpacklo_ps(c, d), t3 = _mm256_unpackhi_ps(c, d);
+    // Slot i of vertices 0 2 4 6 | 1 3 5 7.
+    const __m256 s = add(add(add(RIG_SHUF8(t0, t2, 0, 1, 0, 1), RIG_SHUF8(t0, t2, 2, 3, 2, 3)),
+                             RIG_SHUF8(t1, t3, 0, 1, 0, 1)),
+                         RIG_SHUF8(t1, t3, 2, 3, 2, 3));
+    return _mm256_permutevar8x32_ps(s, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  } else {
+    __m256 r[8], e[8];
+    for (int q = 0; q < 8; ++q) r[q] = _mm256_loadu_ps(w + 8 * q);
+    transpose8<0xFF>(r, e);
+    __m256 s = e[0];
+    for (int i = 1; i < 8; ++i) s = add(s, e[i]);
+    return s;
+  }
+#else
+  __m128 s = _mm_setzero_ps();
+  for (int h = 0; h < K; h += 4) {
+    __m128 r0 = _mm_loadu_ps(w + h), r1 = _mm_loadu_ps(w + K + h), r2 = _mm_loadu_ps(w + 2 * K + h),
+           r3 = _mm_loadu_ps(w + 3 * K + h);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    s = h == 0 ? r0 : add(s, r0);
+    s = add(add(add(s, r1), r2), r3);
+  }
+  return s;
+#endif
 }
 
 // ---- LBS -------------------------------------------------------------------------------------
@@ -146,38 +323,79 @@ inline void blend_lbs(const float* palette, const uint32_t* idx, const float* w,
 #endif
 }
 
-// Four vertices: positions (and normals when `nrm` is not null).
-template <int K>
-inline void lbs4(const float* palette, size_t joint_count, const uint16_t* joints,
-                 const float* weights, const float* pos, const float* nrm, float* out_p,
-                 float* out_n) {
-  alignas(16) float sums[4];
-  __m128 col[4][4];  // [vertex][column]
-  for (int q = 0; q < 4; ++q) {
+// A batch's blended columns in SoA (c[3]: the translation) and weight sums → positions, and
+// normals when `nrm` is not null.
+template <class F>
+inline void lbs_apply(const V3<F>* c, F sum, const float* pos, const float* nrm, float* out_p,
+                      float* out_n) {
+  const F zero = splat(F{}, 0.0f);
+  const F valid = gt(sum, zero);
+  const V3<F> p = load_xyz(F{}, pos);
+  // p' = (c0·px + c1·py + c2·pz + c3) / sum
+  const V3<F> moved =
+      scale(madd(c[2], p.z, madd(c[1], p.y, madd(c[0], p.x, c[3]))), div(splat(F{}, 1.0f), sum));
+  store_xyz(out_p, select(valid, moved, p));
+  if (!nrm) return;
+  const V3<F> n = load_xyz(F{}, nrm);
+  // n' = cofactor(M) n, sign of det(M): the inverse transpose up to a positive scale.
+  // cofactor(M) n = nx (c1×c2) + ny (c2×c0) + nz (c0×c1) = c1×(nx c2 − nz c0) + ny (c2×c0):
+  // two cross products instead of three; det(M) = c1·(c2×c0) reuses one.
+  const V3<F> k1 = cross(c[2], c[0]);
+  const V3<F> r = madd(k1, n.y, cross(c[1], msub(c[2], n.x, scale(c[0], n.z))));
+  const V3<F> signed_r = negate_where(lt(dot(c[1], k1), zero), r);
+  store_xyz(out_n, fast_normalize(select(valid, signed_r, n), n));
+}
+
+// One batch of LBS (4 vertices on SSE2, 8 on AVX2).
+template <int K, bool Checked>
+inline void lbs_batch(const float* palette, size_t joint_count, const uint16_t* joints,
+                      const float* weights, const float* pos, const float* nrm, float* out_p,
+                      float* out_n) {
+#if RIG_SIMD_AVX2
+  using F = __m256;
+  constexpr int W = 8;
+  __m256 lo[W], hi[W];  // per vertex: columns 0 | 1, columns 2 | 3
+#pragma GCC unroll 8
+  for (int q = 0; q < W; ++q) {
     uint32_t idx[K];
     float w[K];
-    sums[q] = vertex_slots<K>(joints + q * K, weights + q * K, joint_count, idx, w);
+    vertex_slots<K, Checked>(joints + q * K, weights + q * K, joint_count, idx, w);
+    const float* r = palette + size_t(idx[0]) * 16;
+    const __m256 w0 = _mm256_set1_ps(w[0]);
+    __m256 a = _mm256_mul_ps(_mm256_loadu_ps(r), w0), b = _mm256_mul_ps(_mm256_loadu_ps(r + 8), w0);
+#pragma GCC unroll 8
+    for (int i = 1; i < K; ++i) {
+      r = palette + size_t(idx[i]) * 16;
+      const __m256 wi = _mm256_set1_ps(w[i]);
+      a = _mm256_fmadd_ps(_mm256_loadu_ps(r), wi, a);
+      b = _mm256_fmadd_ps(_mm256_loadu_ps(r + 8), wi, b);
+    }
+    lo[q] = a, hi[q] = b;
+  }
+  __m256 e[8];
+  V3<F> c[4];
+  transpose8<0x77>(lo, e);  // element 3 and 7: the columns' w, unused
+  c[0] = {e[0], e[1], e[2]}, c[1] = {e[4], e[5], e[6]};
+  transpose8<0x77>(hi, e);
+  c[2] = {e[0], e[1], e[2]}, c[3] = {e[4], e[5], e[6]};
+#else
+  using F = __m128;
+  constexpr int W = 4;
+  __m128 col[W][4];  // [vertex][column]
+  for (int q = 0; q < W; ++q) {
+    uint32_t idx[K];
+    float w[K];
+    vertex_slots<K, Checked>(joints + q * K, weights + q * K, joint_count, idx, w);
     blend_lbs<K>(palette, idx, w, col[q]);
   }
-  const V3 c0 = transpose_xyz(col[0][0], col[1][0], col[2][0], col[3][0]);
-  const V3 c1 = transpose_xyz(col[0][1], col[1][1], col[2][1], col[3][1]);
-  const V3 c2 = transpose_xyz(col[0][2], col[1][2], col[2][2], col[3][2]);
-  const V3 c3 = transpose_xyz(col[0][3], col[1][3], col[2][3], col[3][3]);
-  const __m128 sum = _mm_load_ps(sums);
-  const __m128 valid = _mm_cmpgt_ps(sum, _mm_setzero_ps());
-  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), sum);
-  const V3 p = load_xyz4(pos);
-  const V3 n = nrm ? load_xyz4(nrm) : V3{};
-  // p' = (c0·px + c1·py + c2·pz + c3) / sum
-  const V3 moved = scale(madd(c2, p.z, madd(c1, p.y, madd(c0, p.x, c3))), inv);
-  store_xyz4(out_p, select(valid, moved, p));
-  if (!nrm) return;
-  // n' = cofactor(M) n, sign of det(M): the inverse transpose up to a positive scale.
-  const V3 k0 = cross(c1, c2), k1 = cross(c2, c0), k2 = cross(c0, c1);
-  const V3 r = madd(k2, n.z, madd(k1, n.y, scale(k0, n.x)));
-  const __m128 det = dot(c0, k0);
-  const V3 signed_r = negate_where(_mm_cmplt_ps(det, _mm_setzero_ps()), r);
-  store_xyz4(out_n, safe_normalize(select(valid, signed_r, n), n));
+  V3<F> c[4];
+  for (int k = 0; k < 4; ++k) {
+    __m128 r0 = col[0][k], r1 = col[1][k], r2 = col[2][k], r3 = col[3][k];
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    c[k] = {r0, r1, r2};
+  }
+#endif
+  lbs_apply(c, F(weight_sums<K>(weights)), pos, nrm, out_p, out_n);
 }
 
 // One vertex, positions only (AoS: no transpose needed).
@@ -186,7 +404,7 @@ inline void lbs1_position(const float* palette, size_t joint_count, const uint16
                           const float* weights, const float* pos, float* out_p) {
   uint32_t idx[K];
   float w[K];
-  const float sum = vertex_slots<K>(joints, weights, joint_count, idx, w);
+  const float sum = vertex_slots<K, true>(joints, weights, joint_count, idx, w);
   const float px = pos[0], py = pos[1], pz = pos[2];
   if (!(sum > 0.0f)) {
     out_p[0] = px, out_p[1] = py, out_p[2] = pz;
@@ -225,13 +443,38 @@ inline uint32_t pivot(const float* w) {
   return ref < uint32_t(K) ? ref : 0u;  // no slot equals the maximum only with NaN weights
 }
 
-// Four vertices of dual-quaternion skinning (palette: 5 rows per joint).
+// The rigid dual-quaternion map of a batch: the blended real parts R (rv, rw) and dual parts D
+// (dv, dw), unnormalized; `k` = 2/|R|². Rotation by the unnormalized R:
+// v + k (R_w (R×v) + R×(R×v)); translation of the normalized dual quaternion:
+// k (R_w D − D_w R + R×D).
+template <class F>
+struct RigidBlend {
+  V3<F> rv, dv;
+  F rw, dw, k;
+  V3<F> rotate(const V3<F>& v) const {
+    const V3<F> u = cross(rv, v);
+    return madd(madd(u, rw, cross(rv, u)), k, v);
+  }
+  V3<F> translation() const {
+    return scale(add(msub(dv, rw, scale(rv, dw)), cross(rv, dv)), k);
+  }
+  // rotate(v) + translation() in one: v + k (R_w (u + D) + R×(u + D) − D_w R), u = R×v (one
+  // cross product fewer).
+  V3<F> transform(const V3<F>& v) const {
+    const V3<F> ud = add(cross(rv, v), dv);
+    const V3<F> m = madd(ud, rw, cross(rv, ud));
+    return madd(msub(rv, dw, m), sub(splat(F{}, 0.0f), k), v);  // −k (D_w R − m) + v
+  }
+};
+
+// Four vertices of dual-quaternion skinning, any stretch (palette: 5 rows per joint).
 // `signs` (may be null): bit j of row p set when dot(real_j, real_p) < 0, computed as the
 // per-influence test below computes it (skin/simd_skin.cpp); it replaces that test.
 template <int K>
 inline void dqs4(const float* palette, size_t joint_count, const uint64_t (*signs)[kSignWords],
                  const uint16_t* joints, const float* weights, const float* pos, const float* nrm,
                  float* out_p, float* out_n) {
+  using F = __m128;
   alignas(16) float sums[4];
   alignas(16) uint32_t pivot_ok[4];
   __m128 row[5][4];  // [palette row][vertex]
@@ -241,7 +484,7 @@ inline void dqs4(const float* palette, size_t joint_count, const uint64_t (*sign
     const float* vw = weights + q * K;
     uint32_t idx[K];
     float w[K];
-    sums[q] = vertex_slots<K>(vj, vw, joint_count, idx, w);
+    sums[q] = vertex_slots<K, true>(vj, vw, joint_count, idx, w);
     const uint32_t ref = pivot<K>(vw);
     pivot_ok[q] = vj[ref] < joint_count ? ~0u : 0u;
     const __m128 pivot = _mm_loadu_ps(palette + size_t(idx[ref]) * 20);
@@ -283,58 +526,131 @@ inline void dqs4(const float* palette, size_t joint_count, const uint64_t (*sign
     }
     row[0][q] = real, row[1][q] = dual, row[2][q] = s0, row[3][q] = s1, row[4][q] = s2;
   }
-  __m128 rw, dw;
-  const V3 rv = transpose_xyzw(row[0][0], row[0][1], row[0][2], row[0][3], rw);
-  const V3 dv = transpose_xyzw(row[1][0], row[1][1], row[1][2], row[1][3], dw);
-  const V3 s0 = transpose_xyz(row[2][0], row[2][1], row[2][2], row[2][3]);
-  const V3 s1 = transpose_xyz(row[3][0], row[3][1], row[3][2], row[3][3]);
-  const V3 s2 = transpose_xyz(row[4][0], row[4][1], row[4][2], row[4][3]);
-  const __m128 zero = _mm_setzero_ps();
-  const __m128 sum = _mm_load_ps(sums);
-  const __m128 norm2 = RIG_MADD(rw, rw, dot(rv, rv));
-  const __m128 valid =
-      _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(sum, zero), _mm_cmpgt_ps(norm2, zero)),
-                 _mm_castsi128_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(pivot_ok))));
-  const __m128 k = _mm_div_ps(_mm_set1_ps(2.0f), norm2);  // 2 / |real|²
-  const V3 p = load_xyz4(pos);
+  V3<F> v[5];
+  F w[2];
+  for (int k = 0; k < 5; ++k) {
+    __m128 r0 = row[k][0], r1 = row[k][1], r2 = row[k][2], r3 = row[k][3];
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    v[k] = {r0, r1, r2};
+    if (k < 2) w[k] = r3;
+  }
+  const V3<F>&s0 = v[2], &s1 = v[3], &s2 = v[4];
+  const F zero = _mm_setzero_ps();
+  const F sum = _mm_load_ps(sums);
+  RigidBlend<F> b{v[0], v[1], w[0], w[1], zero};
+  const F norm2 = madd(b.rw, b.rw, dot(b.rv, b.rv));
+  const F valid = and_(and_(gt(sum, zero), gt(norm2, zero)),
+                       _mm_castsi128_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(pivot_ok))));
+  b.k = div(splat(F{}, 2.0f), norm2);
+  const V3<F> p = load_xyz(F{}, pos);
   // Stretch first: S p with S = Σ w_i S_i / sum.
-  const V3 sp =
-      scale(madd(s2, p.z, madd(s1, p.y, scale(s0, p.x))), _mm_div_ps(_mm_set1_ps(1.0f), sum));
-  // Rotation by the unnormalized real part R: v + (2/|R|²)(R_w (R×v) + R×(R×v)).
-  const auto rotate = [&](const V3& v) {
-    const V3 u = cross(rv, v);
-    return madd(madd(u, rw, cross(rv, u)), k, v);
-  };
-  // Translation of the normalized dual quaternion: (2/|R|²)(R_w D − D_w R + R×D).
-  const V3 t = scale(add(sub(scale(dv, rw), scale(rv, dw)), cross(rv, dv)), k);
-  store_xyz4(out_p, select(valid, add(rotate(sp), t), p));
+  const V3<F> sp = scale(madd(s2, p.z, madd(s1, p.y, scale(s0, p.x))), div(splat(F{}, 1.0f), sum));
+  store_xyz(out_p, select(valid, add(b.rotate(sp), b.translation()), p));
   if (!nrm) return;
-  const V3 n = load_xyz4(nrm);
-  const V3 k0 = cross(s1, s2), k1 = cross(s2, s0), k2 = cross(s0, s1);
-  const V3 r = madd(k2, n.z, madd(k1, n.y, scale(k0, n.x)));
-  const V3 signed_r = negate_where(_mm_cmplt_ps(dot(s0, k0), zero), r);
-  store_xyz4(out_n, safe_normalize(select(valid, rotate(signed_r), n), n));
+  const V3<F> n = load_xyz(F{}, nrm);
+  const V3<F> k0 = cross(s1, s2), k1 = cross(s2, s0), k2 = cross(s0, s1);
+  const V3<F> r = madd(k2, n.z, madd(k1, n.y, scale(k0, n.x)));
+  const V3<F> signed_r = negate_where(lt(dot(s0, k0), zero), r);
+  store_xyz(out_n, fast_normalize(select(valid, b.rotate(signed_r), n), n));
+}
+
+// A batch of DQS when every joint of the palette is rigid (stretch exactly I, as
+// joint_dual_quat_from_matrix writes it for rigid matrices): Σ w_i S_i / sum is then I up to
+// the rounding of the weights' sum, so the stretch is neither blended nor applied, and the
+// normal is only rotated. `rows`: per joint 16 floats, 64-byte aligned: real, dual, −real,
+// −dual; `flip`: per pivot joint, per joint, 8 where dot(real_j, real_pivot) < 0 (the
+// reference's hemisphere test, see dqs4), else 0, so that row j + flip[j] is the aligned part
+// without a branch. Every joint below the palette's count (joints_below).
+template <int K>
+inline void dqs_rigid_batch(const float* rows, const uint8_t (*flip)[kSignJoints],
+                            const uint16_t* joints, const float* weights, const float* pos,
+                            const float* nrm, float* out_p, float* out_n) {
+#if RIG_SIMD_AVX2
+  using F = __m256;
+  constexpr int W = 8;
+  __m256 acc[W];  // per vertex: real | dual
+#else
+  using F = __m128;
+  constexpr int W = 4;
+  __m128 acc[2][W];  // [real, dual][vertex]
+#endif
+#pragma GCC unroll 8
+  for (int q = 0; q < W; ++q) {
+    const uint16_t* vj = joints + q * K;
+    const float* vw = weights + q * K;
+    const uint8_t* vflip = flip[vj[pivot<K>(vw)]];
+#if RIG_SIMD_AVX2
+    __m256 a = _mm256_setzero_ps();
+#else
+    __m128 a = _mm_setzero_ps(), d = a;
+#endif
+#pragma GCC unroll 8
+    for (int i = 0; i < K; ++i) {
+      const float* r = rows + size_t(vj[i]) * 16 + vflip[vj[i]];
+#if RIG_SIMD_AVX2
+      a = _mm256_fmadd_ps(_mm256_load_ps(r), _mm256_set1_ps(vw[i]), a);
+#else
+      const __m128 wi = _mm_set1_ps(vw[i]);
+      a = RIG_MADD(_mm_load_ps(r), wi, a);
+      d = RIG_MADD(_mm_load_ps(r + 4), wi, d);
+#endif
+    }
+#if RIG_SIMD_AVX2
+    acc[q] = a;
+#else
+    acc[0][q] = a, acc[1][q] = d;
+#endif
+  }
+  RigidBlend<F> b;
+#if RIG_SIMD_AVX2
+  __m256 e[8];
+  transpose8<0xFF>(acc, e);
+  b.rv = {e[0], e[1], e[2]}, b.rw = e[3], b.dv = {e[4], e[5], e[6]}, b.dw = e[7];
+#else
+  for (int k = 0; k < 2; ++k) {
+    __m128 r0 = acc[k][0], r1 = acc[k][1], r2 = acc[k][2], r3 = acc[k][3];
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    (k == 0 ? b.rv : b.dv) = {r0, r1, r2};
+    (k == 0 ? b.rw : b.dw) = r3;
+  }
+#endif
+  const F zero = splat(F{}, 0.0f);
+  const F norm2 = madd(b.rw, b.rw, dot(b.rv, b.rv));
+  const F valid = and_(gt(F(weight_sums<K>(weights)), zero), gt(norm2, zero));
+  b.k = div(splat(F{}, 2.0f), norm2);
+  const V3<F> p = load_xyz(F{}, pos);
+  store_xyz(out_p, select(valid, b.transform(p), p));
+  if (!nrm) return;
+  const V3<F> n = load_xyz(F{}, nrm);
+  store_xyz(out_n, fast_normalize(select(valid, b.rotate(n), n), n));
 }
 
 // ---- whole meshes ----------------------------------------------------------------------------
 
-// Runs `batch` (four vertices) over the mesh; the last vertex_count % 4 go through a padded
-// copy on the stack. Padding vertices have weight 0 and are thrown away.
+#if RIG_SIMD_AVX2
+constexpr uint32_t kBatch = 8;
+#else
+constexpr uint32_t kBatch = 4;
+#endif
+
+// Runs `batch` (kBatch vertices) over the mesh; the last vertex_count % kBatch go through a
+// padded copy on the stack. Padding vertices have weight 0 on joint 0 and are thrown away.
 template <int K, typename Batch>
 inline void for_each_batch(const SkinMesh& mesh, const float* pos, const float* nrm, float* out_p,
                            float* out_n, Batch batch) {
   const uint32_t n = mesh.vertex_count;
-  const uint32_t full = n & ~3u;
+  const uint32_t full = n - n % kBatch;
   const uint16_t* joints = mesh.joints.data();
   const float* weights = mesh.weights.data();
-  for (uint32_t v = 0; v < full; v += 4)
+  for (uint32_t v = 0; v < full; v += kBatch)
     batch(joints + size_t(v) * K, weights + size_t(v) * K, pos + size_t(v) * 3,
           nrm ? nrm + size_t(v) * 3 : nullptr, out_p + size_t(v) * 3,
           out_n ? out_n + size_t(v) * 3 : nullptr);
   const uint32_t rest = n - full;
   if (rest == 0) return;
-  uint16_t tj[4 * K] = {};
-  float tw[4 * K] = {}, tp[12] = {}, tn[12] = {}, op[12], on[12];
+  uint16_t tj[kBatch * K] = {};
+  float tw[kBatch * K] = {}, tp[kBatch * 3] = {}, tn[kBatch * 3] = {}, op[kBatch * 3],
+                           on[kBatch * 3];
   for (uint32_t i = 0; i < rest * K; ++i) {
     tj[i] = joints[size_t(full) * K + i];
     tw[i] = weights[size_t(full) * K + i];
@@ -361,23 +677,39 @@ void skin_linear_k(const SkinMesh& mesh, const float* palette, size_t joint_coun
                        pos + size_t(v) * 3, out_p + size_t(v) * 3);
     return;
   }
-  for_each_batch<K>(
-      mesh, pos, nrm, out_p, out_n,
-      [&](const uint16_t* j, const float* w, const float* p, const float* nn, float* op,
-          float* on) { lbs4<K>(palette, joint_count, j, w, p, nn, op, on); });
+  for_each_batch<K>(mesh, pos, nrm, out_p, out_n,
+                    [&](const uint16_t* j, const float* w, const float* p, const float* nn,
+                        float* op, float* on) {
+                      if (joints_below<K * kBatch>(j, joint_count))
+                        lbs_batch<K, false>(palette, joint_count, j, w, p, nn, op, on);
+                      else
+                        lbs_batch<K, true>(palette, joint_count, j, w, p, nn, op, on);
+                    });
 }
 
+// `rigid_rows` (may be null): the rows of dqs_rigid_batch when every joint is rigid; then
+// `flip` is not null either.
 template <int K>
 void skin_dual_quat_k(const SkinMesh& mesh, const float* palette, size_t joint_count,
-                      const uint64_t (*signs)[kSignWords], const float* pos, const float* nrm,
-                      float* out_p, float* out_n) {
+                      const uint64_t (*signs)[kSignWords], const float* rigid_rows,
+                      const uint8_t (*flip)[kSignJoints],
+                      const float* pos, const float* nrm, float* out_p, float* out_n) {
   for_each_batch<K>(
       mesh, pos, nrm, out_p, out_n,
       [&](const uint16_t* j, const float* w, const float* p, const float* nn, float* op,
-          float* on) { dqs4<K>(palette, joint_count, signs, j, w, p, nn, op, on); });
+          float* on) {
+        if (rigid_rows && joints_below<K * kBatch>(j, joint_count)) {
+          dqs_rigid_batch<K>(rigid_rows, flip, j, w, p, nn, op, on);
+          return;
+        }
+        for (uint32_t q = 0; q < kBatch; q += 4)
+          dqs4<K>(palette, joint_count, signs, j + q * K, w + q * K, p + q * 3,
+                  nn ? nn + q * 3 : nullptr, op + q * 3, on ? on + q * 3 : nullptr);
+      });
 }
 
 }  // namespace
 
 #undef RIG_MADD
 #undef RIG_SHUF
+#undef RIG_SHUF8
