@@ -29,7 +29,7 @@ inline __m128 sub(__m128 a, __m128 b) { return _mm_sub_ps(a, b); }
 inline __m128 div(__m128 a, __m128 b) { return _mm_div_ps(a, b); }
 inline __m128 madd(__m128 a, __m128 b, __m128 c) { return RIG_MADD(a, b, c); }  // a·b + c
 #if RIG_SIMD_AVX2
-inline __m128 msub(__m128 a, __m128 b, __m128 c) { return _mm_fmsub_ps(a, b, c); }   // a·b − c
+inline __m128 msub(__m128 a, __m128 b, __m128 c) { return _mm_fmsub_ps(a, b, c); }    // a·b − c
 inline __m128 nmadd(__m128 a, __m128 b, __m128 c) { return _mm_fnmadd_ps(a, b, c); }  // c − a·b
 inline __m128 select(__m128 mask, __m128 a, __m128 b) { return _mm_blendv_ps(b, a, mask); }
 #else
@@ -177,8 +177,7 @@ inline V3<__m256> load_xyz(__m256, const float* p) {
   const __m256 b = _mm256_loadu2_m128(p + 16, p + 4);
   const __m256 c = _mm256_loadu2_m128(p + 20, p + 8);
   const __m256 x = RIG_SHUF8(a, RIG_SHUF8(b, c, 2, 2, 1, 1), 0, 3, 0, 2);
-  const __m256 y =
-      RIG_SHUF8(RIG_SHUF8(a, b, 1, 1, 0, 0), RIG_SHUF8(b, c, 3, 3, 2, 2), 0, 2, 0, 2);
+  const __m256 y = RIG_SHUF8(RIG_SHUF8(a, b, 1, 1, 0, 0), RIG_SHUF8(b, c, 3, 3, 2, 2), 0, 2, 0, 2);
   const __m256 z = RIG_SHUF8(RIG_SHUF8(a, b, 2, 2, 1, 1), c, 0, 2, 0, 3);
   return {x, y, z};
 }
@@ -455,9 +454,7 @@ struct RigidBlend {
     const V3<F> u = cross(rv, v);
     return madd(madd(u, rw, cross(rv, u)), k, v);
   }
-  V3<F> translation() const {
-    return scale(add(msub(dv, rw, scale(rv, dw)), cross(rv, dv)), k);
-  }
+  V3<F> translation() const { return scale(add(msub(dv, rw, scale(rv, dw)), cross(rv, dv)), k); }
   // rotate(v) + translation() in one: v + k (R_w (u + D) + R×(u + D) − D_w R), u = R×v (one
   // cross product fewer).
   V3<F> transform(const V3<F>& v) const {
@@ -539,8 +536,9 @@ inline void dqs4(const float* palette, size_t joint_count, const uint64_t (*sign
   const F sum = _mm_load_ps(sums);
   RigidBlend<F> b{v[0], v[1], w[0], w[1], zero};
   const F norm2 = madd(b.rw, b.rw, dot(b.rv, b.rv));
-  const F valid = and_(and_(gt(sum, zero), gt(norm2, zero)),
-                       _mm_castsi128_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(pivot_ok))));
+  const F valid =
+      and_(and_(gt(sum, zero), gt(norm2, zero)),
+           _mm_castsi128_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(pivot_ok))));
   b.k = div(splat(F{}, 2.0f), norm2);
   const V3<F> p = load_xyz(F{}, pos);
   // Stretch first: S p with S = Σ w_i S_i / sum.
@@ -650,7 +648,7 @@ inline void for_each_batch(const SkinMesh& mesh, const float* pos, const float* 
   if (rest == 0) return;
   uint16_t tj[kBatch * K] = {};
   float tw[kBatch * K] = {}, tp[kBatch * 3] = {}, tn[kBatch * 3] = {}, op[kBatch * 3],
-                           on[kBatch * 3];
+                    on[kBatch * 3];
   for (uint32_t i = 0; i < rest * K; ++i) {
     tj[i] = joints[size_t(full) * K + i];
     tw[i] = weights[size_t(full) * K + i];
@@ -692,20 +690,19 @@ void skin_linear_k(const SkinMesh& mesh, const float* palette, size_t joint_coun
 template <int K>
 void skin_dual_quat_k(const SkinMesh& mesh, const float* palette, size_t joint_count,
                       const uint64_t (*signs)[kSignWords], const float* rigid_rows,
-                      const uint8_t (*flip)[kSignJoints],
-                      const float* pos, const float* nrm, float* out_p, float* out_n) {
-  for_each_batch<K>(
-      mesh, pos, nrm, out_p, out_n,
-      [&](const uint16_t* j, const float* w, const float* p, const float* nn, float* op,
-          float* on) {
-        if (rigid_rows && joints_below<K * kBatch>(j, joint_count)) {
-          dqs_rigid_batch<K>(rigid_rows, flip, j, w, p, nn, op, on);
-          return;
-        }
-        for (uint32_t q = 0; q < kBatch; q += 4)
-          dqs4<K>(palette, joint_count, signs, j + q * K, w + q * K, p + q * 3,
-                  nn ? nn + q * 3 : nullptr, op + q * 3, on ? on + q * 3 : nullptr);
-      });
+                      const uint8_t (*flip)[kSignJoints], const float* pos, const float* nrm,
+                      float* out_p, float* out_n) {
+  for_each_batch<K>(mesh, pos, nrm, out_p, out_n,
+                    [&](const uint16_t* j, const float* w, const float* p, const float* nn,
+                        float* op, float* on) {
+                      if (rigid_rows && joints_below<K * kBatch>(j, joint_count)) {
+                        dqs_rigid_batch<K>(rigid_rows, flip, j, w, p, nn, op, on);
+                        return;
+                      }
+                      for (uint32_t q = 0; q < kBatch; q += 4)
+                        dqs4<K>(palette, joint_count, signs, j + q * K, w + q * K, p + q * 3,
+                                nn ? nn + q * 3 : nullptr, op + q * 3, on ? on + q * 3 : nullptr);
+                    });
 }
 
 }  // namespace
