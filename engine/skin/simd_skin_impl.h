@@ -254,38 +254,61 @@ inline float vertex_slots(const uint16_t* joints, const float* weights, size_t j
 }
 
 // A batch's weight sums, one lane per vertex, each in the reference's order ((w0 + w1) + w2)...
-// (skin_math::weight_sum): the weights transposed, then added slot by slot.
+// (skin_math::weight_sum): the weights transposed, then added slot by slot. With `pivots`, each
+// vertex's pivot slot too (skin_math::pivot_influence: the first largest weight, found by the
+// reference's own comparisons), for the whole batch at once: found vertex by vertex it sits at
+// the head of a chain of dependent loads (pivot → its joint → that joint's sign row).
 template <int K>
-inline auto weight_sums(const float* w) {
+inline auto weight_stats(const float* w, int32_t* pivots = nullptr) {
 #if RIG_SIMD_AVX2
+  __m256 s[K];
   if constexpr (K == 4) {
     const __m256 a = _mm256_loadu_ps(w), b = _mm256_loadu_ps(w + 8), c = _mm256_loadu_ps(w + 16),
                  d = _mm256_loadu_ps(w + 24);  // two vertices each
     const __m256 t0 = _mm256_unpacklo_ps(a, b), t1 = _mm256_unpackhi_ps(a, b);
     const __m256 t2 = _mm256_unpacklo_ps(c, d), t3 = _mm256_unpackhi_ps(c, d);
-    // Slot i of vertices 0 2 4 6 | 1 3 5 7.
-    const __m256 s = add(add(add(RIG_SHUF8(t0, t2, 0, 1, 0, 1), RIG_SHUF8(t0, t2, 2, 3, 2, 3)),
-                             RIG_SHUF8(t1, t3, 0, 1, 0, 1)),
-                         RIG_SHUF8(t1, t3, 2, 3, 2, 3));
-    return _mm256_permutevar8x32_ps(s, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    // Slot i of vertices 0 2 4 6 | 1 3 5 7 (put back in order at the end).
+    s[0] = RIG_SHUF8(t0, t2, 0, 1, 0, 1), s[1] = RIG_SHUF8(t0, t2, 2, 3, 2, 3);
+    s[2] = RIG_SHUF8(t1, t3, 0, 1, 0, 1), s[3] = RIG_SHUF8(t1, t3, 2, 3, 2, 3);
   } else {
-    __m256 r[8], e[8];
+    __m256 r[8];
     for (int q = 0; q < 8; ++q) r[q] = _mm256_loadu_ps(w + 8 * q);
-    transpose8<0xFF>(r, e);
-    __m256 s = e[0];
-    for (int i = 1; i < 8; ++i) s = add(s, e[i]);
-    return s;
+    transpose8<0xFF>(r, s);
   }
+  __m256 sum = s[0], best = s[0];
+  __m256i slot = _mm256_setzero_si256();
+  for (int i = 1; i < K; ++i) {
+    sum = add(sum, s[i]);
+    const __m256 greater = gt(s[i], best);  // the reference's `w[i] > w[ref]`
+    best = select(greater, s[i], best);
+    slot = _mm256_blendv_epi8(slot, _mm256_set1_epi32(i), _mm256_castps_si256(greater));
+  }
+  if constexpr (K == 4) {
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    sum = _mm256_permutevar8x32_ps(sum, order);
+    slot = _mm256_permutevar8x32_epi32(slot, order);
+  }
+  if (pivots) _mm256_store_si256(reinterpret_cast<__m256i*>(pivots), slot);
+  return sum;
 #else
-  __m128 s = _mm_setzero_ps();
+  __m128 s[K];
   for (int h = 0; h < K; h += 4) {
     __m128 r0 = _mm_loadu_ps(w + h), r1 = _mm_loadu_ps(w + K + h), r2 = _mm_loadu_ps(w + 2 * K + h),
            r3 = _mm_loadu_ps(w + 3 * K + h);
     _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    s = h == 0 ? r0 : add(s, r0);
-    s = add(add(add(s, r1), r2), r3);
+    s[h] = r0, s[h + 1] = r1, s[h + 2] = r2, s[h + 3] = r3;
   }
-  return s;
+  __m128 sum = s[0], best = s[0];
+  __m128i slot = _mm_setzero_si128();
+  for (int i = 1; i < K; ++i) {
+    sum = add(sum, s[i]);
+    const __m128 greater = gt(s[i], best);
+    best = select(greater, s[i], best);
+    const __m128i g = _mm_castps_si128(greater);
+    slot = _mm_or_si128(_mm_and_si128(g, _mm_set1_epi32(i)), _mm_andnot_si128(g, slot));
+  }
+  if (pivots) _mm_store_si128(reinterpret_cast<__m128i*>(pivots), slot);
+  return sum;
 #endif
 }
 
@@ -394,7 +417,7 @@ inline void lbs_batch(const float* palette, size_t joint_count, const uint16_t* 
     c[k] = {r0, r1, r2};
   }
 #endif
-  lbs_apply(c, F(weight_sums<K>(weights)), pos, nrm, out_p, out_n);
+  lbs_apply(c, F(weight_stats<K>(weights)), pos, nrm, out_p, out_n);
 }
 
 // One vertex, positions only (AoS: no transpose needed).
@@ -561,8 +584,8 @@ inline void dqs4(const float* palette, size_t joint_count, const uint64_t (*sign
 // without a branch. Every joint below the palette's count (joints_below).
 template <int K>
 inline void dqs_rigid_batch(const float* rows, const uint8_t (*flip)[kSignJoints],
-                            const uint16_t* joints, const float* weights, const float* pos,
-                            const float* nrm, float* out_p, float* out_n) {
+                            const int32_t* pivots, const uint16_t* joints, const float* weights,
+                            const float* pos, const float* nrm, float* out_p, float* out_n) {
 #if RIG_SIMD_AVX2
   using F = __m256;
   constexpr int W = 8;
@@ -572,11 +595,12 @@ inline void dqs_rigid_batch(const float* rows, const uint8_t (*flip)[kSignJoints
   constexpr int W = 4;
   __m128 acc[2][W];  // [real, dual][vertex]
 #endif
+  const F sums = weight_stats<K>(weights);
 #pragma GCC unroll 8
   for (int q = 0; q < W; ++q) {
     const uint16_t* vj = joints + q * K;
     const float* vw = weights + q * K;
-    const uint8_t* vflip = flip[vj[pivot<K>(vw)]];
+    const uint8_t* vflip = flip[vj[pivots[q]]];
 #if RIG_SIMD_AVX2
     __m256 a = _mm256_setzero_ps();
 #else
@@ -614,7 +638,7 @@ inline void dqs_rigid_batch(const float* rows, const uint8_t (*flip)[kSignJoints
 #endif
   const F zero = splat(F{}, 0.0f);
   const F norm2 = madd(b.rw, b.rw, dot(b.rv, b.rv));
-  const F valid = and_(gt(F(weight_sums<K>(weights)), zero), gt(norm2, zero));
+  const F valid = and_(gt(sums, zero), gt(norm2, zero));
   b.k = div(splat(F{}, 2.0f), norm2);
   const V3<F> p = load_xyz(F{}, pos);
   store_xyz(out_p, select(valid, b.transform(p), p));
@@ -631,21 +655,15 @@ constexpr uint32_t kBatch = 8;
 constexpr uint32_t kBatch = 4;
 #endif
 
-// Runs `batch` (kBatch vertices) over the mesh; the last vertex_count % kBatch go through a
-// padded copy on the stack. Padding vertices have weight 0 on joint 0 and are thrown away.
+// Runs `batch` on the last vertex_count % kBatch vertices (from `full`) through a padded copy
+// on the stack. Padding vertices have weight 0 on joint 0 and are thrown away.
 template <int K, typename Batch>
-inline void for_each_batch(const SkinMesh& mesh, const float* pos, const float* nrm, float* out_p,
-                           float* out_n, Batch batch) {
-  const uint32_t n = mesh.vertex_count;
-  const uint32_t full = n - n % kBatch;
+inline void tail_batch(const SkinMesh& mesh, uint32_t full, const float* pos, const float* nrm,
+                       float* out_p, float* out_n, Batch batch) {
+  const uint32_t rest = mesh.vertex_count - full;
+  if (rest == 0) return;
   const uint16_t* joints = mesh.joints.data();
   const float* weights = mesh.weights.data();
-  for (uint32_t v = 0; v < full; v += kBatch)
-    batch(joints + size_t(v) * K, weights + size_t(v) * K, pos + size_t(v) * 3,
-          nrm ? nrm + size_t(v) * 3 : nullptr, out_p + size_t(v) * 3,
-          out_n ? out_n + size_t(v) * 3 : nullptr);
-  const uint32_t rest = n - full;
-  if (rest == 0) return;
   uint16_t tj[kBatch * K] = {};
   float tw[kBatch * K] = {}, tp[kBatch * 3] = {}, tn[kBatch * 3] = {}, op[kBatch * 3],
                     on[kBatch * 3];
@@ -662,6 +680,20 @@ inline void for_each_batch(const SkinMesh& mesh, const float* pos, const float* 
     out_p[size_t(full) * 3 + i] = op[i];
     if (out_n) out_n[size_t(full) * 3 + i] = on[i];
   }
+}
+
+// Runs `batch` (kBatch vertices) over the mesh, the tail through tail_batch.
+template <int K, typename Batch>
+inline void for_each_batch(const SkinMesh& mesh, const float* pos, const float* nrm, float* out_p,
+                           float* out_n, Batch batch) {
+  const uint32_t full = mesh.vertex_count - mesh.vertex_count % kBatch;
+  const uint16_t* joints = mesh.joints.data();
+  const float* weights = mesh.weights.data();
+  for (uint32_t v = 0; v < full; v += kBatch)
+    batch(joints + size_t(v) * K, weights + size_t(v) * K, pos + size_t(v) * 3,
+          nrm ? nrm + size_t(v) * 3 : nullptr, out_p + size_t(v) * 3,
+          out_n ? out_n + size_t(v) * 3 : nullptr);
+  tail_batch<K>(mesh, full, pos, nrm, out_p, out_n, batch);
 }
 
 template <int K>
@@ -692,17 +724,48 @@ void skin_dual_quat_k(const SkinMesh& mesh, const float* palette, size_t joint_c
                       const uint64_t (*signs)[kSignWords], const float* rigid_rows,
                       const uint8_t (*flip)[kSignJoints], const float* pos, const float* nrm,
                       float* out_p, float* out_n) {
-  for_each_batch<K>(mesh, pos, nrm, out_p, out_n,
-                    [&](const uint16_t* j, const float* w, const float* p, const float* nn,
-                        float* op, float* on) {
-                      if (rigid_rows && joints_below<K * kBatch>(j, joint_count)) {
-                        dqs_rigid_batch<K>(rigid_rows, flip, j, w, p, nn, op, on);
-                        return;
-                      }
-                      for (uint32_t q = 0; q < kBatch; q += 4)
-                        dqs4<K>(palette, joint_count, signs, j + q * K, w + q * K, p + q * 3,
-                                nn ? nn + q * 3 : nullptr, op + q * 3, on ? on + q * 3 : nullptr);
-                    });
+  const auto general = [&](const uint16_t* j, const float* w, const float* p, const float* nn,
+                           float* op, float* on) {
+    for (uint32_t q = 0; q < kBatch; q += 4)
+      dqs4<K>(palette, joint_count, signs, j + q * K, w + q * K, p + q * 3,
+              nn ? nn + q * 3 : nullptr, op + q * 3, on ? on + q * 3 : nullptr);
+  };
+  if (!rigid_rows) {
+    for_each_batch<K>(mesh, pos, nrm, out_p, out_n, general);
+    return;
+  }
+  const auto rigid = [&](const uint16_t* j, const float* w, const float* p, const float* nn,
+                         float* op, float* on, const int32_t* pivots) {
+    if (joints_below<K * kBatch>(j, joint_count))
+      dqs_rigid_batch<K>(rigid_rows, flip, pivots, j, w, p, nn, op, on);
+    else
+      general(j, w, p, nn, op, on);
+  };
+  // The pivot slots are found a chunk ahead: found by each batch right before their use, they
+  // would head its chain of dependent loads (pivot → its joint → that joint's sign row → the
+  // palette rows), which measured a third slower.
+  constexpr uint32_t kChunk = 64 * kBatch;
+  alignas(32) int32_t pivots[kChunk];
+  const uint32_t full = mesh.vertex_count - mesh.vertex_count % kBatch;
+  const uint16_t* joints = mesh.joints.data();
+  const float* weights = mesh.weights.data();
+  for (uint32_t c = 0; c < full; c += kChunk) {
+    const uint32_t m = std::min(kChunk, full - c);
+    for (uint32_t v = 0; v < m; v += kBatch)
+      weight_stats<K>(weights + size_t(c + v) * K, pivots + v);
+    for (uint32_t v = 0; v < m; v += kBatch) {
+      const size_t at = c + v;
+      rigid(joints + at * K, weights + at * K, pos + at * 3, nrm ? nrm + at * 3 : nullptr,
+            out_p + at * 3, out_n ? out_n + at * 3 : nullptr, pivots + v);
+    }
+  }
+  tail_batch<K>(mesh, full, pos, nrm, out_p, out_n,
+                [&](const uint16_t* j, const float* w, const float* p, const float* nn, float* op,
+                    float* on) {
+                  alignas(32) int32_t tail_pivots[kBatch];
+                  weight_stats<K>(w, tail_pivots);
+                  rigid(j, w, p, nn, op, on, tail_pivots);
+                });
 }
 
 }  // namespace
