@@ -194,26 +194,39 @@ inline void store_xyz(float* p, const V3<__m256>& v) {
   _mm256_storeu2_m128(p + 20, p + 8, c);
 }
 
-// Eight rows r[q] (one per vertex) → their elements 0..7 across the vertices. `Need` selects
-// which elements are wanted (bit e): the transpose skips the others' last shuffles.
+// Eight rows r0..r7 (one per vertex) → their elements 0..7 across the vertices. `Need` selects
+// which elements are wanted (bit e): the transpose skips the others' last shuffles. The rows are
+// values, not an array: GCC copied an array of loaded rows through the stack in 16-byte halves
+// and read them back whole, a store-forwarding stall per row (a quarter of the 8-influence
+// time).
 template <unsigned Need>
-inline void transpose8(const __m256* r, __m256* out) {
-  __m256 t[8], u[8];
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);      // e0 e0' e1 e1' | e4 ..
-    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);  // e2 e2' e3 e3' | e6 ..
-  }
-  for (int h = 0; h < 2; ++h) {  // rows 0–3, rows 4–7
-    const __m256* s = t + 4 * h;
-    u[4 * h + 0] = RIG_SHUF8(s[0], s[2], 0, 1, 0, 1);  // e0 of 4 rows | e4 of 4 rows
-    u[4 * h + 1] = RIG_SHUF8(s[0], s[2], 2, 3, 2, 3);  // e1 | e5
-    u[4 * h + 2] = RIG_SHUF8(s[1], s[3], 0, 1, 0, 1);  // e2 | e6
-    u[4 * h + 3] = RIG_SHUF8(s[1], s[3], 2, 3, 2, 3);  // e3 | e7
-  }
+inline void transpose8(__m256 r0, __m256 r1, __m256 r2, __m256 r3, __m256 r4, __m256 r5, __m256 r6,
+                       __m256 r7, __m256* out) {
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);  // e0 e0' e1 e1'
+  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);  // | e4 .. e6 ..
+  const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+  const __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  const __m256 u[8] = {
+      RIG_SHUF8(t0, t2, 0, 1, 0, 1), RIG_SHUF8(t0, t2, 2, 3, 2, 3),  // e0 | e4, e1 | e5 of rows 0–3
+      RIG_SHUF8(t1, t3, 0, 1, 0, 1), RIG_SHUF8(t1, t3, 2, 3, 2, 3),  // e2 | e6, e3 | e7
+      RIG_SHUF8(t4, t6, 0, 1, 0, 1), RIG_SHUF8(t4, t6, 2, 3, 2, 3),  // the same, rows 4–7
+      RIG_SHUF8(t5, t7, 0, 1, 0, 1), RIG_SHUF8(t5, t7, 2, 3, 2, 3)};
   for (int e = 0; e < 4; ++e) {
     if (Need & (1u << e)) out[e] = _mm256_permute2f128_ps(u[e], u[4 + e], 0x20);
     if (Need & (1u << (e + 4))) out[e + 4] = _mm256_permute2f128_ps(u[e], u[4 + e], 0x31);
   }
+}
+template <unsigned Need>
+inline void transpose8(const __m256* r, __m256* out) {
+  transpose8<Need>(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], out);
+}
+// Eight rows of 8 floats, `stride` floats apart, transposed.
+template <unsigned Need>
+inline void load_transpose8(const float* p, size_t stride, __m256* out) {
+  transpose8<Need>(_mm256_loadu_ps(p), _mm256_loadu_ps(p + stride), _mm256_loadu_ps(p + 2 * stride),
+                   _mm256_loadu_ps(p + 3 * stride), _mm256_loadu_ps(p + 4 * stride),
+                   _mm256_loadu_ps(p + 5 * stride), _mm256_loadu_ps(p + 6 * stride),
+                   _mm256_loadu_ps(p + 7 * stride), out);
 }
 #endif
 
@@ -271,9 +284,7 @@ inline auto weight_stats(const float* w, int32_t* pivots = nullptr) {
     s[0] = RIG_SHUF8(t0, t2, 0, 1, 0, 1), s[1] = RIG_SHUF8(t0, t2, 2, 3, 2, 3);
     s[2] = RIG_SHUF8(t1, t3, 0, 1, 0, 1), s[3] = RIG_SHUF8(t1, t3, 2, 3, 2, 3);
   } else {
-    __m256 r[8];
-    for (int q = 0; q < 8; ++q) r[q] = _mm256_loadu_ps(w + 8 * q);
-    transpose8<0xFF>(r, s);
+    load_transpose8<0xFF>(w, 8, s);
   }
   __m256 sum = s[0], best = s[0];
   __m256i slot = _mm256_setzero_si256();
@@ -699,10 +710,10 @@ inline void for_each_batch(const SkinMesh& mesh, const float* pos, const float* 
 template <int K>
 void skin_linear_k(const SkinMesh& mesh, const float* palette, size_t joint_count, const float* pos,
                    const float* nrm, float* out_p, float* out_n) {
-  // Positions only: 4 influences go through the batches too (measured a quarter faster than
-  // one vertex at a time: no per-vertex division or broadcasts); 8 influences one vertex at a
-  // time, AoS, no transpose (measured faster there).
-  if (!nrm && K == 8) {
+  // Positions only: with AVX2, 4 influences go through the batches too (measured a quarter
+  // faster than one vertex at a time: no per-vertex division or broadcasts); otherwise one
+  // vertex at a time, AoS, no transpose (measured faster with 8 influences, and on SSE2).
+  if (!nrm && (K == 8 || !RIG_SIMD_AVX2)) {
     const uint16_t* joints = mesh.joints.data();
     const float* weights = mesh.weights.data();
     for (uint32_t v = 0; v < mesh.vertex_count; ++v)
