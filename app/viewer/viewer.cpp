@@ -107,6 +107,12 @@ int Viewer::load_initial(const std::string& path) {
     return 2;
   }
   if (!options_.weights_view.empty()) state_.surface_view = weights_mode(view);
+  std::vector<float> dqs_amounts;
+  if (!dqs_amounts_from_options(options_, *doc_.model, dqs_amounts, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
+    return 2;
+  }
+  doc_.set_dqs_amounts(std::move(dqs_amounts));
   if (weight_joint >= 0) {
     state_.selected_node = weight_joint;
     state_.reveal_selection = true;
@@ -449,6 +455,10 @@ int Viewer::run() {
     if (doc_.compression && state_.surface_view == SurfaceView::Compression)
       doc_.compression->displacement(selection);
     update_renderer(*renderer_, doc_, state_);
+    if (state_.requests.measure_cost) {  // outside render_scene's GPU timer: queries don't nest
+      state_.requests.measure_cost = false;
+      measure_cost(*renderer_, doc_, state_);
+    }
 
     update_hover();
     draw_hover_tooltip(state_, doc_);
