@@ -415,6 +415,10 @@ int Viewer::run() {
     if (std::string dropped = platform_.take_drop(); !dropped.empty())
       state_.requests.open_path = dropped;
     if (frame == 2 && !self_test_.drop.empty()) state_.requests.open_path = self_test_.drop;
+    if (frame == 2 && self_test_.measure_cost_draws > 0) {
+      state_.cost_draws = self_test_.measure_cost_draws;
+      state_.requests.measure_cost = true;
+    }
     if (frame == 2) {
       for (const char c : self_test_.keys) {
         KeyPress press;
@@ -458,6 +462,13 @@ int Viewer::run() {
     if (state_.requests.measure_cost) {  // outside render_scene's GPU timer: queries don't nest
       state_.requests.measure_cost = false;
       measure_cost(*renderer_, doc_, state_);
+      if (self_test_.measure_cost_draws > 0) {  // the self-test reads what the panel shows
+        if (!state_.cost_error.empty()) std::printf("cost error: %s\n", state_.cost_error.c_str());
+        for (const rig::render::SkinningCost& c : state_.cost.methods)
+          std::printf("%-4s %10.3f ms per million skinned vertices  x%.2f\n",
+                      rig::method_info(c.method).label, c.ms_per_million, c.ratio);
+        std::fflush(stdout);
+      }
     }
 
     update_hover();
