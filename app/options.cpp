@@ -206,8 +206,8 @@ std::vector<FlagInfo> build_flags() {
                "subtree get DQS amount 1, the others 0 (needs mix among\n"
                "the --skinning methods; without it the mix is LBS)",
                "`mix` only: the named joints and their whole node subtrees get DQS amount m = 1, "
-               "every other joint 0; a vertex blends LBS and DQS by β = Σ w·m (see Skinning "
-               "methods). Needs `mix` among the `--skinning` methods (the default method list "
+               "every other joint 0; a vertex blends LBS and DQS by β = Σ w·m (see *The per-joint mix* below). "
+               "Needs `mix` among the `--skinning` methods (the default method list "
                "of `--report` and `--bench-skinning` has it); without it every m is 0 and the mix "
                "is LBS",
                ""});
