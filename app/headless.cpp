@@ -55,8 +55,8 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
   const std::vector<rig::SkinningMethod> methods = output_methods(options);
   PosedCharacter posed;
-  if (const int status = pose_from_options(
-          options, model, posed, error, prepared_skin_meshes(model, methods, true));
+  if (const int status = pose_from_options(options, model, posed, error,
+                                           prepared_skin_meshes(model, methods, true));
       status != 0)
     return fail(model.file, error, status);
   rig::Character& character = *posed.character;

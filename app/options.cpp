@@ -206,7 +206,8 @@ std::vector<FlagInfo> build_flags() {
                "subtree get DQS amount 1, the others 0 (needs mix among\n"
                "the --skinning methods; without it the mix is LBS)",
                "`mix` only: the named joints and their whole node subtrees get DQS amount m = 1, "
-               "every other joint 0; a vertex blends LBS and DQS by β = Σ w·m (see *The per-joint mix* below). "
+               "every other joint 0; a vertex blends LBS and DQS by β = Σ w·m (see *The per-joint "
+               "mix* below). "
                "Needs `mix` among the `--skinning` methods (the default method list "
                "of `--report` and `--bench-skinning` has it); without it every m is 0 and the mix "
                "is LBS",
@@ -504,8 +505,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
         const size_t comma = v.find(',', start);
         const std::string_view name = v.substr(start, comma - start);
         if (name.empty())
-          return error = "--dqs-joints expects NAME[,NAME...], got '" + std::string(v) + "'",
-                 false;
+          return error = "--dqs-joints expects NAME[,NAME...], got '" + std::string(v) + "'", false;
         o.dqs_joints.emplace_back(name);
         if (comma == std::string_view::npos) break;
         start = comma + 1;

@@ -33,8 +33,8 @@ struct SelfTest {
   bool help = false;
   bool hide_ui = false;
   int measure_cost_draws = 0;  // > 0: Measure cost on frame 2 with that many draws
-  double soak_seconds = 0.0;  // > 0: a soak run (real time), see viewer/soak.h
-  std::string soak_models;    // ':'-separated
+  double soak_seconds = 0.0;   // > 0: a soak run (real time), see viewer/soak.h
+  std::string soak_models;     // ':'-separated
   bool active() const { return frames > 0; }
 };
 

@@ -71,9 +71,9 @@ void Character::set_dqs_amounts(std::span<const float> per_node) {
     const std::vector<int>& joints = model.skins[s].joints;
     for (size_t j = 0; j < joints.size(); ++j) {
       const int node = joints[j];
-      joint_dqs_amount_[skin_offset_[s] + j] =
-          node >= 0 && size_t(node) < node_dqs_amount_.size() ? node_dqs_amount_[size_t(node)]
-                                                               : 0.0f;
+      joint_dqs_amount_[skin_offset_[s] + j] = node >= 0 && size_t(node) < node_dqs_amount_.size()
+                                                   ? node_dqs_amount_[size_t(node)]
+                                                   : 0.0f;
     }
   }
   for (const SkinningMethodInfo& m : skinning_methods())

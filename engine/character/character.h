@@ -121,8 +121,8 @@ class Character {
   Pose pose_, blend_pose_;
   std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips
   std::vector<glm::mat4> world_;
-  std::vector<glm::mat4> skinning_;    // all skins, flat
-  std::vector<uint32_t> skin_offset_;  // first joint of each skin in skinning_, plus the total
+  std::vector<glm::mat4> skinning_;      // all skins, flat
+  std::vector<uint32_t> skin_offset_;    // first joint of each skin in skinning_, plus the total
   std::vector<float> node_dqs_amount_;   // set_dqs_amounts, per node
   std::vector<float> joint_dqs_amount_;  // the same per skin joint, flat like skinning_
   mutable std::array<std::vector<glm::vec4>, kSkinningMethodCount> palettes_;  // all skins

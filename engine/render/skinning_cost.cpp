@@ -34,7 +34,8 @@ uint64_t skinned_vertex_count(const rig::Model& model) {
   uint64_t n = 0;
   for (const rig::DrawItem& item : model.draws)
     if (item.skin >= 0) {
-      const rig::Primitive& prim = model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
+      const rig::Primitive& prim =
+          model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
       if (prim.skinned()) n += prim.vertex_count();
     }
   return n;
@@ -82,8 +83,7 @@ bool measure_skinning_cost(Renderer& renderer, const rig::Model& model, const Ca
       if (rep >= 0) ms.push_back(double(ns) * 1e-6);
     }
     out.methods.push_back(
-        {method, ms_per_million_vertices(median_of(ms), options.draws, out.skinned_vertices),
-         0.0});
+        {method, ms_per_million_vertices(median_of(ms), options.draws, out.skinned_vertices), 0.0});
   }
   glDeleteQueries(1, &query);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);

@@ -19,8 +19,8 @@
 namespace rig::render {
 
 struct SkinningCostOptions {
-  int draws = 100;        // draws of the model per measurement (N)
-  int repetitions = 7;    // measurements per method after one warm-up; the median is kept
+  int draws = 100;      // draws of the model per measurement (N)
+  int repetitions = 7;  // measurements per method after one warm-up; the median is kept
   static constexpr int kTargetSize = 16;  // pixels: the vertex stage dominates
 };
 

@@ -77,7 +77,7 @@ std::span<const SkinningMethodInfo> skinning_methods();
 const SkinningMethodInfo& method_info(SkinningMethod method);
 // The row whose name is `name` (case-sensitive), nullptr when none.
 const SkinningMethodInfo* find_skinning_method(std::string_view name);
-// Every method's name joined by `separator`, in table order ("lbs|dqs|cor|mix"): usage texts, errors.
+// Every method's name joined by `separator`, in table order ("lbs|dqs|cor|mix"): usage, errors.
 std::string skinning_method_names(std::string_view separator = "|");
 
 }  // namespace rig

@@ -139,8 +139,8 @@ TEST(MixCli, DqsJointsMoveOnlyTheVerticesTheyInfluence) {
 
 // --bench-skinning measures the mix like the other rows: a "Mix" line with its ratio to LBS.
 TEST(MixCli, BenchSkinningPrintsAMixLine) {
-  const auto r = run_rigview(quote(kTwistArm) +
-                             " --bench-skinning 2 --skinning compare=lbs,mix --dqs-joints ArmTwist");
+  const auto r = run_rigview(
+      quote(kTwistArm) + " --bench-skinning 2 --skinning compare=lbs,mix --dqs-joints ArmTwist");
   if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) GTEST_SKIP() << r.err;
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\nLBS "), std::string::npos) << r.out;
@@ -151,8 +151,9 @@ TEST(MixCli, BenchSkinningPrintsAMixLine) {
 }
 
 TEST(MixCli, UnknownDqsJointIsAUsageErrorOnOneLine) {
-  const auto r = run_rigview(quote(kTwistArm) + " --skinning mix --dqs-joints ArmTwist,Elbow " +
-                             "--export-obj " + quote((rig::test::scratch_dir() / "x.obj").string()));
+  const auto r =
+      run_rigview(quote(kTwistArm) + " --skinning mix --dqs-joints ArmTwist,Elbow " +
+                  "--export-obj " + quote((rig::test::scratch_dir() / "x.obj").string()));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--dqs-joints: no node named 'Elbow'"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -251,7 +251,8 @@ TEST_F(ViewerSmoke, WeightViewsColourTheBundledCharacterAndVCyclesThem) {
   // normal shading
   // has neither band colour in bulk.
   const std::string off = (dir_ / "off.png").string();
-  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvvvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off), args);
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvvvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off),
+                  args);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(count_pixels(off, blue), 100);
   EXPECT_LT(count_pixels(off, green), 100);

@@ -91,10 +91,10 @@ TEST(MixSkinning, AllAmountsZeroIsLbsAndAllOneIsDqsExactly) {
   const RandomMesh r = random_mesh();
   const Skinned lbs = run_reference(false, r.mesh, r.matrices, r.positions, r.normals);
   const Skinned dqs = run_reference(true, r.mesh, r.matrices, r.positions, r.normals);
-  const Skinned zero = run_mix(r.mesh, r.matrices, std::vector<float>(6, 0.0f), r.positions,
-                               r.normals);
-  const Skinned one = run_mix(r.mesh, r.matrices, std::vector<float>(6, 1.0f), r.positions,
-                              r.normals);
+  const Skinned zero =
+      run_mix(r.mesh, r.matrices, std::vector<float>(6, 0.0f), r.positions, r.normals);
+  const Skinned one =
+      run_mix(r.mesh, r.matrices, std::vector<float>(6, 1.0f), r.positions, r.normals);
   size_t apart = 0;  // vertices where LBS and DQS differ: the test means something
   for (size_t v = 0; v < r.positions.size(); ++v) {
     EXPECT_EQ(zero.p[v], lbs.p[v]) << v;
@@ -160,7 +160,8 @@ TEST(MixSkinning, BetaIsTheRenormalizedWeightOfTheDqsJoints) {
   mesh.weights = {1.0f, 3.0f, 0.0f, 0.0f};
   const glm::vec3 point(0.4f, -0.2f, 0.7f);
   const std::vector<glm::vec3> p = {point}, n = {{0.0f, 1.0f, 0.0f}};
-  const glm::vec3 lbs = skin_point_linear(matrices, mesh.joints.data(), mesh.weights.data(), 4, point);
+  const glm::vec3 lbs =
+      skin_point_linear(matrices, mesh.joints.data(), mesh.weights.data(), 4, point);
   const glm::vec3 dq = skin_point_dual_quat(dqs, mesh.joints.data(), mesh.weights.data(), 4, point);
   ASSERT_GT(glm::length(lbs - dq), 0.05f);  // far enough apart to see β
   const glm::vec3 want = 0.75f * lbs + 0.25f * dq;

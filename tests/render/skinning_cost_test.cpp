@@ -47,7 +47,7 @@ TEST(SkinningCost, OnlySkinnedDrawItemsCount) {
   model.meshes.resize(1);
   model.meshes[0].primitives.resize(2);
   model.meshes[0].primitives[0].positions.resize(30);
-  model.meshes[0].primitives[0].influences = 4;  // skinned
+  model.meshes[0].primitives[0].influences = 4;       // skinned
   model.meshes[0].primitives[1].positions.resize(7);  // no JOINTS: drawn rigid
   DrawItem skinned, rigid_primitive, rigid_node;
   skinned.mesh = rigid_primitive.mesh = rigid_node.mesh = 0;
