@@ -205,9 +205,11 @@ int run_skinning_bench(const Options& options, const rig::Model& model) {
     return fail(model.file, "--bench-skinning: " + error);
   std::printf(
       "skinning cost: %s, %llu skinned vertices per draw, %d draws per measurement, "
-      "median of %d\n",
+      "median of %d, %s\n",
       model.file.c_str(), static_cast<unsigned long long>(report.skinned_vertices), cost.draws,
-      cost.repetitions);
+      cost.repetitions,
+      report.wall_clock ? "wall clock (software rasterizer: the vertex stage runs in the draws)"
+                        : "GPU timer queries");
   const char* base = rig::method_info(report.methods[report.baseline].method).label;
   for (const rig::render::SkinningCost& c : report.methods)
     std::printf("%-4s %10.3f ms per million skinned vertices  x%.2f of %s\n",

@@ -154,10 +154,10 @@ std::vector<FlagInfo> build_flags() {
                "time N draws of the model per skinning method on the GPU\n"
                "(the --skinning methods, default all) and exit",
                "GPU cost of skinning: draws the model's draw items N times per measurement for "
-               "each `--skinning` method (default: every method; headless, a 16×16 target so the "
-               "vertex work dominates, GPU timer "
-               "queries, 7 repetitions, median) and prints ms per million skinned vertices and "
-               "the ratio to LBS",
+               "each `--skinning` method (default: every method; headless, behind the eye so "
+               "only the vertex stage counts; GPU timer queries, or on a software rasterizer such "
+               "as llvmpipe the wall clock to `glFinish`; 7 rounds over the methods, median) and "
+               "prints ms per million skinned vertices and the ratio to LBS",
                ""});
   f.push_back({"--resolution W,H", "size of the --output image (default 1280,720)",
                "size of the `--output` image (default 1280,720)", ""});

@@ -223,13 +223,16 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   if (ImGui::Button("Measure cost")) state.requests.measure_cost = true;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "GPU time of every skinning method: the model drawn 'draws' times per measurement\n"
-        "into a 16x16 target, 7 repetitions, median; blocks the viewer while it runs");
+        "GPU time of every skinning method's vertex stage: the model drawn 'draws' times\n"
+        "per measurement behind the eye, 7 rounds, median; blocks the viewer while it runs");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(100.0f);
   ImGui::InputInt("draws", &state.cost_draws);
   state.cost_draws = std::clamp(state.cost_draws, 1, 1000);
   if (!state.cost_error.empty()) ImGui::TextDisabled("%s", state.cost_error.c_str());
+  if (!state.cost.methods.empty())
+    ImGui::TextDisabled(
+        "%s", state.cost.wall_clock ? "wall clock (software rasterizer)" : "GPU timer queries");
   for (const rig::render::SkinningCost& c : state.cost.methods)
     ImGui::Text("%-4s %8.3f ms per M vertices  x%.2f", rig::method_info(c.method).label,
                 c.ms_per_million, c.ratio);

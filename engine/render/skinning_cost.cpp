@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "render/offscreen.h"
 
@@ -66,24 +67,55 @@ bool measure_skinning_cost(Renderer& renderer, const rig::Model& model, const Ca
   target.bind();
   GLuint query = 0;
   glGenQueries(1, &query);
-  std::vector<double> ms;
-  for (rig::SkinningMethod method : methods) {
-    draw.method = method;
-    ms.clear();
-    for (int rep = -1; rep < options.repetitions; ++rep) {  // rep -1: warm-up, not kept
+  // Behind the eye: every clip-space w is −1, so each vertex fails the clip test. The vertex
+  // shaders still run in full (the projection is a uniform: no compiler can know), but no
+  // triangle reaches set-up or rasterization, whose cost (per triangle, the same for every
+  // method) would otherwise dilute the ratios on a software rasterizer. (Not
+  // GL_RASTERIZER_DISCARD: a driver may then skip the vertex work altogether.)
+  Camera behind = camera;
+  if (!options.rasterize) {
+    behind.view = glm::mat4(1.0f);
+    behind.projection = glm::mat4(0.0f);
+    behind.projection[3][3] = -1.0f;
+  }
+  // Round by round, every method once per round (rather than all of one method's repetitions
+  // in a row): a slow spell of the machine (llvmpipe runs on shared CPUs) then lands on every
+  // method alike instead of skewing their ratios.
+  std::vector<std::vector<double>> query_ms(methods.size()), wall_ms(methods.size());
+  for (int rep = -1; rep < options.repetitions; ++rep)  // rep -1: warm-up, not kept
+    for (size_t m = 0; m < methods.size(); ++m) {
+      draw.method = methods[m];
       renderer.clear(viewport, draw.background);
       glFinish();
-      // A tiny target: few fragments, so the vertex shaders (the skinning) dominate. (Not
-      // GL_RASTERIZER_DISCARD: a driver may then skip the vertex work altogether.)
+      const auto start = std::chrono::steady_clock::now();
       glBeginQuery(GL_TIME_ELAPSED, query);
-      for (int i = 0; i < options.draws; ++i) renderer.draw(camera, viewport, draw);
+      for (int i = 0; i < options.draws; ++i) renderer.draw(behind, viewport, draw);
       glEndQuery(GL_TIME_ELAPSED);
+      glFinish();
+      const auto end = std::chrono::steady_clock::now();
       GLuint64 ns = 0;
       glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-      if (rep >= 0) ms.push_back(double(ns) * 1e-6);
+      if (rep < 0) continue;
+      query_ms[m].push_back(double(ns) * 1e-6);
+      wall_ms[m].push_back(std::chrono::duration<double, std::milli>(end - start).count());
     }
-    out.methods.push_back(
-        {method, ms_per_million_vertices(median_of(ms), options.draws, out.skinned_vertices), 0.0});
+  // A software rasterizer runs the vertex stage inside the draw calls, on the calling thread,
+  // and its timer queries only cover its rasterizer threads: there the wall time from the
+  // first draw to glFinish is the figure. On a GPU the timer query is.
+  const char* renderer_name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const std::string name = renderer_name ? renderer_name : "";
+  out.wall_clock = name.find("llvmpipe") != std::string::npos ||
+                   name.find("softpipe") != std::string::npos ||
+                   name.find("swrast") != std::string::npos;
+  for (size_t m = 0; m < methods.size(); ++m) {
+    SkinningCost c;
+    c.method = methods[m];
+    c.query_ms_per_million =
+        ms_per_million_vertices(median_of(query_ms[m]), options.draws, out.skinned_vertices);
+    c.wall_ms_per_million =
+        ms_per_million_vertices(median_of(wall_ms[m]), options.draws, out.skinned_vertices);
+    c.ms_per_million = out.wall_clock ? c.wall_ms_per_million : c.query_ms_per_million;
+    out.methods.push_back(c);
   }
   glDeleteQueries(1, &query);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
