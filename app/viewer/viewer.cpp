@@ -266,7 +266,7 @@ void Viewer::update_artefacts() {
     for (rig::SkinningMethod m : methods_shown(state_)) doc_.artefacts->refresh_deflation_field(m);
   if (view == SurfaceView::Difference) doc_.artefacts->refresh_difference_field();
   if (state_.artefacts_open && doc_.playback.clip() >= 0)
-    doc_.artefacts->request_scan(doc_.playback.clip());
+    doc_.artefacts->request_scan(doc_.playback.clip(), doc_.dqs_amounts);
 }
 
 // The Compression panel's background work and what playback samples. Raw sources are restored
