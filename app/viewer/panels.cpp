@@ -169,7 +169,7 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   for (int i = 0; i < compare_choice; ++i) {
     std::snprintf(label, sizeof label, "%s (%d)", table[static_cast<size_t>(i)].label, i + 1);
     changed |= ImGui::RadioButton(label, &choice, i);
-    ImGui::SameLine();
+    if (i + 1 < compare_choice) ImGui::SameLine();  // Compare below: four methods fill the row
   }
   std::snprintf(label, sizeof label, "Compare (%d)", compare_choice + 1);
   changed |= ImGui::RadioButton(label, &choice, compare_choice);
