@@ -80,17 +80,23 @@ void ArtefactAnalysis::cancel_scan() {
   scan_clip_ = -1;
 }
 
-void ArtefactAnalysis::request_scan(int clip) {
-  if (clip == scan_clip_ || clip < 0 || size_t(clip) >= model_->clips.size()) return;
+void ArtefactAnalysis::request_scan(int clip, std::span<const float> dqs_amounts) {
+  const bool same_amounts = std::equal(dqs_amounts.begin(), dqs_amounts.end(),
+                                       scan_amounts_.begin(), scan_amounts_.end());
+  if ((clip == scan_clip_ && same_amounts) || clip < 0 || size_t(clip) >= model_->clips.size())
+    return;
   cancel_scan();
   scan_clip_ = clip;
+  scan_amounts_.assign(dqs_amounts.begin(), dqs_amounts.end());
   cancel_.store(false, std::memory_order_relaxed);
   progress_.store(0.0f, std::memory_order_relaxed);
   running_.store(true, std::memory_order_release);
-  worker_ = std::thread([this, clip] {
+  worker_ = std::thread([this, clip, amounts = scan_amounts_] {
     rig::ClipScanOptions options;
     options.clip = clip;
-    for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) options.methods.push_back(m.method);
+    options.dqs_amounts = amounts;
+    for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+      options.methods.push_back(m.method);
     const bool done = rig::scan_clip(
         *model_, setup_, options, result_,
         [](void* user, float fraction) {

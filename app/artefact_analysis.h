@@ -42,9 +42,11 @@ class ArtefactAnalysis {
   float difference(rig::SkinningMethod a, rig::SkinningMethod b);
   const std::vector<std::vector<float>>& difference_field() const { return difference_; }
 
-  // Background scan of `clip` for every method. Restarts (cancelling the running one) when the
-  // clip differs from the last request; otherwise keeps the running or finished scan.
-  void request_scan(int clip);
+  // Background scan of `clip` for every method, the mix with `dqs_amounts` (per node,
+  // rig::Character::set_dqs_amounts; empty: all 0). Restarts (cancelling the running one) when
+  // the clip or the amounts differ from the last request; otherwise keeps the running or
+  // finished scan. Comparing the amounts allocates nothing.
+  void request_scan(int clip, std::span<const float> dqs_amounts = {});
   void cancel_scan();
   bool scanning() const { return running_.load(std::memory_order_acquire); }
   float scan_progress() const { return progress_.load(std::memory_order_relaxed); }
@@ -81,7 +83,8 @@ class ArtefactAnalysis {
   std::atomic<bool> cancel_{false}, running_{false}, finished_{false};
   std::atomic<float> progress_{0.0f};
   int scan_clip_ = -1;
-  rig::ClipScan result_;  // written by the worker, read once finished_ is set
+  std::vector<float> scan_amounts_;  // the dqs_amounts of the last request
+  rig::ClipScan result_;             // written by the worker, read once finished_ is set
 };
 
 // --focus: the node of the joint named `focus` (the first node, in node order, with that name

@@ -104,7 +104,7 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
 
 bool write_artefact_report(const std::string& path, const rig::Model& model,
                            const std::vector<rig::SkinningMethod>& methods, bool progress,
-                           std::string& error) {
+                           std::string& error, const std::vector<float>& dqs_amounts) {
   const rig::Character character(model, prepared_skin_meshes(model, methods, progress));
   const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_meshes());
   std::string j = "{\"file\":" + json_string(model.file) + ",\"clips\":[";
@@ -122,6 +122,7 @@ bool write_artefact_report(const std::string& path, const rig::Model& model,
     options.clip = int(c);
     options.methods = methods;
     options.skin_meshes = character.shared_skin_meshes();
+    options.dqs_amounts = dqs_amounts;
     rig::ClipScan scan;
     Progress p{started, &model.clips[c].name, progress, 0.0};
     rig::scan_clip(

@@ -22,9 +22,10 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
                         rig::SkinningMethod method, std::string& error);
 
 // Scans every clip of `character.model()` for `methods` and writes the report (schema in the
-// README). Progress goes to stderr when `progress` is set. false + one-line error on failure.
+// README). Progress goes to stderr when `progress` is set. `dqs_amounts`: the mix's per-node
+// DQS amounts (rig::Character::set_dqs_amounts; empty: all 0). false + one-line error.
 bool write_artefact_report(const std::string& path, const rig::Model& model,
                            const std::vector<rig::SkinningMethod>& methods, bool progress,
-                           std::string& error);
+                           std::string& error, const std::vector<float>& dqs_amounts = {});
 
 }  // namespace rigview

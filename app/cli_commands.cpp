@@ -192,10 +192,17 @@ int export_artefacts(const Options& options, const rig::Model& model) {
       return 1;
     }
   }
-  if (!options.report.empty() &&
-      !write_artefact_report(options.report, model, methods_to_scan(options), true, error)) {
-    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
-    return 1;
+  if (!options.report.empty()) {
+    std::vector<float> dqs_amounts;
+    if (!dqs_amounts_from_options(options, model, dqs_amounts, error)) {
+      std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
+      return 2;
+    }
+    if (!write_artefact_report(options.report, model, methods_to_scan(options), true, error,
+                               dqs_amounts)) {
+      std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+      return 1;
+    }
   }
   return 0;
 }

@@ -18,6 +18,7 @@
 #include "render/headless_context.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
+#include "render/skinning_cost.h"
 #include "render/weight_view.h"
 #include "rotation_centers_job.h"
 
@@ -54,8 +55,8 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
   const std::vector<rig::SkinningMethod> methods = output_methods(options);
   PosedCharacter posed;
-  if (const int status = pose_from_options(
-          options, model, posed, error, prepared_skin_meshes(model, methods, true));
+  if (const int status = pose_from_options(options, model, posed, error,
+                                           prepared_skin_meshes(model, methods, true));
       status != 0)
     return fail(model.file, error, status);
   rig::Character& character = *posed.character;
@@ -178,70 +179,41 @@ int run_skinning_bench(const Options& options, const rig::Model& model) {
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options, model, selection, error))
     return fail(model.file, error, 2);
+  std::vector<float> dqs_amounts;
+  if (!dqs_amounts_from_options(options, model, dqs_amounts, error))
+    return fail(model.file, error, 2);
   const std::vector<rig::SkinningMethod> methods = methods_to_scan(options);
+  if (rig::render::skinned_vertex_count(model) == 0)
+    return fail(model.file, "--bench-skinning: the model has no skin");
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(model.file, "no headless OpenGL: " + error);
   rig::Character character(model, prepared_skin_meshes(model, methods, true));
+  character.set_dqs_amounts(dqs_amounts);
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
     return fail(model.file, error);
-  rig::render::OffscreenTarget target;
-  constexpr int kSize = 16;  // few fragments: the vertex work dominates
-  if (!target.create(kSize, kSize, 1, error)) return fail(model.file, error);
-  character.evaluate(selection);
-  renderer.update(character, methods);
-  uint64_t skinned_vertices = 0;  // per draw of the model
-  for (const rig::DrawItem& item : model.draws)
-    if (item.skin >= 0)
-      skinned_vertices += model.meshes[item.mesh].primitives[item.primitive].vertex_count();
-  if (skinned_vertices == 0) return fail(model.file, "--bench-skinning: the model has no skin");
-
   rig::render::OrbitCamera orbit;
   orbit.frame(rig::render::clip_bounds(character, selection));
-  const rig::render::Viewport viewport{0, 0, kSize, kSize};
-  const rig::render::Camera camera = orbit.camera(viewport.aspect());
-  rig::render::DrawOptions draw;
-  draw.grid = false;
-  draw.skeleton = draw.wireframe = false;
-  target.bind();
-  GLuint query = 0;
-  glGenQueries(1, &query);
-  const int n = options.bench_skinning;
-  constexpr int kRepetitions = 7;
-  std::vector<double> per_million(methods.size(), 0.0);
+  character.evaluate(selection);  // after clip_bounds, which samples the whole clip
+  renderer.update(character, methods);
+  rig::render::SkinningCostOptions cost;
+  cost.draws = options.bench_skinning;
+  const rig::render::Camera camera = orbit.camera(1.0f);
+  rig::render::SkinningCostReport report;
+  if (!rig::render::measure_skinning_cost(renderer, model, camera, methods, cost, report, error))
+    return fail(model.file, "--bench-skinning: " + error);
   std::printf(
       "skinning cost: %s, %llu skinned vertices per draw, %d draws per measurement, "
-      "median of %d\n",
-      model.file.c_str(), static_cast<unsigned long long>(skinned_vertices), n, kRepetitions);
-  for (size_t m = 0; m < methods.size(); ++m) {
-    draw.method = methods[m];
-    std::vector<double> ms;
-    for (int rep = -1; rep < kRepetitions; ++rep) {  // rep -1: warm-up, not kept
-      renderer.clear(viewport, draw.background);
-      glFinish();
-      // A tiny target: few fragments, so the vertex shaders (the skinning) dominate. (Not
-      // GL_RASTERIZER_DISCARD: a driver may then skip the vertex work altogether.)
-      glBeginQuery(GL_TIME_ELAPSED, query);
-      for (int i = 0; i < n; ++i) renderer.draw(camera, viewport, draw);
-      glEndQuery(GL_TIME_ELAPSED);
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-      if (rep >= 0) ms.push_back(double(ns) * 1e-6);
-    }
-    std::sort(ms.begin(), ms.end());
-    const double median = ms[ms.size() / 2];
-    per_million[m] = median / (double(n) * double(skinned_vertices) * 1e-6);
-  }
-  glDeleteQueries(1, &query);
-  // The ratio is to LBS when it was measured, else to the first method.
-  size_t base = 0;
-  for (size_t m = 0; m < methods.size(); ++m)
-    if (methods[m] == rig::skinning_methods()[0].method) base = m;
-  for (size_t m = 0; m < methods.size(); ++m)
+      "median of %d, %s\n",
+      model.file.c_str(), static_cast<unsigned long long>(report.skinned_vertices), cost.draws,
+      cost.repetitions,
+      report.wall_clock ? "wall clock (software rasterizer: the vertex stage runs in the draws)"
+                        : "GPU timer queries");
+  const char* base = rig::method_info(report.methods[report.baseline].method).label;
+  for (const rig::render::SkinningCost& c : report.methods)
     std::printf("%-4s %10.3f ms per million skinned vertices  x%.2f of %s\n",
-                rig::method_info(methods[m]).label, per_million[m],
-                per_million[m] / per_million[base], rig::method_info(methods[base]).label);
+                rig::method_info(c.method).label, c.ms_per_million, c.ratio, base);
   return 0;
 }
 

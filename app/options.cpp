@@ -154,10 +154,10 @@ std::vector<FlagInfo> build_flags() {
                "time N draws of the model per skinning method on the GPU\n"
                "(the --skinning methods, default all) and exit",
                "GPU cost of skinning: draws the model's draw items N times per measurement for "
-               "each `--skinning` method (default: every method; headless, a 16×16 target so the "
-               "vertex work dominates, GPU timer "
-               "queries, 7 repetitions, median) and prints ms per million skinned vertices and "
-               "the ratio to LBS",
+               "each `--skinning` method (default: every method; headless, behind the eye so "
+               "only the vertex stage counts; GPU timer queries, or on a software rasterizer such "
+               "as llvmpipe the wall clock to `glFinish`; 7 rounds over the methods, median) and "
+               "prints ms per million skinned vertices and the ratio to LBS",
                ""});
   f.push_back({"--resolution W,H", "size of the --output image (default 1280,720)",
                "size of the `--output` image (default 1280,720)", ""});
@@ -200,6 +200,17 @@ std::vector<FlagInfo> build_flags() {
                    "side (" + in_order +
                    ", left to right); `compare=LIST` those of the comma-separated LIST " +
                    "(at least two, no repeats), left to right",
+               ""});
+  f.push_back({"--dqs-joints NAME[,NAME...]",
+               "the mix's DQS joints: each named joint and its whole\n"
+               "subtree get DQS amount 1, the others 0 (needs mix among\n"
+               "the --skinning methods; without it the mix is LBS)",
+               "`mix` only: the named joints and their whole node subtrees get DQS amount m = 1, "
+               "every other joint 0; a vertex blends LBS and DQS by β = Σ w·m (see *The per-joint "
+               "mix* below). "
+               "Needs `mix` among the `--skinning` methods (the default method list "
+               "of `--report` and `--bench-skinning` has it); without it every m is 0 and the mix "
+               "is LBS",
                ""});
   f.push_back({"--blend-index M", "crossfade target clip", "crossfade target clip M", ""});
   f.push_back({"--layer CLIP:WEIGHT[:additive][:mask=J,...][:time=T]",
@@ -486,6 +497,19 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (!parse_skinning(v, o, error)) return false;
       o.skinning_given = true;
+    } else if (a == "--dqs-joints") {
+      if (!value(v)) return false;
+      o.dqs_joints.clear();
+      size_t start = 0;
+      while (true) {
+        const size_t comma = v.find(',', start);
+        const std::string_view name = v.substr(start, comma - start);
+        if (name.empty())
+          return error = "--dqs-joints expects NAME[,NAME...], got '" + std::string(v) + "'", false;
+        o.dqs_joints.emplace_back(name);
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+      }
     } else if (a == "--backend") {
       if (!value(v)) return false;
       if (v == "cpu")
@@ -532,6 +556,18 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
   if (!o.heatmap.empty() && !o.weights_view.empty()) {
     error = "--heatmap and --weights both colour the surfaces: choose one";
     return false;
+  }
+  if (!o.dqs_joints.empty()) {
+    // Only the mix reads the amounts: naming joints for a run that draws no mix is a mistake.
+    // --report and --bench-skinning without --skinning run every method, the mix too.
+    const bool every_method = !o.skinning_given && (o.bench_skinning > 0 || !o.report.empty());
+    const bool mix_given =
+        o.skinning_given && std::find(o.skinning_methods.begin(), o.skinning_methods.end(),
+                                      rig::SkinningMethod::Mix) != o.skinning_methods.end();
+    if (!every_method && !mix_given) {
+      error = "--dqs-joints needs --skinning mix (or a compare list with mix)";
+      return false;
+    }
   }
   if (o.compare && !o.export_ply.empty()) {
     error = "--skinning compare applies to --output renders and --report, not to --export-ply";

@@ -45,6 +45,9 @@ struct Options {
   std::vector<rig::SkinningMethod> skinning_methods = {rig::SkinningMethod::Linear};
   bool compare = false;
   bool skinning_given = false;  // --skinning appeared (--report scans every method otherwise)
+  // --dqs-joints NAME[,NAME...]: the mix's DQS joints (each with its subtree), resolved against
+  // the model by dqs_amounts_from_options (app/pose_options.h).
+  std::vector<std::string> dqs_joints;
   int blend_index = -1;
   float blend_time = 0.0f;
   float blend_weight = 0.0f;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "anim/joint_mask.h"
+
 namespace rigview {
 
 bool pose_selection_from_options(const Options& o, const rig::Model& model, rig::PoseSelection& out,
@@ -37,6 +39,21 @@ bool pose_selection_from_options(const Options& o, const rig::Model& model, rig:
     out.blend_time = std::clamp(o.blend_time, b.start, b.end);
     out.blend_weight = o.blend_weight;
   }
+  return true;
+}
+
+bool dqs_amounts_from_options(const Options& o, const rig::Model& model,
+                              std::vector<float>& per_node, std::string& error) {
+  std::vector<int> roots;
+  for (const std::string& name : o.dqs_joints) {
+    const int node = rig::find_node(model, name);
+    if (node < 0) {
+      error = "--dqs-joints: no node named '" + name + "'";
+      return false;
+    }
+    roots.push_back(node);
+  }
+  per_node = rig::subtree_mask(model, roots, 1.0f);
   return true;
 }
 

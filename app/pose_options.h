@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "anim/pose_selection.h"
 #include "model/model.h"
@@ -14,5 +15,11 @@ namespace rigview {
 // --blend-time is clamped to the target clip; a model without clips gives the rest pose.
 bool pose_selection_from_options(const Options& o, const rig::Model& model, rig::PoseSelection& out,
                                  std::string& error);
+
+// --dqs-joints: the mix's DQS amount per node (rig::Character::set_dqs_amounts): 1 on each
+// named node and its whole subtree, 0 elsewhere; all 0 without the flag. false + one-line
+// error naming the first unknown joint.
+bool dqs_amounts_from_options(const Options& o, const rig::Model& model,
+                              std::vector<float>& per_node, std::string& error);
 
 }  // namespace rigview

@@ -145,8 +145,11 @@ int pose_from_options(const Options& options, const rig::Model& model, PosedChar
                       std::string& error, std::shared_ptr<const rig::SkinMeshes> meshes) {
   if (!pose_selection_from_options(options, model, out.selection, error)) return 2;
   if (!meshes) meshes = prepared_skin_meshes(model, methods_to_draw(options), true);
+  std::vector<float> dqs_amounts;
+  if (!dqs_amounts_from_options(options, model, dqs_amounts, error)) return 2;
   out.character = std::make_unique<rig::Character>(model, std::move(meshes));
   rig::Character& character = *out.character;
+  character.set_dqs_amounts(dqs_amounts);
   if (options.compressed && !use_compressed_clips(options, model, character, out.compressed, error))
     return 1;
 

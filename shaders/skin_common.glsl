@@ -55,3 +55,68 @@ vec3 safe_normalize(vec3 v, vec3 fallback) {
   return (len > 0.0 && !isinf(len) && !isnan(len)) ? v / len : fallback;
 }
 
+
+#ifdef PALETTE_ROWS_PER_JOINT
+// The LBS and DQS vertex bodies, shared by skin_lbs.glsl, skin_dqs.glsl and skin_mix.glsl (which
+// runs both): `base` is the first row of the method's rows inside each joint's palette entry
+// (0 for the lbs and dqs rows themselves; see engine/skin/mix_kernel.h for the mix).
+
+// Linear blend skinning: M = sum (w_i / sum w) M_i over the 4 rows at `base` (the skinning
+// matrix's columns); zero weights and joints outside the skin are skipped; a vertex whose
+// weights sum to 0 stays as it is. Returns false in that case.
+bool lbs_blend(int base, uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
+               int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n) {
+  float sum = 0.0;
+  for (int i = 0; i < count; ++i) sum += weights[i];
+  if (!(sum > 0.0)) return false;
+  float inv = 1.0 / sum;
+  mat4 m = mat4(0.0);
+  for (int i = 0; i < count; ++i) {
+    float w = weights[i] * inv;
+    int j = int(joints[i]);
+    if (w == 0.0 || j >= joint_count) continue;
+    m += mat4(joint_row(j, base), joint_row(j, base + 1), joint_row(j, base + 2),
+              joint_row(j, base + 3)) * w;
+  }
+  out_p = vec3(m * vec4(p, 1.0));
+  out_n = safe_normalize(transform_normal(mat3(m), n), n);
+  return true;
+}
+
+// Dual-quaternion skinning with the non-rigid split over the 5 rows at `base` (rigid real, rigid
+// dual, stretch S columns 0..2): blend the stretches S linearly and apply them first, then the
+// normalized, hemisphere-aligned blend of the rigid dual quaternions.
+bool dqs_blend(int base, uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
+               int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n) {
+  float sum = 0.0;
+  for (int i = 0; i < count; ++i) sum += weights[i];
+  if (!(sum > 0.0)) return false;
+  // Reference: the largest weight, the first one among equals.
+  int ref = 0;
+  for (int i = 1; i < count; ++i)
+    if (weights[i] > weights[ref]) ref = i;
+  if (int(joints[ref]) >= joint_count) return false;
+  vec4 pivot = joint_row(int(joints[ref]), base);
+  float inv = 1.0 / sum;
+  vec4 real = vec4(0.0), dual = vec4(0.0);
+  mat3 stretch = mat3(0.0);
+  for (int i = 0; i < count; ++i) {
+    float w = weights[i] * inv;
+    int j = int(joints[i]);
+    if (w == 0.0 || j >= joint_count) continue;
+    vec4 jr = joint_row(j, base);
+    float sw = dot(jr, pivot) < 0.0 ? -w : w;
+    real += jr * sw;
+    dual += joint_row(j, base + 1) * sw;
+    stretch += mat3(joint_row(j, base + 2).xyz, joint_row(j, base + 3).xyz,
+                    joint_row(j, base + 4).xyz) * w;
+  }
+  float len = length(real);
+  if (!(len > 0.0)) return false;
+  real = real / len;
+  dual = dual / len;
+  out_p = quat_rotate(real, stretch * p) + dual_quat_translation(real, dual);
+  out_n = safe_normalize(quat_rotate(real, transform_normal(stretch, n)), n);
+  return true;
+}
+#endif

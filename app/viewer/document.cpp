@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "anim/joint_mask.h"
 #include "import/gltf_import.h"
 #include "load_model.h"
 
@@ -16,6 +17,18 @@ bool has_model_extension(const std::string& path) {
   std::string ext = path.substr(dot + 1);
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ext == "gltf" || ext == "glb";
+}
+
+void Document::set_dqs_subtree(int node, bool dqs) {
+  if (!model || !character || dqs_amounts.size() != model->nodes.size()) return;
+  rig::set_subtree_weight(*model, node, dqs ? 1.0f : 0.0f, dqs_amounts);
+  character->set_dqs_amounts(dqs_amounts);
+}
+
+void Document::set_dqs_amounts(std::vector<float> per_node) {
+  if (!model || !character || per_node.size() != model->nodes.size()) return;
+  dqs_amounts = std::move(per_node);
+  character->set_dqs_amounts(dqs_amounts);
 }
 
 void Document::reveal_joint(int node) {
@@ -88,6 +101,7 @@ bool load_document(const std::string& path, const Options& options, Document& ou
   }
 
   doc.character = std::make_unique<rig::Character>(m);
+  doc.dqs_amounts.assign(m.nodes.size(), 0.0f);  // the mix starts as LBS
   doc.playback = rig::Playback(m);
   rig::PoseSelection first;
   first.clip = m.clips.empty() ? -1 : 0;

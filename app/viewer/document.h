@@ -39,6 +39,9 @@ struct Document {
   // reveal_joint, so the tree can open down to a joint picked in the viewport).
   std::vector<std::vector<char>> joint_on_selected_path;
   std::vector<int> joint_nodes;  // every node that is a joint of some skin, once (for picking)
+  // The mix's DQS amount per node (rig::Character::set_dqs_amounts): the Skeleton panel's
+  // per-joint checkboxes; --dqs-joints sets the first document's.
+  std::vector<float> dqs_amounts;
 
   rig::render::Bounds bounds;  // over the first clip (rest pose without clips), for framing
   uint64_t vertex_count = 0;   // over all draw items
@@ -64,6 +67,9 @@ struct Document {
   }
   // Marks the path from the skin's root down to `node` (no allocation).
   void reveal_joint(int node);
+  // DQS amount 1 (or 0) on `node` and its whole subtree, for the mix; reaches the character.
+  void set_dqs_subtree(int node, bool dqs);
+  void set_dqs_amounts(std::vector<float> per_node);
 };
 
 // Whether `path` ends in .gltf or .glb (any case): what the viewer tries to open.

@@ -169,7 +169,7 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   for (int i = 0; i < compare_choice; ++i) {
     std::snprintf(label, sizeof label, "%s (%d)", table[static_cast<size_t>(i)].label, i + 1);
     changed |= ImGui::RadioButton(label, &choice, i);
-    ImGui::SameLine();
+    if (i + 1 < compare_choice) ImGui::SameLine();  // Compare below: four methods fill the row
   }
   std::snprintf(label, sizeof label, "Compare (%d)", compare_choice + 1);
   changed |= ImGui::RadioButton(label, &choice, compare_choice);
@@ -219,12 +219,30 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   if (ImGui::Button("Frame model (F)")) state.requests.frame_model = true;
   ImGui::SameLine();
   if (ImGui::Button("Reset camera")) state.requests.reset_camera = true;
+  // Skinning cost (render/skinning_cost.h, as --bench-skinning): the UI waits while it runs.
+  if (ImGui::Button("Measure cost")) state.requests.measure_cost = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "GPU time of every skinning method's vertex stage: the model drawn 'draws' times\n"
+        "per measurement behind the eye, 7 rounds, median; blocks the viewer while it runs");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(100.0f);
+  ImGui::InputInt("draws", &state.cost_draws);
+  state.cost_draws = std::clamp(state.cost_draws, 1, 1000);
+  if (!state.cost_error.empty()) ImGui::TextDisabled("%s", state.cost_error.c_str());
+  if (!state.cost.methods.empty())
+    ImGui::TextDisabled(
+        "%s", state.cost.wall_clock ? "wall clock (software rasterizer)" : "GPU timer queries");
+  for (const rig::render::SkinningCost& c : state.cost.methods)
+    ImGui::Text("%-4s %8.3f ms per M vertices  x%.2f", rig::method_info(c.method).label,
+                c.ms_per_million, c.ratio);
 }
 
 namespace {
 
-// One joint of the skeleton panel's tree and, when open, its children.
-void draw_joint_tree(ViewerState& state, Document& doc, int skin, int joint) {
+// One joint of the skeleton panel's tree and, when open, its children. `mix`: a checkbox per
+// joint sets the mix's DQS amount on its subtree.
+void draw_joint_tree(ViewerState& state, Document& doc, int skin, int joint, bool mix) {
   const rig::Skin& s = doc.model->skins[static_cast<size_t>(skin)];
   const int node = s.joints[static_cast<size_t>(joint)];
   const std::vector<int>& children =
@@ -237,6 +255,13 @@ void draw_joint_tree(ViewerState& state, Document& doc, int skin, int joint) {
   const bool on_path =
       doc.joint_on_selected_path[static_cast<size_t>(skin)][static_cast<size_t>(joint)] != 0;
   if (state.reveal_selection && on_path && !children.empty()) ImGui::SetNextItemOpen(true);
+  if (mix && static_cast<size_t>(node) < doc.dqs_amounts.size()) {
+    bool dqs = doc.dqs_amounts[static_cast<size_t>(node)] > 0.0f;
+    ImGui::PushID(joint);
+    if (ImGui::Checkbox("##dqs", &dqs)) doc.set_dqs_subtree(node, dqs);
+    ImGui::PopID();
+    ImGui::SameLine();
+  }
   const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags,
                                       "%s", doc.node_labels[static_cast<size_t>(node)].c_str());
   if (state.reveal_selection && node == state.selected_node) ImGui::SetScrollHereY(0.5f);
@@ -245,7 +270,7 @@ void draw_joint_tree(ViewerState& state, Document& doc, int skin, int joint) {
     doc.reveal_joint(node);
   }
   if (open && !children.empty()) {
-    for (int child : children) draw_joint_tree(state, doc, skin, child);
+    for (int child : children) draw_joint_tree(state, doc, skin, child, mix);
     ImGui::TreePop();
   }
 }
@@ -279,9 +304,12 @@ void draw_skeleton_panel(ViewerState& state, Document& doc) {
     ImGui::TextDisabled("Click a joint (bones on) or a tree entry to select it.");
   }
   if (state.reveal_selection && state.selected_node >= 0) doc.reveal_joint(state.selected_node);
+  const std::span<const rig::SkinningMethod> shown = methods_shown(state);
+  const bool mix = std::find(shown.begin(), shown.end(), rig::SkinningMethod::Mix) != shown.end();
+  if (mix) ImGui::TextDisabled("Mix: ticked joints and their subtrees use DQS, the rest LBS.");
   ImGui::BeginChild("##joint_tree", ImVec2(0.0f, 0.0f), true);
   for (int root : doc.joint_roots[static_cast<size_t>(state.tree_skin)])
-    draw_joint_tree(state, doc, state.tree_skin, root);
+    draw_joint_tree(state, doc, state.tree_skin, root, mix);
   ImGui::EndChild();
   state.reveal_selection = false;
 }

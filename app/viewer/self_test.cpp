@@ -29,6 +29,7 @@ SelfTest self_test_from_environment() {
   t.keys = env_string("RIGVIEW_VIEWER_KEYS");
   t.help = env_int("RIGVIEW_VIEWER_HELP", 0) != 0;
   t.hide_ui = env_int("RIGVIEW_VIEWER_HIDE_UI", 0) != 0;
+  t.measure_cost_draws = env_int("RIGVIEW_VIEWER_MEASURE_COST", 0);
   t.soak_seconds = env_int("RIGVIEW_VIEWER_SOAK", 0);
   t.soak_models = env_string("RIGVIEW_VIEWER_SOAK_MODELS");
   return t;

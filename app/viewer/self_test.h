@@ -12,13 +12,15 @@ struct SelfTestHookInfo {
   const char* name;
   const char* meaning;
 };
-inline constexpr std::array<SelfTestHookInfo, 8> kSelfTestHooks = {{
+inline constexpr std::array<SelfTestHookInfo, 9> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
     {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
     {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
     {"RIGVIEW_VIEWER_HELP=1", "start with the Help panel open"},
     {"RIGVIEW_VIEWER_HIDE_UI=1", "start with the panels hidden (as after Tab)"},
     {"RIGVIEW_VIEWER_KEYS=KEYS", "on frame 2, press these shortcut keys (letters, digits)"},
+    {"RIGVIEW_VIEWER_MEASURE_COST=N",
+     "on frame 2, press Measure cost with N draws and print each method's line on stdout"},
     {"RIGVIEW_VIEWER_SOAK=SECONDS",
      "soak run (tests/soak): switch clips, fades, methods, colours and models for that long, "
      "print one summary line, fail on memory growth, GL errors or frame-time creep"},
@@ -30,8 +32,9 @@ struct SelfTest {
   std::string screenshot, drop, keys;
   bool help = false;
   bool hide_ui = false;
-  double soak_seconds = 0.0;  // > 0: a soak run (real time), see viewer/soak.h
-  std::string soak_models;    // ':'-separated
+  int measure_cost_draws = 0;  // > 0: Measure cost on frame 2 with that many draws
+  double soak_seconds = 0.0;   // > 0: a soak run (real time), see viewer/soak.h
+  std::string soak_models;     // ':'-separated
   bool active() const { return frames > 0; }
 };
 

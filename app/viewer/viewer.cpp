@@ -107,6 +107,12 @@ int Viewer::load_initial(const std::string& path) {
     return 2;
   }
   if (!options_.weights_view.empty()) state_.surface_view = weights_mode(view);
+  std::vector<float> dqs_amounts;
+  if (!dqs_amounts_from_options(options_, *doc_.model, dqs_amounts, error)) {
+    std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
+    return 2;
+  }
+  doc_.set_dqs_amounts(std::move(dqs_amounts));
   if (weight_joint >= 0) {
     state_.selected_node = weight_joint;
     state_.reveal_selection = true;
@@ -260,7 +266,7 @@ void Viewer::update_artefacts() {
     for (rig::SkinningMethod m : methods_shown(state_)) doc_.artefacts->refresh_deflation_field(m);
   if (view == SurfaceView::Difference) doc_.artefacts->refresh_difference_field();
   if (state_.artefacts_open && doc_.playback.clip() >= 0)
-    doc_.artefacts->request_scan(doc_.playback.clip());
+    doc_.artefacts->request_scan(doc_.playback.clip(), doc_.dqs_amounts);
 }
 
 // The Compression panel's background work and what playback samples. Raw sources are restored
@@ -409,6 +415,10 @@ int Viewer::run() {
     if (std::string dropped = platform_.take_drop(); !dropped.empty())
       state_.requests.open_path = dropped;
     if (frame == 2 && !self_test_.drop.empty()) state_.requests.open_path = self_test_.drop;
+    if (frame == 2 && self_test_.measure_cost_draws > 0) {
+      state_.cost_draws = self_test_.measure_cost_draws;
+      state_.requests.measure_cost = true;
+    }
     if (frame == 2) {
       for (const char c : self_test_.keys) {
         KeyPress press;
@@ -449,6 +459,17 @@ int Viewer::run() {
     if (doc_.compression && state_.surface_view == SurfaceView::Compression)
       doc_.compression->displacement(selection);
     update_renderer(*renderer_, doc_, state_);
+    if (state_.requests.measure_cost) {  // outside render_scene's GPU timer: queries don't nest
+      state_.requests.measure_cost = false;
+      measure_cost(*renderer_, doc_, state_);
+      if (self_test_.measure_cost_draws > 0) {  // the self-test reads what the panel shows
+        if (!state_.cost_error.empty()) std::printf("cost error: %s\n", state_.cost_error.c_str());
+        for (const rig::render::SkinningCost& c : state_.cost.methods)
+          std::printf("%-4s %10.3f ms per million skinned vertices  x%.2f\n",
+                      rig::method_info(c.method).label, c.ms_per_million, c.ratio);
+        std::fflush(stdout);
+      }
+    }
 
     update_hover();
     draw_hover_tooltip(state_, doc_);

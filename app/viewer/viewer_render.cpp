@@ -112,6 +112,17 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   renderer.end_gpu_timer();
 }
 
+void measure_cost(rig::render::Renderer& renderer, const Document& doc, ViewerState& state) {
+  std::array<rig::SkinningMethod, rig::kSkinningMethodCount> all{};
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) all[size_t(m.method)] = m.method;
+  rig::render::SkinningCostOptions options;
+  options.draws = std::clamp(state.cost_draws, 1, 1000);
+  state.cost_error.clear();
+  if (!rig::render::measure_skinning_cost(renderer, *doc.model, state.camera.camera(1.0f), all,
+                                          options, state.cost, state.cost_error))
+    state.cost = {};
+}
+
 uint64_t take_gl_errors(const rig::render::Renderer& renderer) {
   uint64_t pending = 0;
   for (GLenum e = glGetError(); e != GL_NO_ERROR && pending < 1000; e = glGetError()) {

@@ -28,6 +28,11 @@ bool switch_renderer_model(rig::render::Renderer& renderer, const Document& curr
 void update_renderer(rig::render::Renderer& renderer, const Document& doc,
                      const ViewerState& state);
 
+// Measure cost: every method's skinning cost on the document's current pose, seen from the
+// current camera, state.cost_draws draws per measurement (render/skinning_cost.h) into
+// state.cost / state.cost_error. After update_renderer, outside render_scene. Blocks.
+void measure_cost(rig::render::Renderer& renderer, const Document& doc, ViewerState& state);
+
 // Draws the scene into the window's framebuffer (fb_* pixels; window_width in window pixels,
 // for the side panel's place): grid, surfaces, wireframe, bones, weights or artefact heat maps
 // (doc.artefacts' fields; each compare column its own method's deflation), the methods of

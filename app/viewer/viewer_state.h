@@ -11,6 +11,7 @@
 #include "anim/playback.h"
 #include "options.h"
 #include "render/renderer.h"
+#include "render/skinning_cost.h"
 #include "skin/skinning_method.h"
 
 namespace rigview {
@@ -33,6 +34,7 @@ struct ViewerRequests {
   bool quit = false;              // close the window (Ctrl+Q)
   std::string open_path;          // open this file next frame (Open, recent files, drop)
   int frame_node = -1;            // frame the camera on this joint's part of the mesh
+  bool measure_cost = false;      // measure every method's skinning cost (Measure cost)
 };
 
 struct ViewerState {
@@ -86,6 +88,12 @@ struct ViewerState {
   bool compression_open = false;
   float tolerance_cm = 0.01f;
   bool play_compressed = false;
+
+  // Skinning cost (Measure cost, render/skinning_cost.h): draws per measurement, and the last
+  // result or its one-line error.
+  int cost_draws = 20;
+  rig::render::SkinningCostReport cost;
+  std::string cost_error;
 
   ViewerRequests requests;
 

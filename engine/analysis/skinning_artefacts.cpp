@@ -373,6 +373,7 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
   out.rate_hz = clip_sample_rate(clip, options.fallback_hz);
   out.times = clip_sample_times(clip, out.rate_hz);
   Character character(model, options.skin_meshes);
+  character.set_dqs_amounts(options.dqs_amounts);
 
   // One frame per scanned method, plus the two compared ones if they are not scanned.
   std::vector<SkinningMethod> analysed = options.methods;

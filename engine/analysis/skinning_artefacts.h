@@ -117,6 +117,8 @@ struct ClipScanOptions {
   // The model's prepared skin meshes (with centres of rotation when a method needs them);
   // nullptr: prepared by scan_clip, without centres.
   std::shared_ptr<const SkinMeshes> skin_meshes;
+  // The mix's DQS amount per node (Character::set_dqs_amounts); empty: every amount 0.
+  std::vector<float> dqs_amounts;
 };
 
 struct JointScoreOverClip {

@@ -49,6 +49,8 @@ Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_
   }
   skin_offset_.push_back(total);
   skinning_.assign(total, glm::mat4(1.0f));
+  node_dqs_amount_.assign(model.nodes.size(), 0.0f);
+  joint_dqs_amount_.assign(total, 0.0f);
   for (const SkinningMethodInfo& m : skinning_methods())
     palettes_[size_t(m.method)].assign(size_t(total) * m.palette_rows, glm::vec4(0.0f));
   evaluate(PoseSelection{});
@@ -56,6 +58,26 @@ Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_
 
 void Character::set_constraints(std::span<PoseConstraint* const> constraints) {
   constraints_.assign(constraints.begin(), constraints.end());
+}
+
+void Character::set_dqs_amounts(std::span<const float> per_node) {
+  const bool usable = per_node.size() == node_dqs_amount_.size();
+  for (size_t n = 0; n < node_dqs_amount_.size(); ++n) {
+    const float m = usable ? per_node[n] : 0.0f;
+    node_dqs_amount_[n] = !(m > 0.0f) ? 0.0f : std::min(m, 1.0f);  // NaN → 0
+  }
+  const Model& model = *model_;
+  for (size_t s = 0; s < model.skins.size(); ++s) {
+    const std::vector<int>& joints = model.skins[s].joints;
+    for (size_t j = 0; j < joints.size(); ++j) {
+      const int node = joints[j];
+      joint_dqs_amount_[skin_offset_[s] + j] = node >= 0 && size_t(node) < node_dqs_amount_.size()
+                                                   ? node_dqs_amount_[size_t(node)]
+                                                   : 0.0f;
+    }
+  }
+  for (const SkinningMethodInfo& m : skinning_methods())
+    if (m.write_joint_amounts) palette_valid_ &= ~(1u << static_cast<uint32_t>(m.method));
 }
 
 void Character::set_clip_source(int clip, const ClipSource* source) {
@@ -199,6 +221,7 @@ std::span<const glm::vec4> Character::palette(int s, SkinningMethod method) cons
   const uint32_t bit = 1u << static_cast<uint32_t>(method);
   if (!(palette_valid_ & bit)) {
     info.write_palette(skinning_, rows);
+    if (info.write_joint_amounts) info.write_joint_amounts(joint_dqs_amount_, rows);
     palette_valid_ |= bit;
   }
   const size_t first = size_t(skin_offset_[size_t(s)]) * info.palette_rows;

@@ -90,6 +90,13 @@ class Character {
   bool palette_computed(SkinningMethod method) const {
     return (palette_valid_ >> static_cast<uint32_t>(method)) & 1u;
   }
+  // Per-joint DQS amounts of the "mix" method (skin/mix_kernel.h), one per node in [0, 1]
+  // (clamped; NaN reads 0): each skin joint takes its node's. Every node starts at 0 (the mix
+  // is LBS). A span of the wrong size sets every node to 0. Not per frame (it is settings), but
+  // it allocates nothing; the mix palettes are rewritten on their next use.
+  void set_dqs_amounts(std::span<const float> per_node);
+  std::span<const float> dqs_amounts() const { return node_dqs_amount_; }
+
   // Morph weights of node `node` under the current pose (empty without targets).
   std::span<const float> morph_weights(int node) const;
 
@@ -114,8 +121,10 @@ class Character {
   Pose pose_, blend_pose_;
   std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips
   std::vector<glm::mat4> world_;
-  std::vector<glm::mat4> skinning_;    // all skins, flat
-  std::vector<uint32_t> skin_offset_;  // first joint of each skin in skinning_, plus the total
+  std::vector<glm::mat4> skinning_;      // all skins, flat
+  std::vector<uint32_t> skin_offset_;    // first joint of each skin in skinning_, plus the total
+  std::vector<float> node_dqs_amount_;   // set_dqs_amounts, per node
+  std::vector<float> joint_dqs_amount_;  // the same per skin joint, flat like skinning_
   mutable std::array<std::vector<glm::vec4>, kSkinningMethodCount> palettes_;  // all skins
   mutable uint32_t palette_valid_ = 0;  // bit per method: palettes_[m] matches skinning_
 };

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "skin/cor_kernel.h"
+#include "skin/mix_kernel.h"
 #include "skin/skin_kernels.h"
 #include "skin/skin_position_kernels.h"
 
@@ -18,6 +19,8 @@ constexpr std::array<SkinningMethodInfo, kSkinningMethodCount> kMethods = {{
      skin_dual_quat_positions_kernel},
     {SkinningMethod::CentersOfRotation, "cor", "CoR", "optimized centres of rotation",
      kCorPaletteRows, write_cor_palette, skin_cor_kernel, true, "skin_cor.glsl", nullptr},
+    {SkinningMethod::Mix, "mix", "Mix", "LBS/DQS per joint", kMixPaletteRows, write_mix_palette,
+     skin_mix_kernel, false, "skin_mix.glsl", nullptr, write_mix_amounts},
 }};
 
 // The enum value is the row index: a row out of place would silently swap methods.

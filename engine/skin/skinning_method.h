@@ -6,6 +6,11 @@
 //
 // Adding a method: a row here (and its enum value), one CPU kernel (skin/skin_kernels.h plus its
 // .cpp) and one shader file (shaders/skin_<name>.glsl). Nothing else.
+//
+// Per-joint parameters: a method may read one float per joint besides the skinning matrices
+// (the mix's DQS amount, skin/mix_kernel.h). Character::set_dqs_amounts holds them; the row's
+// PaletteAmountsWriter puts them into the palette after its PaletteWriter, so rows without
+// parameters and every caller that only has matrices are unchanged (amounts then read 0).
 #pragma once
 
 #include <cstdint>
@@ -19,13 +24,18 @@
 namespace rig {
 
 // A row of the table (the enum value is the row index).
-enum class SkinningMethod : uint8_t { Linear, DualQuaternion, CentersOfRotation };
-inline constexpr size_t kSkinningMethodCount = 3;
+enum class SkinningMethod : uint8_t { Linear, DualQuaternion, CentersOfRotation, Mix };
+inline constexpr size_t kSkinningMethodCount = 4;
 
 // Writes one skin's palette: palette_rows vec4 rows per joint, from its skinning matrices
 // (world × inverse bind). rows.size() == matrices.size() * palette_rows. No allocation.
 using PaletteWriter = void (*)(std::span<const glm::mat4> skinning_matrices,
                                std::span<glm::vec4> rows);
+
+// Writes per-joint amounts (one per joint, in [0, 1]) into a palette its row's PaletteWriter
+// wrote. No allocation.
+using PaletteAmountsWriter = void (*)(std::span<const float> joint_amounts,
+                                      std::span<glm::vec4> rows);
 
 // Skins every vertex of `mesh` from bind-space (morphed) positions and normals, reading the
 // palette the row's PaletteWriter wrote: world-space positions, unit normals. Joint indices at
@@ -58,13 +68,16 @@ struct SkinningMethodInfo {
   // Optional: positions without normals, faster where only positions are needed; nullptr when
   // the method has none (call `skin` then).
   SkinPositionsKernel skin_positions = nullptr;
+  // Optional: the method reads a per-joint amount (Character::set_dqs_amounts) through this;
+  // nullptr for methods that read only the skinning matrices.
+  PaletteAmountsWriter write_joint_amounts = nullptr;
 };
 
 std::span<const SkinningMethodInfo> skinning_methods();
 const SkinningMethodInfo& method_info(SkinningMethod method);
 // The row whose name is `name` (case-sensitive), nullptr when none.
 const SkinningMethodInfo* find_skinning_method(std::string_view name);
-// Every method's name joined by `separator`, in table order ("lbs|dqs|cor"): usage texts, errors.
+// Every method's name joined by `separator`, in table order ("lbs|dqs|cor|mix"): usage, errors.
 std::string skinning_method_names(std::string_view separator = "|");
 
 }  // namespace rig

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "artefact_analysis.h"
 #include "compression_session.h"
@@ -53,6 +54,32 @@ TEST(BackgroundJobs, ArtefactScanMatchesTheDirectScanAndCancelDropsIt) {
   EXPECT_EQ(analysis.scan(), scan);
   analysis.cancel_scan();
   EXPECT_EQ(analysis.scan(), nullptr);
+}
+
+// The mix's amounts reach the background scan, and new amounts restart it: with every amount 1
+// the mix scans as DQS (its max |h| at the 180° middle is DQS's, not LBS's −10); back to 0, as
+// LBS. Methods are in table order.
+TEST(BackgroundJobs, ArtefactScanUsesTheMixAmountsAndRestartsWhenTheyChange) {
+  const rig::Model model = load("twist_arm.glb");
+  const rig::Character character(model);
+  rigview::ArtefactAnalysis analysis(model, character.skin_meshes());
+  const size_t lbs = size_t(rig::SkinningMethod::Linear),
+               dqs = size_t(rig::SkinningMethod::DualQuaternion),
+               mix = size_t(rig::SkinningMethod::Mix);
+  const std::vector<float> all_dqs(model.nodes.size(), 1.0f);
+  analysis.request_scan(0, all_dqs);
+  wait_until_idle([&] { return analysis.scanning(); });
+  const rig::ClipScan* scan = analysis.scan();
+  ASSERT_NE(scan, nullptr);
+  ASSERT_EQ(scan->methods.size(), rig::kSkinningMethodCount);
+  EXPECT_FLOAT_EQ(scan->methods[lbs].max_abs_h.value, -10.0f);
+  EXPECT_GT(scan->methods[dqs].max_abs_h.value, -1.0f);
+  EXPECT_NEAR(scan->methods[mix].max_abs_h.value, scan->methods[dqs].max_abs_h.value, 1e-4f);
+  analysis.request_scan(0, std::vector<float>(model.nodes.size(), 0.0f));
+  wait_until_idle([&] { return analysis.scanning(); });
+  scan = analysis.scan();
+  ASSERT_NE(scan, nullptr);
+  EXPECT_FLOAT_EQ(scan->methods[mix].max_abs_h.value, -10.0f);  // LBS again
 }
 
 TEST(BackgroundJobs, CompressionSessionKeepsItsToleranceAndSwitchesPlayback) {

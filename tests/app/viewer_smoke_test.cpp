@@ -251,7 +251,8 @@ TEST_F(ViewerSmoke, WeightViewsColourTheBundledCharacterAndVCyclesThem) {
   // normal shading
   // has neither band colour in bulk.
   const std::string off = (dir_ / "off.png").string();
-  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvvvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off), args);
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvvvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off),
+                  args);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(count_pixels(off, blue), 100);
   EXPECT_LT(count_pixels(off, green), 100);
@@ -354,6 +355,27 @@ TEST_F(ViewerSmoke, ThreeWayCompareOutputHasThreeLabelledColumns) {
   EXPECT_NE(labels[0], labels[1]);
   EXPECT_NE(labels[1], labels[2]);
   EXPECT_NE(labels[0], labels[2]);
+}
+
+// The mix in the viewer: --dqs-joints sets the first document's amounts (an unknown joint is a
+// usage error before any window), and Measure cost (pressed on frame 2 by the self-test hook)
+// measures every table row, LBS at x1.00, with the viewer still drawing afterwards.
+TEST_F(ViewerSmoke, MixWithDqsJointsAndMeasureCostRun) {
+  const std::string model = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
+  rig::test::RunResult bad =
+      run("env -u DISPLAY -u WAYLAND_DISPLAY", quote(model) + " --skinning mix --dqs-joints Elbow");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--dqs-joints: no node named 'Elbow'"), std::string::npos) << bad.err;
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer smoke test skipped";
+  const rig::test::RunResult r =
+      run_in_xvfb("RIGVIEW_VIEWER_FRAMES=4 RIGVIEW_VIEWER_MEASURE_COST=2",
+                  quote(model) + " --skinning mix --dqs-joints ArmTwist --resolution 400,300");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("cost error"), std::string::npos) << r.out;
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    EXPECT_NE(r.out.find(std::string(m.label) + " "), std::string::npos) << m.label << r.out;
+  EXPECT_NE(r.out.find("LBS "), std::string::npos);
+  EXPECT_NE(r.out.find("x1.00\n"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -35,8 +35,10 @@ TEST(SkinningMethodTable, RowsAreCompleteUniqueAndFoundByName) {
   EXPECT_EQ(find_skinning_method("LBS"), nullptr);  // names are the lower-case CLI spelling
   EXPECT_EQ(find_skinning_method(""), nullptr);
   EXPECT_EQ(method_info(SkinningMethod::CentersOfRotation).palette_rows, 5u);  // as DQS
-  EXPECT_EQ(skinning_method_names(), "lbs|dqs|cor");
-  EXPECT_EQ(skinning_method_names(", "), "lbs, dqs, cor");
+  EXPECT_EQ(method_info(SkinningMethod::Mix).palette_rows, 10u);  // LBS 4, DQS 5, amount
+  EXPECT_NE(method_info(SkinningMethod::Mix).write_joint_amounts, nullptr);
+  EXPECT_EQ(skinning_method_names(), "lbs|dqs|cor|mix");
+  EXPECT_EQ(skinning_method_names(", "), "lbs, dqs, cor, mix");
 }
 
 // Random rigid and scaled joints, random 4-influence weights: each kernel against the
@@ -83,6 +85,11 @@ TEST(SkinningMethodTable, KernelsMatchTheSingleVertexReference) {
         case SkinningMethod::CentersOfRotation:
           // Without centres (skin_primitive computes none) CoR rotates each vertex about
           // itself: the LBS position (cor_skinning_test.cpp checks it with centres).
+          want = skin_point_linear(matrices, j, w, 4, prim.positions[v]);
+          break;
+        case SkinningMethod::Mix:
+          // skin_primitive has no per-joint amounts: every m is 0, the mix is LBS
+          // (mix_skinning_test.cpp checks other amounts).
           want = skin_point_linear(matrices, j, w, 4, prim.positions[v]);
           break;
       }

@@ -91,6 +91,10 @@ void expect_columns_are_single_renders(const std::vector<SkinningMethod>& method
   // DQS coincide; under the bend DQS bulges and CoR does not).
   const Model model = twisted_cylinder(glm::radians(170.0f), glm::radians(80.0f));
   Scene scene(model);
+  // The mix half LBS, half DQS on every joint (β = 0.5): unlike every other method. (Its
+  // default, every amount 0, would draw exactly LBS.)
+  scene.character.set_dqs_amounts(std::vector<float>(model.nodes.size(), 0.5f));
+  scene.renderer.update(scene.character);
   OrbitCamera orbit;
   orbit.frame(pose_bounds(scene.character));
   orbit.fit_width(scene.viewport.aspect() / float(methods.size()));

@@ -69,6 +69,12 @@ Comparison compare_gpu_cpu(const Model& gpu_model, const Model& cpu_model,
   EXPECT_TRUE(renderer.init(error)) << error;
   EXPECT_TRUE(renderer.set_model(gpu_model, meshes, error)) << error;
   Character gpu_animator(gpu_model, meshes), cpu_animator(cpu_model, meshes);
+  // The mix with amounts 0, ½ and 1 over the nodes (all 0 would only test LBS again): β takes
+  // fractional values, 0 and 1 on every model with a few joints.
+  std::vector<float> amounts(gpu_model.nodes.size());
+  for (size_t n = 0; n < amounts.size(); ++n) amounts[n] = float(n % 3) * 0.5f;
+  gpu_animator.set_dqs_amounts(amounts);
+  cpu_animator.set_dqs_amounts(amounts);
   gpu_animator.evaluate(selection);
   cpu_animator.evaluate(selection);
   renderer.update(gpu_animator);
