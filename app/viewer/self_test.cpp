@@ -31,6 +31,9 @@ SelfTest self_test_from_environment() {
   t.hide_ui = env_int("RIGVIEW_VIEWER_HIDE_UI", 0) != 0;
   t.soak_seconds = env_int("RIGVIEW_VIEWER_SOAK", 0);
   t.soak_models = env_string("RIGVIEW_VIEWER_SOAK_MODELS");
+  t.bugs = env_string("RIGVIEW_VIEWER_BUGS");
+  t.finding = env_int("RIGVIEW_VIEWER_FINDING", -1);
+  t.rig_health = env_string("RIGVIEW_VIEWER_RIG_HEALTH");
   return t;
 }
 

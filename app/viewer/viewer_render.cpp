@@ -21,6 +21,7 @@ rig::render::WeightView render_weight_view(SurfaceView mode) {
     case SurfaceView::Deflation:  // scalar fields of their own (render_scene)
     case SurfaceView::Difference:
     case SurfaceView::Compression:
+    case SurfaceView::RigFindings:
       break;
   }
   return rig::render::WeightView::Off;
@@ -83,7 +84,9 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   // Artefact heat maps: one field for every view (difference), or each view's own method's
   // deflation.
   std::array<const rig::analysis::ScalarField*, rig::kSkinningMethodCount> columns{};
-  if (doc.compression && state.surface_view == SurfaceView::Compression) {
+  if (state.surface_view == SurfaceView::RigFindings) {
+    draw.field = &doc.health.field;  // made with the diagnosis (Rig health panel)
+  } else if (doc.compression && state.surface_view == SurfaceView::Compression) {
     draw.field = &doc.compression->displacement_field();
   } else if (doc.artefacts && state.surface_view == SurfaceView::Difference) {
     draw.field = &doc.artefacts->difference_field_view();
