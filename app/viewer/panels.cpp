@@ -386,6 +386,7 @@ void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList
       ImGui::SetCursorPosX(x);
     ImGui::TextUnformatted(tick.label.c_str());
   }
+  if (findings) return;  // every vertex has a value: no undefined swatch
   const ImVec2 q = ImGui::GetCursorScreenPos();
   draw->AddRectFilled(q, ImVec2(q.x + h, q.y + h), legend_color(field.undefined_color));
   ImGui::Dummy(ImVec2(h, h));
