@@ -49,12 +49,13 @@ class ViewerRigHealth : public ::testing::Test {
   }
 
   // RIGVIEW_VIEWER_RIG_HEALTH's file after a run with `env`.
-  std::string panel(const std::string& env, const std::string& args = "") {
+  std::string panel(const std::string& env, const std::string& args = "",
+                    const std::string& model = kMannequin) {
     const std::string file = (dir_ / "health.txt").string();
     fs::remove(file);
     const rig::test::RunResult r =
         run("RIGVIEW_VIEWER_FRAMES=4 RIGVIEW_VIEWER_RIG_HEALTH=" + quote(file) + " " + env,
-            quote(kMannequin) + " --resolution 800,600 " + args);
+            quote(model) + " --resolution 800,600 " + args);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     std::ifstream in(file);
@@ -227,6 +228,18 @@ TEST_F(ViewerRigHealth, ClickingAFindingSelectsFramesAndShowsItsVertices) {
   };
   EXPECT_LT(coloured_pixels("clean", ""), 50u);
   EXPECT_GT(coloured_pixels("shifted", "--simulate-bug shifted-joints"), 1000u);
+}
+
+// The bug that the mannequin's parallel joint frames hide, on a rig with rotated joints: the
+// rig doctor's corpus test establishes IBM_SUSPECT for CesiumMan.
+TEST_F(ViewerRigHealth, CorpusCesiumManNamesTheTranslationOnlyIbm) {
+  RIG_REQUIRE_CORPUS(corpus);
+  const std::string model = (corpus / "CesiumMan" / "CesiumMan.glb").string();
+  const std::string clean = panel("", "", model);
+  EXPECT_EQ(clean.find("finding error"), std::string::npos) << clean;
+  const std::string shown = panel("RIGVIEW_VIEWER_BUGS=translation-only-ibm", "", model);
+  EXPECT_NE(line_starting(shown, "finding error IBM_SUSPECT "), "") << shown;
+  EXPECT_EQ(panel("RIGVIEW_VIEWER_BUGS=translation-only-ibm,none", "", model), clean);
 }
 
 }  // namespace
