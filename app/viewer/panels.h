@@ -25,8 +25,9 @@ void draw_artefacts_panel(ViewerState& state, Document& doc);
 void draw_compression_panel(ViewerState& state, Document& doc);
 
 // The rig doctor's findings (viewer/rig_health_panel.cpp): a traffic light per finding and one
-// for the whole rig in the header; a click selects the finding's first joint, frames all its
-// joints and shows its vertices in the "affected vertices" view (SurfaceView::RigFindings).
+// for the whole rig in the header; a click selects the finding's first joint (its others are
+// highlighted while it stays selected: viewer_render.cpp), frames all its joints and shows its
+// vertices in the "affected vertices" view (SurfaceView::RigFindings).
 void draw_rig_health_panel(ViewerState& state, Document& doc);
 // What a click on Rig health row `finding` does (also the self-test's RIGVIEW_VIEWER_FINDING).
 void select_finding(ViewerState& state, Document& doc, int finding);

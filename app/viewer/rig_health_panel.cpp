@@ -60,9 +60,9 @@ static_assert(std::size(kTeachingAids) == std::size(rig::kSimulatedBugs));
 void select_finding(ViewerState& state, Document& doc, int finding) {
   if (finding < 0 || size_t(finding) >= doc.health.rows.size()) return;
   const RigHealthRow& row = doc.health.rows[size_t(finding)];
-  // The most involved joint becomes the selection (the skeleton tree opens to it; the renderer
-  // highlights one joint), the camera frames them all, and the affected-vertices view shows
-  // this finding's vertices.
+  // The most involved joint becomes the selection (the skeleton tree opens to it; the others
+  // get the renderer's second highlight while it stays selected), the camera frames them all,
+  // and the affected-vertices view shows this finding's vertices.
   if (!row.joint_nodes.empty()) {
     state.selected_node = row.joint_nodes.front();
     state.reveal_selection = true;

@@ -79,6 +79,13 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   draw.grid = state.show_grid;
   draw.skeleton = state.show_skeleton;
   draw.selected_joint_node = state.selected_node;
+  // The Rig health row last clicked: while its first joint stays selected, its other joints
+  // are highlighted too.
+  if (const int f = doc.health.field_finding; f >= 0 && size_t(f) < doc.health.rows.size()) {
+    const std::vector<int>& nodes = doc.health.rows[size_t(f)].joint_nodes;
+    if (!nodes.empty() && nodes.front() == state.selected_node)
+      draw.highlighted_joint_nodes = nodes;
+  }
   draw.weight_view = render_weight_view(state.surface_view);
   draw.weight_joint_node = state.selected_node;
   // Artefact heat maps: one field for every view (difference), or each view's own method's

@@ -1,12 +1,17 @@
 // Framing the joints a rig-doctor finding names (render::skin_joints_bounds), checked against
-// boxes computed by hand from the synthetic model's numbers.
+// boxes computed by hand from the synthetic model's numbers, and their highlight in the skeleton
+// overlay (DrawOptions::highlighted_joint_nodes).
+#include <glad/gl.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "character/character.h"
 #include "render/camera.h"
+#include "render/offscreen.h"
+#include "render/renderer.h"
 #include "render_test_support.h"
 
 namespace rig::render {
@@ -89,6 +94,60 @@ TEST(JointFraming, TheFramedCameraTargetsTheJointsCentre) {
   // view with frame()'s 5 % margin.
   const float radius = 0.5f * std::sqrt(4.0f + 25.0f + 0.25f);
   EXPECT_NEAR(camera.distance, radius / std::sin(0.5f * camera.fov_y) * 1.05f, 1e-4f);
+}
+
+// The model framed on both joints, skeleton only, 160 x 120.
+std::vector<uint8_t> draw_skeleton(const DrawOptions& options) {
+  const Model model = box_and_bare_joint();
+  std::string error;
+  Renderer renderer;
+  EXPECT_TRUE(renderer.init(error)) << error;
+  EXPECT_TRUE(renderer.set_model(model, error)) << error;
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  renderer.update(character);
+  const int both[] = {0, 1};
+  OrbitCamera orbit;
+  orbit.frame(
+      skin_joints_bounds(model, bind_boxes(model, character.skin_meshes()), character, 0, both));
+  OffscreenTarget target;
+  EXPECT_TRUE(target.create(160, 120, 1, error)) << error;
+  target.bind();
+  const Viewport viewport{0, 0, 160, 120};
+  renderer.clear(viewport, glm::vec3(0.0f));
+  renderer.draw(orbit.camera(viewport.aspect()), viewport, options);
+  std::vector<uint8_t> pixels;
+  target.read_rgba(pixels);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  return pixels;
+}
+
+size_t differing(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  size_t n = 0;
+  for (size_t i = 0; i + 3 < a.size(); i += 4)
+    n += a[i] != b[i] || a[i + 1] != b[i + 1] || a[i + 2] != b[i + 2];
+  return n;
+}
+
+TEST(JointFraming, AFindingsOtherJointsGetASmallerHighlight) {
+  RIG_REQUIRE_GL();
+  DrawOptions bones;
+  bones.grid = false;
+  bones.surfaces = false;
+  bones.skeleton = true;
+  bones.selected_joint_node = 1;  // joint 0
+  const int top[] = {2};          // joint 1's node, at (10, 5, 0)
+  DrawOptions highlighted = bones;
+  highlighted.highlighted_joint_nodes = top;
+  const int selected_or_not_a_joint[] = {1, 0};  // the selection itself; the mesh node
+  DrawOptions nothing_more = bones;
+  nothing_more.highlighted_joint_nodes = selected_or_not_a_joint;
+  const std::vector<uint8_t> a = draw_skeleton(bones), b = draw_skeleton(highlighted),
+                             c = draw_skeleton(nothing_more);
+  // A round point 1.4 x the 5 px marker (viewport height 120 / 120, clamped to 5): a disk of
+  // diameter 7 covers pi 3.5^2 = 38.5 pixel centres, give or take its rim.
+  EXPECT_NEAR(double(differing(a, b)), 3.14159 * 3.5 * 3.5, 8.0);
+  EXPECT_EQ(differing(a, c), 0u);
 }
 
 }  // namespace
