@@ -257,7 +257,9 @@ std::vector<FlagInfo> build_flags() {
                "(every output and the viewer; the rig doctor names it)",
                "teaching aid: apply a classic rigging bug to a correct file: the skinning matrix "
                "without the IBM, an IBM that only negates the translation, IBM·world instead of "
-               "world·IBM, or joint indices off by one; `--info` shows what the rig doctor finds",
+               "world·IBM, or joint indices off by one; `--info` and the viewer's Rig health "
+               "panel show what the rig doctor finds (the viewer's Teaching aids panel switches "
+               "them live)",
                "Rig doctor and batch safety:"});
   f.push_back({"--confine",
                "refuse any URI that resolves outside the model's folder\n"

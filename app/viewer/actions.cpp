@@ -78,7 +78,8 @@ std::vector<ViewerAction> build_actions() {
       key("R", {{'R'}}, "rest pose on / off", [](ViewerState& s) { s.rest_pose = !s.rest_pose; }));
   rows.push_back(key("V", {{'V'}},
                      "surface colours: off / selected joint's weights / influence count / "
-                     "deflation per method / LBS-DQS difference",
+                     "deflation per method / LBS-DQS difference / compression error / "
+                     "rig-doctor findings",
                      cycle_surface_view));
   rows.push_back(key("W", {{'W'}}, "wireframe on / off",
                      [](ViewerState& s) { s.show_wireframe = !s.show_wireframe; }));

@@ -50,13 +50,19 @@ void Document::reveal_joint(int node) {
   }
 }
 
-bool load_document(const std::string& path, const Options& options, Document& out,
-                   std::string& error) {
-  auto model = std::make_unique<rig::Model>();
-  if (!load_model(path, options, *model, error)) return false;
+namespace {
+
+// Everything a document derives from `pristine` with simulated bug `bug` (-1: none).
+void make_document(const std::string& path, std::shared_ptr<const rig::Model> pristine, int bug,
+                   Document& out) {
+  auto model = std::make_unique<rig::Model>(*pristine);
+  rig::RigDiagnosis diagnosis = simulate_and_diagnose(*model, simulated_bug_at(bug));
 
   Document doc;
   doc.path = path;
+  doc.pristine = std::move(pristine);
+  doc.simulated_bug = bug;
+  doc.health = make_rig_health(*model, std::move(diagnosis));
   const rig::Model& m = *model;
 
   char buffer[64];
@@ -120,7 +126,21 @@ bool load_document(const std::string& path, const Options& options, Document& ou
   }
   doc.model = std::move(model);
   out = std::move(doc);
+}
+
+}  // namespace
+
+bool load_document(const std::string& path, const Options& options, Document& out,
+                   std::string& error) {
+  auto pristine = std::make_shared<rig::Model>();
+  if (!import_model(path, options, *pristine, error)) return false;
+  make_document(path, std::move(pristine),
+                simulated_bug_index(rig::find_simulated_bug(options.simulate_bug)), out);
   return true;
+}
+
+void derive_document(const Document& from, int bug, Document& out) {
+  make_document(from.path, from.pristine, bug, out);
 }
 
 }  // namespace rigview

@@ -14,11 +14,17 @@
 #include "options.h"
 #include "render/renderer.h"
 #include "rotation_centers_job.h"
+#include "viewer/rig_health.h"
 
 namespace rigview {
 
 struct Document {
   std::string path;
+  // The model as imported, before any simulated bug: shared by the documents derived from it
+  // (Teaching aids panel), so turning a bug off restores exactly this, without reading the file.
+  std::shared_ptr<const rig::Model> pristine;
+  int simulated_bug = -1;  // what `model` simulates: index in rig::kSimulatedBugs, -1 none
+  RigHealth health;        // the rig doctor's diagnosis of `model` (Rig health panel)
   std::unique_ptr<rig::Model> model;  // heap: Character and Playback keep its address
   std::unique_ptr<rig::Character> character;
   // Centres of rotation computed in the background after the load (CoR); declared after
@@ -80,5 +86,9 @@ bool has_model_extension(const std::string& path);
 // one-line error (no file name) on failure; `out` is then untouched.
 bool load_document(const std::string& path, const Options& options, Document& out,
                    std::string& error);
+
+// A document of `from`'s pristine model with simulated bug `bug` (-1: none, the file as
+// imported), diagnosed again. Cannot fail; allocates like a load (a model copy).
+void derive_document(const Document& from, int bug, Document& out);
 
 }  // namespace rigview

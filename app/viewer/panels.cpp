@@ -195,7 +195,7 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   ImGui::SetNextItemWidth(170.0f);
   ImGui::Combo("Colour (V)", &weights,
                "Off\0Selected joint\0Influence count\0Deflation\0Method difference\0"
-               "Compression error\0");
+               "Compression error\0Rig findings\0");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Selected joint: its skin weight per vertex (heat map, grey = none)\n"
@@ -203,7 +203,8 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
         "Deflation: log2(r_pose / r_rest) per vertex for each view's method (blue loss,\n"
         "white rigid, red bulge, clamped at +-1; grey undefined)\n"
         "Method difference: |LBS - DQS| / rest diagonal\n"
-        "Compression error: raw vs compressed clip, cm per vertex (Compression panel)");
+        "Compression error: raw vs compressed clip, cm per vertex (Compression panel)\n"
+        "Rig findings: vertices the rig doctor's findings affect (Rig health panel)");
   state.surface_view = static_cast<SurfaceView>(weights);
   if (state.surface_view == SurfaceView::SelectedJoint) {
     if (state.selected_node < 0) {
@@ -364,12 +365,14 @@ ImU32 legend_color(glm::vec3 c) {
 // colour. Deflation in compare mode names every column's method (each has its own map).
 void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList* draw, float h) {
   const bool compression = state.surface_view == SurfaceView::Compression;
-  if (compression ? !doc.compression : !doc.artefacts) {
+  const bool findings = state.surface_view == SurfaceView::RigFindings;
+  if (!findings && (compression ? !doc.compression : !doc.artefacts)) {
     ImGui::TextUnformatted("(measuring...)");
     return;
   }
   const rig::analysis::ScalarField& field =
-      compression ? doc.compression->displacement_field()
+      findings      ? doc.health.field
+      : compression ? doc.compression->displacement_field()
       : state.surface_view == SurfaceView::Difference
           ? doc.artefacts->difference_field_view()
           : doc.artefacts->deflation_field(methods_shown(state).front());
@@ -411,6 +414,7 @@ void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList
       ImGui::SetCursorPosX(x);
     ImGui::TextUnformatted(tick.label.c_str());
   }
+  if (findings) return;  // every vertex has a value: no undefined swatch
   const ImVec2 q = ImGui::GetCursorScreenPos();
   draw->AddRectFilled(q, ImVec2(q.x + h, q.y + h), legend_color(field.undefined_color));
   ImGui::Dummy(ImVec2(h, h));
@@ -469,7 +473,8 @@ void draw_weight_legend(const ViewerState& state, const Document& doc) {
       swatch(rig::render::kBrokenWeightColor, "no usable weights");
     } else if (state.surface_view == SurfaceView::Deflation ||
                state.surface_view == SurfaceView::Difference ||
-               state.surface_view == SurfaceView::Compression) {
+               state.surface_view == SurfaceView::Compression ||
+               state.surface_view == SurfaceView::RigFindings) {
       draw_field_legend(state, doc, draw, h);
     } else {
       ImGui::TextUnformatted("Non-zero influences per vertex");
@@ -561,6 +566,8 @@ void draw_side_panel(ViewerState& state, Document& doc, const ViewerSettings& se
     if (ImGui::Button("Help (H)")) state.show_help = !state.show_help;
     draw_artefacts_panel(state, doc);
     draw_compression_panel(state, doc);
+    draw_rig_health_panel(state, doc);
+    draw_teaching_aids_panel(state, doc);
     draw_skeleton_panel(state, doc);
   }
   ImGui::End();

@@ -24,6 +24,17 @@ void draw_artefacts_panel(ViewerState& state, Document& doc);
 // raw or compressed playback. Sets state.compression_open.
 void draw_compression_panel(ViewerState& state, Document& doc);
 
+// The rig doctor's findings (viewer/rig_health_panel.cpp): a traffic light per finding and one
+// for the whole rig in the header; a click selects the finding's first joint (its others are
+// highlighted while it stays selected: viewer_render.cpp), frames all its joints and shows its
+// vertices in the "affected vertices" view (SurfaceView::RigFindings).
+void draw_rig_health_panel(ViewerState& state, Document& doc);
+// What a click on Rig health row `finding` does (also the self-test's RIGVIEW_VIEWER_FINDING).
+void select_finding(ViewerState& state, Document& doc, int finding);
+// Teaching aids (viewer/rig_health_panel.cpp): the classic rigging bugs, simulated on a copy of
+// the file's model (state.requests.simulate_bug); None restores the file exactly.
+void draw_teaching_aids_panel(ViewerState& state, const Document& doc);
+
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);
 void draw_weight_legend(const ViewerState& state, const Document& doc);

@@ -32,6 +32,9 @@ SelfTest self_test_from_environment() {
   t.measure_cost_draws = env_int("RIGVIEW_VIEWER_MEASURE_COST", 0);
   t.soak_seconds = env_int("RIGVIEW_VIEWER_SOAK", 0);
   t.soak_models = env_string("RIGVIEW_VIEWER_SOAK_MODELS");
+  t.bugs = env_string("RIGVIEW_VIEWER_BUGS");
+  t.finding = env_int("RIGVIEW_VIEWER_FINDING", -1);
+  t.rig_health = env_string("RIGVIEW_VIEWER_RIG_HEALTH");
   return t;
 }
 

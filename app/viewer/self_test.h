@@ -12,7 +12,7 @@ struct SelfTestHookInfo {
   const char* name;
   const char* meaning;
 };
-inline constexpr std::array<SelfTestHookInfo, 9> kSelfTestHooks = {{
+inline constexpr std::array<SelfTestHookInfo, 12> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
     {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
     {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
@@ -25,6 +25,15 @@ inline constexpr std::array<SelfTestHookInfo, 9> kSelfTestHooks = {{
      "soak run (tests/soak): switch clips, fades, methods, colours and models for that long, "
      "print one summary line, fail on memory growth, GL errors or frame-time creep"},
     {"RIGVIEW_VIEWER_SOAK_MODELS=A:B:...", "the models the soak run reopens in turn"},
+    {"RIGVIEW_VIEWER_BUGS=A,B,...",
+     "from frame 2, one per frame: choose that Teaching aids bug (`--simulate-bug` names, or "
+     "`none` to restore the file)"},
+    {"RIGVIEW_VIEWER_FINDING=N",
+     "on the frame after the last of RIGVIEW_VIEWER_BUGS (else frame 2), click Rig health row N "
+     "(0-based)"},
+    {"RIGVIEW_VIEWER_RIG_HEALTH=F",
+     "on the last frame, write what the Rig health panel lists to F (summary, simulated bug, "
+     "selected joint, one line per finding)"},
 }};
 
 struct SelfTest {
@@ -35,6 +44,9 @@ struct SelfTest {
   int measure_cost_draws = 0;  // > 0: Measure cost on frame 2 with that many draws
   double soak_seconds = 0.0;   // > 0: a soak run (real time), see viewer/soak.h
   std::string soak_models;     // ':'-separated
+  std::string bugs;           // ','-separated Teaching aids choices
+  int finding = -1;           // Rig health row to click
+  std::string rig_health;     // file for the Rig health panel's content
   bool active() const { return frames > 0; }
 };
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -52,6 +53,11 @@ class Viewer {
   // Opens `path` as the new document; on failure the current one stays and the error is shown.
   void open_model(const std::string& path);
   void frame_joint(int node);
+  void frame_finding(int finding);
+  // Teaching aids: replaces the document by one derived from its pristine model with `bug`
+  // (-1: none), keeping the camera and the playback position, so the change is seen in place.
+  void simulate_bug(int bug);
+  bool write_rig_health(const std::string& path) const;
   void update_artefacts();
   void update_compression();
   void update_rotation_centers();
@@ -72,6 +78,7 @@ class Viewer {
   std::unique_ptr<rig::render::BindBoxes> bind_boxes_;  // doc_'s, made on the first joint framing
   bool compressed_playback_ = false;   // doc_'s character samples the compressed clips
   double requested_tolerance_ = -1.0;  // what doc_.compression was last asked for (Cancel stays)
+  std::vector<int> test_bugs_;         // RIGVIEW_VIEWER_BUGS, parsed
   Soak soak_;                          // RIGVIEW_VIEWER_SOAK
   double soak_start_ = 0.0;
   uint64_t soak_gl_errors_ = 0, soak_gl_errors_seen_ = 0;
@@ -164,6 +171,17 @@ int Viewer::open_window() {
     }
     soak_ = Soak(self_test_.soak_seconds, std::move(models));
   }
+  for (size_t start = 0; start < self_test_.bugs.size();) {
+    const size_t comma = std::min(self_test_.bugs.find(',', start), self_test_.bugs.size());
+    const std::string name = self_test_.bugs.substr(start, comma - start);
+    int bug = -1;
+    if (!parse_simulated_bug_choice(name, bug)) {
+      std::fprintf(stderr, "rigview: error: RIGVIEW_VIEWER_BUGS: unknown bug '%s'\n", name.c_str());
+      return 2;
+    }
+    test_bugs_.push_back(bug);
+    start = comma + 1;
+  }
   state_.show_help = self_test_.help;
   state_.panels_hidden = self_test_.hide_ui;
 
@@ -213,6 +231,75 @@ void Viewer::frame_joint(int node) {
     bind_boxes_ = std::make_unique<rig::render::BindBoxes>(
         rig::render::bind_boxes(*doc_.model, doc_.character->skin_meshes()));
   state_.camera.frame(rig::render::joint_bounds(*doc_.model, *bind_boxes_, *doc_.character, node));
+}
+
+// Frames every joint Rig health row `finding` names (render::skin_joints_bounds).
+void Viewer::frame_finding(int finding) {
+  if (finding < 0 || size_t(finding) >= doc_.health.rows.size()) return;
+  const RigHealthRow& row = doc_.health.rows[size_t(finding)];
+  if (!bind_boxes_)
+    bind_boxes_ = std::make_unique<rig::render::BindBoxes>(
+        rig::render::bind_boxes(*doc_.model, doc_.character->skin_meshes()));
+  const rig::render::Bounds bounds = rig::render::skin_joints_bounds(
+      *doc_.model, *bind_boxes_, *doc_.character, row.skin, row.joints);
+  if (bounds.valid()) state_.camera.frame(bounds);
+}
+
+void Viewer::simulate_bug(int bug) {
+  if (bug == doc_.simulated_bug || !doc_.pristine) return;
+  derive_document(doc_, bug, pending_doc_);
+  std::string error;
+  if (!switch_renderer_model(*renderer_, doc_, pending_doc_, error)) {
+    state_.error_message = doc_.path + ": " + error;
+    std::fprintf(stderr, "rigview: error: %s\n", state_.error_message.c_str());
+    pending_doc_.stop_background_work();
+    pending_doc_ = Document{};
+    return;
+  }
+  // The same clip, time and playback settings (the derived model has the file's clips).
+  const rig::Playback& old = doc_.playback;
+  rig::Playback& p = pending_doc_.playback;
+  if (old.clip() >= 0) {
+    p.select_clip(old.clip());
+    p.set_time(old.time());
+  }
+  p.set_playing(old.playing());
+  p.set_looping(old.looping());
+  p.set_speed(old.speed());
+  std::swap(doc_, pending_doc_);
+  pending_doc_.stop_background_work();
+  pending_doc_ = Document{};
+  bind_boxes_.reset();
+  compressed_playback_ = false;
+  requested_tolerance_ = -1.0;
+  state_.playback = &doc_.playback;
+  // reversed-multiply adds nodes and keeps the old ones: a selected node stays valid; it is
+  // checked anyway.
+  if (state_.selected_node >= static_cast<int>(doc_.model->nodes.size())) state_.selected_node = -1;
+  state_.hovered_node = -1;
+}
+
+// The Rig health panel's content (RIGVIEW_VIEWER_RIG_HEALTH), plus what the viewer did with it.
+bool Viewer::write_rig_health(const std::string& path) const {
+  std::ofstream out(path);
+  out << rig_health_report(doc_.health);
+  out << "bug "
+      << (doc_.simulated_bug >= 0
+              ? rig::simulated_bug_name(rig::kSimulatedBugs[size_t(doc_.simulated_bug)])
+              : "none")
+      << "\n";
+  out << "selected "
+      << (state_.selected_node >= 0 ? doc_.node_labels[size_t(state_.selected_node)] : "-") << "\n";
+  out << "view " << (state_.surface_view == SurfaceView::RigFindings ? "rig-findings" : "other")
+      << " finding " << doc_.health.field_finding << "\n";
+  out << "camera " << state_.camera.target.x << " " << state_.camera.target.y << " "
+      << state_.camera.target.z << " " << state_.camera.distance << "\n";
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "rigview: error: %s: cannot write the rig health report\n", path.c_str());
+    return false;
+  }
+  return true;
 }
 
 // The artefact measures of the current pose, for what needs them this frame: the Artefacts
@@ -342,8 +429,11 @@ void Viewer::serve_requests() {
   if (r.reset_camera) reset_camera();
   if (r.frame_model) frame_model();
   if (r.frame_node >= 0) frame_joint(r.frame_node);
+  if (r.simulate_bug != ViewerRequests::kNoBugRequest) simulate_bug(r.simulate_bug);
+  if (r.frame_finding >= 0) frame_finding(r.frame_finding);
   r.quit = r.reset_camera = r.frame_model = false;
-  r.frame_node = -1;
+  r.frame_node = r.frame_finding = -1;
+  r.simulate_bug = ViewerRequests::kNoBugRequest;
   if (!r.open_path.empty()) {
     std::string path;
     path.swap(r.open_path);
@@ -419,6 +509,10 @@ int Viewer::run() {
       state_.cost_draws = self_test_.measure_cost_draws;
       state_.requests.measure_cost = true;
     }
+    if (frame >= 2 && size_t(frame - 2) < test_bugs_.size())
+      state_.requests.simulate_bug = test_bugs_[size_t(frame - 2)];
+    if (self_test_.finding >= 0 && size_t(frame) == 2 + test_bugs_.size())
+      select_finding(state_, doc_, self_test_.finding);
     if (frame == 2) {
       for (const char c : self_test_.keys) {
         KeyPress press;
@@ -486,6 +580,9 @@ int Viewer::run() {
     const bool last_test_frame = self_test_.active() && frame >= self_test_.frames;
     if (last_test_frame && !self_test_.screenshot.empty() &&
         !write_window_screenshot(self_test_.screenshot, fb_width, fb_height))
+      exit_status = 1;
+    if (last_test_frame && !self_test_.rig_health.empty() &&
+        !write_rig_health(self_test_.rig_health))
       exit_status = 1;
     platform_.swap_buffers();
     if (last_test_frame) break;

@@ -21,6 +21,7 @@ rig::render::WeightView render_weight_view(SurfaceView mode) {
     case SurfaceView::Deflation:  // scalar fields of their own (render_scene)
     case SurfaceView::Difference:
     case SurfaceView::Compression:
+    case SurfaceView::RigFindings:
       break;
   }
   return rig::render::WeightView::Off;
@@ -78,12 +79,21 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   draw.grid = state.show_grid;
   draw.skeleton = state.show_skeleton;
   draw.selected_joint_node = state.selected_node;
+  // The Rig health row last clicked: while its first joint stays selected, its other joints
+  // are highlighted too.
+  if (const int f = doc.health.field_finding; f >= 0 && size_t(f) < doc.health.rows.size()) {
+    const std::vector<int>& nodes = doc.health.rows[size_t(f)].joint_nodes;
+    if (!nodes.empty() && nodes.front() == state.selected_node)
+      draw.highlighted_joint_nodes = nodes;
+  }
   draw.weight_view = render_weight_view(state.surface_view);
   draw.weight_joint_node = state.selected_node;
   // Artefact heat maps: one field for every view (difference), or each view's own method's
   // deflation.
   std::array<const rig::analysis::ScalarField*, rig::kSkinningMethodCount> columns{};
-  if (doc.compression && state.surface_view == SurfaceView::Compression) {
+  if (state.surface_view == SurfaceView::RigFindings) {
+    draw.field = &doc.health.field;  // made with the diagnosis (Rig health panel)
+  } else if (doc.compression && state.surface_view == SurfaceView::Compression) {
     draw.field = &doc.compression->displacement_field();
   } else if (doc.artefacts && state.surface_view == SurfaceView::Difference) {
     draw.field = &doc.artefacts->difference_field_view();

@@ -19,9 +19,19 @@ namespace rigview {
 // What colours the skinned surfaces (V cycles through them): the skin weights of the selected
 // joint, the influence count, and the artefact heat maps: deflation of each view's own method,
 // and the difference between the first two methods of the table (LBS vs DQS).
-// Last, the displacement between the raw and the compressed clip (Compression panel).
-enum class SurfaceView { Off, SelectedJoint, InfluenceCount, Deflation, Difference, Compression };
-inline constexpr int kSurfaceViewCount = 6;
+// Then the displacement between the raw and the compressed clip (Compression panel). Last, the
+// rig doctor's affected vertices (Rig health panel: every error and warning, or the clicked
+// finding).
+enum class SurfaceView {
+  Off,
+  SelectedJoint,
+  InfluenceCount,
+  Deflation,
+  Difference,
+  Compression,
+  RigFindings
+};
+inline constexpr int kSurfaceViewCount = 7;
 
 inline constexpr float kSidePanelWidth = 380.0f;  // first-use width of the side panel
 
@@ -35,6 +45,11 @@ struct ViewerRequests {
   std::string open_path;          // open this file next frame (Open, recent files, drop)
   int frame_node = -1;            // frame the camera on this joint's part of the mesh
   bool measure_cost = false;      // measure every method's skinning cost (Measure cost)
+  int frame_finding = -1;         // frame the joints of this Rig health row (finding index)
+  // Teaching aids: simulate this bug (index in rig::kSimulatedBugs; -1 turns it off) on a copy
+  // of the pristine model. kNoBugRequest: nothing asked.
+  static constexpr int kNoBugRequest = -2;
+  int simulate_bug = kNoBugRequest;
 };
 
 struct ViewerState {

@@ -211,4 +211,34 @@ Bounds joint_bounds(const rig::Model& model, const BindBoxes& boxes,
   return box;
 }
 
+Bounds skin_joints_bounds(const rig::Model& model, const BindBoxes& boxes,
+                          const rig::Character& character, int skin, std::span<const int> joints) {
+  Bounds box;
+  if (skin < 0 || size_t(skin) >= model.skins.size() || size_t(skin) >= boxes.joint.size())
+    return box;
+  const rig::Skin& s = model.skins[size_t(skin)];
+  const std::vector<Bounds>& bind = boxes.joint[size_t(skin)];
+  const std::span<const glm::mat4> skinning = character.skinning_matrices(skin);
+  const std::span<const glm::mat4> world = character.world();
+  for (const int j : joints) {
+    if (j < 0 || size_t(j) >= s.joints.size()) continue;
+    if (size_t(j) < bind.size() && bind[size_t(j)].valid() && size_t(j) < skinning.size()) {
+      box.add(transform_bounds(skinning[size_t(j)], bind[size_t(j)]));
+    } else if (const int node = s.joints[size_t(j)]; node >= 0 && size_t(node) < world.size()) {
+      box.add(glm::vec3(world[size_t(node)][3]));
+    }
+  }
+  if (!box.valid()) return box;
+  // The same minimum size as joint_bounds' bare joint: a tenth of the model's rest size.
+  Bounds all;
+  for (const std::vector<Bounds>& joint_boxes : boxes.joint)
+    for (const Bounds& b : joint_boxes) all.add(b);
+  for (const Bounds& b : boxes.item) all.add(b);
+  const float r = 0.1f * std::max(all.radius(), 1e-3f);
+  const glm::vec3 c = box.center();
+  box.min = glm::min(box.min, c - glm::vec3(r));
+  box.max = glm::max(box.max, c + glm::vec3(r));
+  return box;
+}
+
 }  // namespace rig::render

@@ -69,6 +69,15 @@ Bounds posed_bounds(const rig::Model& model, const BindBoxes& boxes,
 Bounds joint_bounds(const rig::Model& model, const BindBoxes& boxes,
                     const rig::Character& character, int node);
 
+// What the skin joints `joints` (indices into model.skins[skin].joints, as a rig-doctor finding
+// lists them) move under the character's current pose, for framing them together: the union of
+// their bind boxes placed by their skinning matrices; a joint no vertex follows adds its node's
+// world position. Each axis is widened to at least ± a tenth of the model's rest size around the
+// centre (as joint_bounds' bare joint), so framing one bare joint never zooms into a point.
+// Invalid when `skin` or every index is out of range. No allocation.
+Bounds skin_joints_bounds(const rig::Model& model, const BindBoxes& boxes,
+                          const rig::Character& character, int skin, std::span<const int> joints);
+
 // Node world matrices of the rest pose (Node::rest, shear included). Allocates.
 std::vector<glm::mat4> rest_world_matrices(const rig::Model& model);
 

@@ -203,7 +203,8 @@ void Overlays::draw_grid(const glm::mat4& view_proj) {
   draw_lines(view_proj, grid_vao_, GL_LINES, 0, grid_vertex_count_, 1.0f, false);
 }
 
-void Overlays::draw_skeleton(const glm::mat4& view_proj, int viewport_height, int selected) {
+void Overlays::draw_skeleton(const glm::mat4& view_proj, int viewport_height, int selected,
+                             std::span<const int> highlighted) {
   if (joint_nodes_.empty()) return;
   // Drawn through the mesh: no depth test.
   glDisable(GL_DEPTH_TEST);
@@ -211,10 +212,16 @@ void Overlays::draw_skeleton(const glm::mat4& view_proj, int viewport_height, in
   draw_lines(view_proj, bone_vao_, GL_LINES, 0, bone_vertex_count_, 1.0f, false);
   const float marker = std::clamp(float(viewport_height) / 120.0f, 5.0f, 12.0f);
   draw_lines(view_proj, marker_vao_, GL_POINTS, 0, GLsizei(marker_vertices_.size()), marker, true);
+  auto slot_of = [&](int node) {
+    return node >= 0 && node < int(joint_slot_of_node_.size()) ? joint_slot_of_node_[node] : -1;
+  };
+  // Highlighted joints (a rig-doctor finding's): amber, smaller than the selection's marker.
+  for (const int node : highlighted)
+    if (const int s = slot_of(node); s >= 0 && node != selected)
+      draw_lines(view_proj, marker_vao_, GL_POINTS, s, 1, marker * 1.4f, true,
+                 glm::vec4(1.00f, 0.62f, 0.10f, 1.0f));
   // The selected joint: a larger marker in a contrasting colour, drawn last.
-  const int slot = selected >= 0 && selected < int(joint_slot_of_node_.size())
-                       ? joint_slot_of_node_[selected]
-                       : -1;
+  const int slot = slot_of(selected);
   if (slot >= 0)
     draw_lines(view_proj, marker_vao_, GL_POINTS, slot, 1, marker * 1.8f, true,
                glm::vec4(0.20f, 0.90f, 1.00f, 1.0f));

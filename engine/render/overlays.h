@@ -28,8 +28,10 @@ class Overlays {
   void update_skeleton(std::span<const glm::mat4> world);
 
   void draw_grid(const glm::mat4& view_proj);
-  // Bones and markers, drawn through the mesh; `selected_node` highlighted.
-  void draw_skeleton(const glm::mat4& view_proj, int viewport_height, int selected_node);
+  // Bones and markers, drawn through the mesh; `selected_node` highlighted, `highlighted` nodes
+  // (others than it) with a smaller amber highlight.
+  void draw_skeleton(const glm::mat4& view_proj, int viewport_height, int selected_node,
+                     std::span<const int> highlighted = {});
   bool has_skeleton() const { return !joint_nodes_.empty(); }
   void draw_text(const Viewport& viewport, float x, float y, float scale, glm::vec3 color,
                  const char* text);

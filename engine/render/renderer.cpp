@@ -488,7 +488,8 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
       glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     }
     if (options.skeleton)
-      r.overlays.draw_skeleton(view_proj, viewport.height, options.selected_joint_node);
+      r.overlays.draw_skeleton(view_proj, viewport.height, options.selected_joint_node,
+                               options.highlighted_joint_nodes);
   }
   glUseProgram(0);
   glDisable(GL_SCISSOR_TEST);

@@ -62,6 +62,9 @@ struct DrawOptions {
   bool grid = true;              // ground grid (see Renderer::set_ground)
   bool skeleton = false;         // bones joint→parent and joint markers, drawn through the mesh
   int selected_joint_node = -1;  // node index drawn highlighted in the skeleton overlay
+  // Nodes drawn with a second, smaller highlight in the skeleton overlay (the other joints of a
+  // rig-doctor finding). Must stay alive while drawn.
+  std::span<const int> highlighted_joint_nodes;
   // A scalar field colours the surfaces (items with values), when set; it wins over
   // weight_view. Must stay alive while drawn; bump its revision after changing it.
   const rig::analysis::ScalarField* field = nullptr;

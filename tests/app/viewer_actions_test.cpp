@@ -239,7 +239,9 @@ TEST_F(KeyActions, OtherKeysChangeExactlyTheirOwnState) {
   expect_press(
       'V', [](Snapshot& s) { s.surface_view = SurfaceView::Compression; }, "V 5");
   expect_press(
-      'V', [](Snapshot& s) { s.surface_view = SurfaceView::Off; }, "V 6");
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::RigFindings; }, "V 6");
+  expect_press(
+      'V', [](Snapshot& s) { s.surface_view = SurfaceView::Off; }, "V 7");
   state_.selected_node = 7;
   expect_press(
       rigview::kKeyEscape, [](Snapshot& s) { s.selected_node = -1; }, "Esc");

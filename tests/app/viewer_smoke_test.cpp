@@ -247,11 +247,10 @@ TEST_F(ViewerSmoke, WeightViewsColourTheBundledCharacterAndVCyclesThem) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_GT(count_pixels(counts, blue), 500);
   EXPECT_GT(count_pixels(counts, green), 500);
-  // Six presses (weights, counts, deflation, difference, compression) come back to Off: the
-  // normal shading
-  // has neither band colour in bulk.
+  // Seven presses (weights, counts, deflation, difference, compression, rig findings) come
+  // back to Off: the normal shading has neither band colour in bulk.
   const std::string off = (dir_ / "off.png").string();
-  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvvvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off),
+  r = run_in_xvfb(env + "RIGVIEW_VIEWER_KEYS=gvvvvvvv RIGVIEW_VIEWER_SCREENSHOT=" + quote(off),
                   args);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(count_pixels(off, blue), 100);

@@ -1,0 +1,113 @@
+// The Rig health and Teaching aids panels and the rig findings legend, drawn every frame into a
+// Dear ImGui context without a window (no backend, no GL): once warmed up, a frame allocates
+// nothing, neither through operator new (replaced below to count) nor through ImGui's own
+// allocator (counted too). Everything they show is made with the diagnosis.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "viewer/document.h"
+#include "viewer/panels.h"
+#include "viewer/viewer_state.h"
+
+// The replacements below pair malloc with free on purpose (as tests/perframe does).
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace rigview {
+namespace {
+
+void* imgui_alloc(size_t size, void*) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size);
+}
+void imgui_free(void* p, void*) { std::free(p); }
+
+// A headless ImGui context: a display size, a built font atlas, no ini file.
+struct HeadlessImGui {
+  HeadlessImGui() {
+    ImGui::SetAllocatorFunctions(imgui_alloc, imgui_free, nullptr);
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1280.0f, 1400.0f);
+    io.DeltaTime = 1.0f / 30.0f;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(); }
+};
+
+void frame(ViewerState& state, Document& doc) {
+  ImGui::NewFrame();
+  ImGui::SetNextWindowSize(ImVec2(kSidePanelWidth, 1380.0f));
+  ImGui::Begin("rigview");
+  draw_rig_health_panel(state, doc);
+  ImGui::SetNextItemOpen(true);  // the Teaching aids header starts closed
+  draw_teaching_aids_panel(state, doc);
+  ImGui::End();
+  draw_weight_legend(state, doc);
+  ImGui::Render();
+}
+
+TEST(PanelPerFrame, RigHealthPanelsDrawWithoutAllocating) {
+  Options options;
+  options.simulate_bug = "no-ibm";  // rows to list: two errors with long messages and joints
+  Document doc;
+  std::string error;
+  ASSERT_TRUE(
+      load_document(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", options, doc, error))
+      << error;
+  doc.stop_background_work();  // its worker thread allocates; not the panel's doing
+  ASSERT_GE(doc.health.rows.size(), 2u);
+  ViewerState state;
+  state.surface_view = SurfaceView::RigFindings;  // the legend too
+  show_finding(doc.health, 0);                    // one row highlighted, "All findings" shown
+
+  HeadlessImGui imgui;
+  for (int i = 0; i < 5; ++i) frame(state, doc);  // ImGui sizes its buffers
+  const long before = g_allocations.load();
+  for (int i = 0; i < 30; ++i) frame(state, doc);
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  // The frames drew what was asked: nothing changed the state.
+  EXPECT_EQ(state.requests.simulate_bug, ViewerRequests::kNoBugRequest);
+  EXPECT_EQ(state.surface_view, SurfaceView::RigFindings);
+}
+
+TEST(PanelPerFrame, TheCountersSeeAllocations) {
+  const long before = g_allocations.load();
+  std::string* s = new std::string(100, 'x');
+  delete s;
+  EXPECT_EQ(g_allocations.load() - before, 2);  // the string object, then its characters
+  HeadlessImGui imgui;
+  const long with_imgui = g_allocations.load();
+  void* p = ImGui::MemAlloc(16);
+  ImGui::MemFree(p);
+  EXPECT_EQ(g_allocations.load() - with_imgui, 1);
+}
+
+}  // namespace
+}  // namespace rigview
