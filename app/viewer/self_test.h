@@ -12,7 +12,7 @@ struct SelfTestHookInfo {
   const char* name;
   const char* meaning;
 };
-inline constexpr std::array<SelfTestHookInfo, 8> kSelfTestHooks = {{
+inline constexpr std::array<SelfTestHookInfo, 10> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
     {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
     {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
@@ -23,11 +23,20 @@ inline constexpr std::array<SelfTestHookInfo, 8> kSelfTestHooks = {{
      "soak run (tests/soak): switch clips, fades, methods, colours and models for that long, "
      "print one summary line, fail on memory growth, GL errors or frame-time creep"},
     {"RIGVIEW_VIEWER_SOAK_MODELS=A:B:...", "the models the soak run reopens in turn"},
+    {"RIGVIEW_VIEWER_POSING=STEPS",
+     "on frame 2, posing steps separated by `;`: `layer=CLIP,WEIGHT[,additive][,JOINT]` (mask: "
+     "JOINT and below), `ik=JOINT`, `drag=DX,DY` and `depth=PIXELS` (a mouse drag of the last "
+     "chain's target from its handle), `pole=DX,DY`, `feet`, `look=camera|handle` (head), "
+     "`root=in-place|extract`, `follow`"},
+    {"RIGVIEW_VIEWER_EXPORT_POSE=F",
+     "on the last frame, write the pose as --export-pose does and print each IK target and the "
+     "look-at target on stdout"},
 }};
 
 struct SelfTest {
   int frames = 0;  // > 0: a self-test run (fixed step, no vsync, window size from the options)
   std::string screenshot, drop, keys;
+  std::string posing, export_pose;  // RIGVIEW_VIEWER_POSING, RIGVIEW_VIEWER_EXPORT_POSE
   bool help = false;
   bool hide_ui = false;
   double soak_seconds = 0.0;  // > 0: a soak run (real time), see viewer/soak.h
