@@ -139,7 +139,8 @@ std::string controls_markdown() {
     md += "| " + cell(a.input) + " | " + cell(a.description) + " |\n";
   md +=
       "\nSelf-test hooks (environment variables the viewer reads at start-up, for "
-      "`tests/app/viewer_smoke_test.cpp`; not part of the command line):\n\n";
+      "`tests/app/viewer_smoke_test.cpp` and `tests/app/viewer_posing_test.cpp`; not part of the "
+      "command line):\n\n";
   for (const SelfTestHookInfo& h : kSelfTestHooks)
     md += "- `" + std::string(h.name) + "`: " + h.meaning + "\n";
   return md;

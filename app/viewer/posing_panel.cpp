@@ -155,8 +155,11 @@ void draw_ik(ViewerState& state, Document& doc, Posing& posing) {
                 can_add ? label(doc, state.selected_node) : "the selected joint");
   if (ImGui::Button(text)) state.requests.make_ik_chain = state.selected_node;
   if (!can_add) ImGui::EndDisabled();
-  ImGui::TextDisabled("Select a hand or foot (tree, or click it with bones on; right-click a tree");
-  ImGui::TextDisabled("entry also works), then drag the circle; Ctrl+drag: depth.");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(
+      "Select a hand or foot (tree, or click it with bones on; or right-click it in the tree), "
+      "add a chain, then drag its circle in the view; Ctrl+drag moves it in depth.");
+  ImGui::PopStyleColor();
 }
 
 void draw_feet_look_root(ViewerState& state, Document& doc, Posing& posing) {
