@@ -14,8 +14,10 @@ constexpr ImU32 kTargetColour = IM_COL32(255, 150, 40, 255);
 constexpr ImU32 kPoleColour = IM_COL32(60, 200, 255, 255);
 constexpr ImU32 kLookColour = IM_COL32(120, 230, 90, 255);
 
-// The handle's world position in `posing`, or null when that handle is not shown.
-glm::vec3* handle_position(Posing& posing, HandleId id) {
+// The handle's world position in `posing`, or null when that handle is not shown (Posing or
+// const Posing: the pointer's constness follows).
+template <typename P>
+auto handle_position(P& posing, HandleId id) -> decltype(&posing.look_at_handle) {
   switch (id.kind) {
     case HandleId::IkTarget:
       return id.index < posing.ik_count() ? &posing.ik(id.index).target : nullptr;
@@ -29,9 +31,6 @@ glm::vec3* handle_position(Posing& posing, HandleId id) {
       break;
   }
   return nullptr;
-}
-const glm::vec3* handle_position(const Posing& posing, HandleId id) {
-  return handle_position(const_cast<Posing&>(posing), id);
 }
 
 // The views drawn (viewer_render: the free area right of the side panel, split in equal parts

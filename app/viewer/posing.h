@@ -92,6 +92,9 @@ class Posing {
   glm::vec3 root_moved() const { return root_moved_; }
 
   const rig::PoseStack& stack() const { return stack_; }
+  // After the character's clip sources change (compressed playback on or off): additive layers
+  // resample their reference poses from the new sources.
+  void refresh_references() { stack_.refresh_references(); }
 
  private:
   void rebuild_constraints();

@@ -281,6 +281,7 @@ void Viewer::update_compression() {
   CompressionSession& c = *doc_.compression;
   if (wanted && requested_tolerance_ != double(state_.tolerance_cm)) {
     c.use_compressed(*doc_.character, false);
+    if (compressed_playback_ && doc_.posing) doc_.posing->refresh_references();
     compressed_playback_ = false;
     c.request(state_.tolerance_cm);
     requested_tolerance_ = state_.tolerance_cm;
@@ -289,6 +290,7 @@ void Viewer::update_compression() {
   if (play != compressed_playback_) {
     c.use_compressed(*doc_.character, play);
     compressed_playback_ = play;
+    if (doc_.posing) doc_.posing->refresh_references();
   }
 }
 
