@@ -27,14 +27,16 @@ inline constexpr float kSidePanelWidth = 380.0f;  // first-use width of the side
 // One-shot requests that need the window, the camera's view size or the file system; the frame
 // loop serves and clears them.
 struct ViewerRequests {
-  bool frame_model = false;        // fit the camera to the model (F)
-  bool reset_camera = false;       // the start view (Reset camera)
-  bool focus_open_field = false;   // keyboard focus to the Open field (O)
-  bool quit = false;               // close the window (Ctrl+Q)
-  std::string open_path;           // open this file next frame (Open, recent files, drop)
-  int frame_node = -1;             // frame the camera on this joint's part of the mesh
-  int make_ik_chain = -1;          // Posing: an IK chain ending at this joint (Skeleton tree)
-  bool open_posing_panel = false;  // unfold the Posing panel once (its self-test, a new chain)
+  bool frame_model = false;       // fit the camera to the model (F)
+  bool reset_camera = false;      // the start view (Reset camera)
+  bool focus_open_field = false;  // keyboard focus to the Open field (O)
+  bool quit = false;              // close the window (Ctrl+Q)
+  std::string open_path;          // open this file next frame (Open, recent files, drop)
+  int frame_node = -1;            // frame the camera on this joint's part of the mesh
+  // Posing: an IK chain ending at this joint (Skeleton tree), and unfolding the Posing panel
+  // once (after a new chain, and for its self-test). Served by the Posing panel.
+  int make_ik_chain = -1;
+  bool open_posing_panel = false;
 };
 
 struct ViewerState {
