@@ -345,10 +345,9 @@ void draw_crossfade_graph(const ViewerState& state, const Document& doc) {
   }
 }
 
-bool apply_posing_steps(const std::string& steps, ViewerState& state, Document& doc,
-                        PoseHandles& handles, glm::vec2 display, std::string& error) {
-  if (!doc.posing) return error = "no model", false;
-  Posing& posing = *doc.posing;
+bool apply_posing_steps(const std::string& steps, ViewerState& state, const Document& doc,
+                        Posing& posing, PoseHandles* handles, glm::vec2 display,
+                        std::string& error) {
   const rig::Model& model = *doc.model;
   size_t start = 0;
   while (start <= steps.size()) {
@@ -398,8 +397,9 @@ bool apply_posing_steps(const std::string& steps, ViewerState& state, Document& 
       if (key == "pole") posing.ik(last).use_pole = true;
       const HandleId id{key == "pole" ? HandleId::IkPole : HandleId::IkTarget, last};
       // depth=P: P pixels up the screen with Ctrl held (away from the camera).
-      if (!handles.scripted_drag(posing, state, id, {d[0], key == "depth" ? -d[1] : d[1]},
-                                 key == "depth", display))
+      if (handles &&
+          !handles->scripted_drag(posing, state, id, {d[0], key == "depth" ? -d[1] : d[1]},
+                                  key == "depth", display))
         return error = bad + ": the handle is not in view", false;
     } else if (key == "feet") {
       if (!posing.set_feet_on_ground(true, error)) return false;

@@ -22,9 +22,12 @@ void draw_contact_marks(const Document& doc);
 // current point of the fade, both clips' playheads, and each layer's weight.
 void draw_crossfade_graph(const ViewerState& state, const Document& doc);
 
-// The steps of RIGVIEW_VIEWER_POSING (viewer/self_test.h), run through the same calls as the
-// panel and the handles. `display`: window size. false + one-line error on a bad step.
-bool apply_posing_steps(const std::string& steps, ViewerState& state, Document& doc,
-                        PoseHandles& handles, glm::vec2 display, std::string& error);
+// The steps of RIGVIEW_VIEWER_POSING (viewer/self_test.h) on `posing` (doc's, or a trial one),
+// run through the same calls as the panel and the handles. `display`: window size. No
+// `handles`: drags are skipped (a trial run that checks the steps before the window opens).
+// false + one-line error on a bad step.
+bool apply_posing_steps(const std::string& steps, ViewerState& state, const Document& doc,
+                        Posing& posing, PoseHandles* handles, glm::vec2 display,
+                        std::string& error);
 
 }  // namespace rigview

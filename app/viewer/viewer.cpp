@@ -165,6 +165,17 @@ int Viewer::open_window() {
     }
     soak_ = Soak(self_test_.soak_seconds, std::move(models));
   }
+  if (!self_test_.posing.empty()) {
+    // Bad steps fail here, in one line, before any window: a trial run on a scratch character.
+    rig::Character scratch(*doc_.model, doc_.character->shared_skin_meshes());
+    scratch.evaluate(doc_.playback.selection());
+    Posing trial(*doc_.model, scratch);
+    std::string error;
+    if (!apply_posing_steps(self_test_.posing, state_, doc_, trial, nullptr, {}, error)) {
+      std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+      return 2;
+    }
+  }
   state_.show_help = self_test_.help;
   state_.panels_hidden = self_test_.hide_ui;
 
@@ -492,7 +503,7 @@ int Viewer::run() {
     if (frame == 2 && !self_test_.posing.empty()) {
       std::string error;
       const ImVec2 display = ImGui::GetIO().DisplaySize;
-      if (!apply_posing_steps(self_test_.posing, state_, doc_, handles_,
+      if (!apply_posing_steps(self_test_.posing, state_, doc_, *doc_.posing, &handles_,
                               glm::vec2(display.x, display.y), error)) {
         std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
         return 2;
