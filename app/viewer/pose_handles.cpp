@@ -124,7 +124,7 @@ bool PoseHandles::handle_mouse(Posing& posing, const ViewerState& state) {
     if (glm::dot(d, d) <= best) best = glm::dot(d, d), hovered_ = id;
   });
   if (hovered_.kind == HandleId::None) return false;
-  if (ImGui::IsMouseClicked(0)) begin(posing, state, hovered_, mouse, display);
+  if (io.MouseClicked[0]) begin(posing, state, hovered_, mouse, display);
   return dragged_.kind != HandleId::None;
 }
 
@@ -140,6 +140,38 @@ bool PoseHandles::scripted_drag(Posing& posing, const ViewerState& state, Handle
   move(posing, state, pixel + delta, delta.y, depth);
   dragged_ = {};
   return true;
+}
+
+void PoseHandles::feed_queued_mouse(const Posing& posing, const ViewerState& state) {
+  if (queued_.id.kind == HandleId::None) return;
+  ImGuiIO& io = ImGui::GetIO();
+  const glm::vec2 display(io.DisplaySize.x, io.DisplaySize.y);
+  // What ImGui's NewFrame would have made of the pointer: position, button, click, delta.
+  io.WantCaptureMouse = false;
+  io.KeyCtrl = queued_.ctrl;
+  io.MouseClicked[0] = io.MouseReleased[0] = false;
+  if (queued_.stage == 0) {  // press on the handle
+    const glm::vec3* p = handle_position(posing, queued_.id);
+    const rig::render::ScreenRect rect = view_rect(state, display, 0, methods_shown(state).size());
+    if (!p || !rig::render::world_to_screen(view_camera(state, rect), rect, *p, queued_.pixel))
+      return queued_ = {}, void();
+    io.MousePos = ImVec2(queued_.pixel.x, queued_.pixel.y);
+    io.MouseDelta = ImVec2(0.0f, 0.0f);
+    io.MouseDown[0] = io.MouseClicked[0] = true;
+  } else if (queued_.stage == 1) {  // move, held
+    io.MousePos = ImVec2(queued_.pixel.x + queued_.delta.x, queued_.pixel.y + queued_.delta.y);
+    io.MouseDelta = ImVec2(queued_.delta.x, queued_.delta.y);
+    io.MouseDown[0] = true;
+  } else {  // release
+    io.MousePos = ImVec2(queued_.pixel.x + queued_.delta.x, queued_.pixel.y + queued_.delta.y);
+    io.MouseDelta = ImVec2(0.0f, 0.0f);
+    io.MouseDown[0] = false;
+    io.MouseReleased[0] = true;
+    io.KeyCtrl = false;
+    queued_ = {};
+    return;
+  }
+  ++queued_.stage;
 }
 
 void PoseHandles::draw(const Posing& posing, const ViewerState& state,

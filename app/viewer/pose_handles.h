@@ -35,13 +35,29 @@ class PoseHandles {
   // window's size. false when the handle is not on screen.
   bool scripted_drag(Posing& posing, const ViewerState& state, HandleId id, glm::vec2 delta,
                      bool depth, glm::vec2 display);
-  void cancel() { dragged_ = {}; }
+  void cancel() { dragged_ = {}, queued_ = {}; }
+
+  // Self-test: a left-button drag of handle `id` by `delta` pixels (Ctrl held when `ctrl`), fed
+  // to ImGui's mouse state over the next three frames by feed_queued_mouse() — press on the
+  // handle where it is drawn, move, release — so it runs the real mouse path (handle_mouse and
+  // the camera's) instead of calling the drag directly.
+  void queue_mouse_drag(HandleId id, glm::vec2 delta, bool ctrl) { queued_ = {id, delta, ctrl, 0}; }
+  // Call after the ImGui frame began, before the mouse is handled.
+  void feed_queued_mouse(const Posing& posing, const ViewerState& state);
 
  private:
   void begin(Posing& posing, const ViewerState& state, HandleId id, glm::vec2 pixel,
              glm::vec2 display);
   void move(Posing& posing, const ViewerState& state, glm::vec2 pixel, float dy, bool depth);
 
+  struct QueuedDrag {
+    HandleId id;
+    glm::vec2 delta{0.0f};
+    bool ctrl = false;
+    int stage = 0;
+    glm::vec2 pixel{0.0f};
+  };
+  QueuedDrag queued_;
   HandleId dragged_, hovered_;
   rig::render::ScreenRect rect_;  // the view the drag started in
   glm::vec3 grab_offset_{0.0f};   // handle − the grabbed point on its plane: no jump on press

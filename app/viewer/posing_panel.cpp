@@ -388,6 +388,12 @@ bool apply_posing_steps(const std::string& steps, ViewerState& state, const Docu
       if (node < 0) return error = bad + ": no joint '" + value + "'", false;
       if (!posing.add_ik_chain(node, error)) return false;
       state.requests.open_posing_panel = true;
+    } else if (key == "mouse") {
+      float d[2];
+      if (posing.ik_count() == 0) return error = bad + ": no IK chain yet", false;
+      if (!parse_floats(value, d, 2)) return error = bad, false;
+      if (handles)
+        handles->queue_mouse_drag({HandleId::IkTarget, posing.ik_count() - 1}, {d[0], d[1]}, false);
     } else if (key == "drag" || key == "depth" || key == "pole") {
       float d[2] = {0.0f, 0.0f};
       if (posing.ik_count() == 0) return error = bad + ": no IK chain yet", false;

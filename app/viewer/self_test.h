@@ -25,12 +25,13 @@ inline constexpr std::array<SelfTestHookInfo, 10> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_SOAK_MODELS=A:B:...", "the models the soak run reopens in turn"},
     {"RIGVIEW_VIEWER_POSING=STEPS",
      "on frame 2, posing steps separated by `;`: `layer=CLIP,WEIGHT[,additive][,JOINT]` (mask: "
-     "JOINT and below), `ik=JOINT`, `drag=DX,DY` and `depth=PIXELS` (a mouse drag of the last "
-     "chain's target from its handle), `pole=DX,DY`, `feet`, `look=camera|handle` (head), "
+     "JOINT and below), `ik=JOINT`, `drag=DX,DY` and `depth=PIXELS` (a drag of the last chain's "
+     "target from its handle), `pole=DX,DY`, `mouse=DX,DY` (that drag fed to the mouse input on "
+     "frames 3-5: press, move, release), `feet`, `look=camera|handle` (head), "
      "`root=in-place|extract`, `follow`"},
     {"RIGVIEW_VIEWER_EXPORT_POSE=F",
-     "on the last frame, write the pose as --export-pose does and print each IK target and the "
-     "look-at target on stdout"},
+     "on the last frame, write the pose as --export-pose does and print each IK target, the "
+     "look-at target and the camera's yaw and pitch on stdout"},
 }};
 
 struct SelfTest {

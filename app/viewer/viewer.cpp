@@ -375,6 +375,7 @@ void Viewer::handle_keyboard() {
 void Viewer::handle_mouse() {
   const ImGuiIO& io = ImGui::GetIO();
   // A handle under the cursor, or being dragged, takes the left button from the camera.
+  if (doc_.posing) handles_.feed_queued_mouse(*doc_.posing, state_);  // self-test only
   if (doc_.posing && handles_.handle_mouse(*doc_.posing, state_)) return;
   if (io.WantCaptureMouse) return;
   const float dx = io.MouseDelta.x, dy = io.MouseDelta.y;
@@ -452,6 +453,8 @@ bool Viewer::export_self_test_pose() {
       std::printf("ik %s pole %.9g,%.9g,%.9g\n", doc_.node_labels[size_t(ik.chain.end)].c_str(),
                   double(ik.pole.x), double(ik.pole.y), double(ik.pole.z));
   }
+  std::printf("camera yaw %.9g pitch %.9g\n", double(state_.camera.yaw),
+              double(state_.camera.pitch));
   if (doc_.posing && doc_.posing->look_at())
     if (const rig::Aim* aim = doc_.posing->aim())
       std::printf("look-at %s target %.9g,%.9g,%.9g\n",

@@ -175,4 +175,30 @@ TEST(ViewerPosing, ABadStepIsAOneLineError) {
   }
 }
 
+// The mouse path itself: a press on the target's circle, a move and a release fed to ImGui's
+// mouse state (frames 3-5) drag the target, and the camera, which a left drag orbits anywhere
+// else, stays where it was (OrbitCamera's start angles: yaw 0.6, pitch 0.25).
+TEST(ViewerPosing, AMouseDragOnAHandleMovesTheTargetNotTheCamera) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer posing test skipped";
+  const std::string pose = scratch("mouse_pose.json");
+  const rig::test::RunResult r = run_viewer("ik=LeftHand;mouse=25,-35", pose, kPose);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("camera yaw 0.600000024 pitch 0.25\n"), std::string::npos) << r.out;
+  const std::vector<double> target = parse_point(printed_point(r.out, "ik LeftHand target "));
+  ASSERT_EQ(target.size(), 3u) << r.out;
+  const std::string base_file = scratch("mouse_base.json");
+  ASSERT_EQ(
+      rig::test::run_rigview(quote(kMannequin) + " " + kPose + " --export-pose " + quote(base_file))
+          .status,
+      0);
+  const std::string base = slurp(base_file), posed = slurp(pose);
+  // 35 pixels up and 25 across at about 3 m in a 720-pixel, 45° view: several centimetres.
+  EXPECT_GT(distance(target, world_position(base, "LeftHand")), 0.05);
+  const double chain =
+      distance(world_position(base, "LeftArm"), world_position(base, "LeftForeArm")) +
+      distance(world_position(base, "LeftForeArm"), world_position(base, "LeftHand"));
+  ASSERT_LT(distance(target, world_position(base, "LeftArm")), chain);
+  EXPECT_LT(distance(world_position(posed, "LeftHand"), target), 1e-5 * chain);
+}
+
 }  // namespace
