@@ -37,6 +37,10 @@ std::vector<ViewerAction> build_actions() {
   rows.push_back(pointer("left drag", "orbit"));
   rows.push_back(pointer("middle drag, or shift + left drag", "pan"));
   rows.push_back(pointer("wheel", "zoom"));
+  rows.push_back(pointer("left drag on a handle",
+                         "move an IK target (circle), pole (diamond) or look-at handle (square) "
+                         "on the plane facing the camera (Posing panel)"));
+  rows.push_back(pointer("ctrl + left drag on a handle", "move it in depth (up: away)"));
   rows.push_back(key("F", {{'F'}}, "frame the model (Reset camera restores the start view)",
                      [](ViewerState& s) { s.requests.frame_model = true; }));
   rows.push_back(key("Space", {{' '}}, "play / pause", [](ViewerState& s) {
@@ -136,7 +140,8 @@ std::string controls_markdown() {
     md += "| " + cell(a.input) + " | " + cell(a.description) + " |\n";
   md +=
       "\nSelf-test hooks (environment variables the viewer reads at start-up, for "
-      "`tests/app/viewer_smoke_test.cpp`; not part of the command line):\n\n";
+      "`tests/app/viewer_smoke_test.cpp` and `tests/app/viewer_posing_test.cpp`; not part of the "
+      "command line):\n\n";
   for (const SelfTestHookInfo& h : kSelfTestHooks)
     md += "- `" + std::string(h.name) + "`: " + h.meaning + "\n";
   return md;

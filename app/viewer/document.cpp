@@ -118,6 +118,7 @@ void make_document(const std::string& path, std::shared_ptr<const rig::Model> pr
     doc.bounds = rig::render::pose_bounds(*doc.character);
   }
 
+  doc.posing = std::make_unique<Posing>(m, *doc.character);
   doc.window_title = "rigview - " + std::filesystem::path(path).filename().string();
   // Centres of rotation for CoR, in the background (the viewer applies them when ready).
   if (!model->skins.empty()) {

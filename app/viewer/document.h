@@ -15,6 +15,7 @@
 #include "render/renderer.h"
 #include "rotation_centers_job.h"
 #include "viewer/rig_health.h"
+#include "viewer/posing.h"
 
 namespace rigview {
 
@@ -33,6 +34,9 @@ struct Document {
   std::unique_ptr<RotationCentersJob> centers_job;
   bool centers_applied = false;  // the job's result reached character and renderer
   rig::Playback playback;
+  // Layers, IK, feet, look-at and root motion over the playback (Posing panel). Declared after
+  // `character`, whose constraints point into it: destroyed first.
+  std::unique_ptr<Posing> posing;
 
   std::vector<std::string> clip_labels;     // file name, or "animation N" when unnamed
   std::vector<std::string> clip_list_rows;  // "label  (1.250 s)"

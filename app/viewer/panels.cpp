@@ -11,6 +11,7 @@
 
 #include "render/weight_colors.h"
 #include "viewer/actions.h"
+#include "viewer/posing_panel.h"
 
 namespace rigview {
 
@@ -105,6 +106,7 @@ void draw_animation_panel(ViewerState& state, Document& doc) {
   if (clip.end > clip.start) {
     if (ImGui::SliderFloat("##timeline", &time, clip.start, clip.end, "%.3f s")) p.set_time(time);
     state.scrubbing = ImGui::IsItemActive();
+    draw_contact_marks(doc);
   } else {
     ImGui::TextDisabled("zero-length clip: a single pose at %.3f s", static_cast<double>(time));
     state.scrubbing = false;
@@ -156,6 +158,7 @@ void draw_crossfade_panel(ViewerState& state, Document& doc) {
   } else {
     ImGui::TextDisabled("blend weight 0 (no fade running)");
   }
+  draw_crossfade_graph(state, doc);
 }
 
 void draw_display_panel(ViewerState& state, const Document& doc) {
@@ -269,6 +272,10 @@ void draw_joint_tree(ViewerState& state, Document& doc, int skin, int joint, boo
   if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) {
     state.selected_node = node;
     doc.reveal_joint(node);
+  }
+  if (ImGui::BeginPopupContextItem()) {  // Posing: a two-bone IK chain ending at this joint
+    if (ImGui::MenuItem("Make IK chain ending here")) state.requests.make_ik_chain = node;
+    ImGui::EndPopup();
   }
   if (open && !children.empty()) {
     for (int child : children) draw_joint_tree(state, doc, skin, child, mix);
@@ -568,6 +575,7 @@ void draw_side_panel(ViewerState& state, Document& doc, const ViewerSettings& se
     draw_compression_panel(state, doc);
     draw_rig_health_panel(state, doc);
     draw_teaching_aids_panel(state, doc);
+    draw_posing_panel(state, doc);
     draw_skeleton_panel(state, doc);
   }
   ImGui::End();

@@ -27,6 +27,8 @@ SelfTest self_test_from_environment() {
   t.screenshot = env_string("RIGVIEW_VIEWER_SCREENSHOT");
   t.drop = env_string("RIGVIEW_VIEWER_DROP");
   t.keys = env_string("RIGVIEW_VIEWER_KEYS");
+  t.posing = env_string("RIGVIEW_VIEWER_POSING");
+  t.export_pose = env_string("RIGVIEW_VIEWER_EXPORT_POSE");
   t.help = env_int("RIGVIEW_VIEWER_HELP", 0) != 0;
   t.hide_ui = env_int("RIGVIEW_VIEWER_HIDE_UI", 0) != 0;
   t.measure_cost_draws = env_int("RIGVIEW_VIEWER_MEASURE_COST", 0);

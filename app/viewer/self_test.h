@@ -12,7 +12,7 @@ struct SelfTestHookInfo {
   const char* name;
   const char* meaning;
 };
-inline constexpr std::array<SelfTestHookInfo, 12> kSelfTestHooks = {{
+inline constexpr std::array<SelfTestHookInfo, 14> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
     {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
     {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
@@ -34,11 +34,21 @@ inline constexpr std::array<SelfTestHookInfo, 12> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_RIG_HEALTH=F",
      "on the last frame, write what the Rig health panel lists to F (summary, simulated bug, "
      "selected joint, one line per finding)"},
+    {"RIGVIEW_VIEWER_POSING=STEPS",
+     "on frame 2, posing steps separated by `;`: `layer=CLIP,WEIGHT[,additive][,JOINT]` (mask: "
+     "JOINT and below), `ik=JOINT`, `drag=DX,DY` and `depth=PIXELS` (a drag of the last chain's "
+     "target from its handle), `pole=DX,DY`, `mouse=DX,DY` (that drag fed to the mouse input on "
+     "frames 3-5: press, move, release), `feet`, `look=camera|handle` (head), "
+     "`root=in-place|extract`, `follow`"},
+    {"RIGVIEW_VIEWER_EXPORT_POSE=F",
+     "on the last frame, write the pose as --export-pose does and print each IK target, the "
+     "look-at target and the camera's yaw and pitch on stdout"},
 }};
 
 struct SelfTest {
   int frames = 0;  // > 0: a self-test run (fixed step, no vsync, window size from the options)
   std::string screenshot, drop, keys;
+  std::string posing, export_pose;  // RIGVIEW_VIEWER_POSING, RIGVIEW_VIEWER_EXPORT_POSE
   bool help = false;
   bool hide_ui = false;
   int measure_cost_draws = 0;  // > 0: Measure cost on frame 2 with that many draws

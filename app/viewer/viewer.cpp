@@ -16,6 +16,7 @@
 #include "leak_check.h"
 #include "modes.h"
 #include "pose_options.h"
+#include "posed_character.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
 #include "viewer/actions.h"
@@ -23,6 +24,8 @@
 #include "viewer/document.h"
 #include "viewer/panels.h"
 #include "viewer/platform_glfw.h"
+#include "viewer/pose_handles.h"
+#include "viewer/posing_panel.h"
 #include "viewer/self_test.h"
 #include "viewer/soak.h"
 #include "viewer/viewer_render.h"
@@ -68,6 +71,9 @@ class Viewer {
   void handle_keyboard();
   void handle_mouse();
   void update_hover();
+  void evaluate_pose(const rig::PoseSelection& selection);
+  // RIGVIEW_VIEWER_EXPORT_POSE: the pose as --export-pose writes it, and the posing targets.
+  bool export_self_test_pose();
 
   Options options_;
   SelfTest self_test_;
@@ -79,6 +85,7 @@ class Viewer {
   bool compressed_playback_ = false;   // doc_'s character samples the compressed clips
   double requested_tolerance_ = -1.0;  // what doc_.compression was last asked for (Cancel stays)
   std::vector<int> test_bugs_;         // RIGVIEW_VIEWER_BUGS, parsed
+  PoseHandles handles_;                // IK / look-at handles over the 3D view
   Soak soak_;                          // RIGVIEW_VIEWER_SOAK
   double soak_start_ = 0.0;
   uint64_t soak_gl_errors_ = 0, soak_gl_errors_seen_ = 0;
@@ -181,6 +188,16 @@ int Viewer::open_window() {
     }
     test_bugs_.push_back(bug);
     start = comma + 1;
+  if (!self_test_.posing.empty()) {
+    // Bad steps fail here, in one line, before any window: a trial run on a scratch character.
+    rig::Character scratch(*doc_.model, doc_.character->shared_skin_meshes());
+    scratch.evaluate(doc_.playback.selection());
+    Posing trial(*doc_.model, scratch);
+    std::string error;
+    if (!apply_posing_steps(self_test_.posing, state_, doc_, trial, nullptr, {}, error)) {
+      std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+      return 2;
+    }
   }
   state_.show_help = self_test_.help;
   state_.panels_hidden = self_test_.hide_ui;
@@ -367,6 +384,7 @@ void Viewer::update_compression() {
   CompressionSession& c = *doc_.compression;
   if (wanted && requested_tolerance_ != double(state_.tolerance_cm)) {
     c.use_compressed(*doc_.character, false);
+    if (compressed_playback_ && doc_.posing) doc_.posing->refresh_references();
     compressed_playback_ = false;
     c.request(state_.tolerance_cm);
     requested_tolerance_ = state_.tolerance_cm;
@@ -375,6 +393,7 @@ void Viewer::update_compression() {
   if (play != compressed_playback_) {
     c.use_compressed(*doc_.character, play);
     compressed_playback_ = play;
+    if (doc_.posing) doc_.posing->refresh_references();
   }
 }
 
@@ -408,6 +427,7 @@ void Viewer::open_model(const std::string& path) {
   pending_doc_.stop_background_work();
   pending_doc_ = Document{};
   bind_boxes_.reset();
+  handles_.cancel();
   compressed_playback_ = false;
   requested_tolerance_ = -1.0;
   state_.playback = &doc_.playback;
@@ -449,6 +469,9 @@ void Viewer::handle_keyboard() {
 
 void Viewer::handle_mouse() {
   const ImGuiIO& io = ImGui::GetIO();
+  // A handle under the cursor, or being dragged, takes the left button from the camera.
+  if (doc_.posing) handles_.feed_queued_mouse(*doc_.posing, state_);  // self-test only
+  if (doc_.posing && handles_.handle_mouse(*doc_.posing, state_)) return;
   if (io.WantCaptureMouse) return;
   const float dx = io.MouseDelta.x, dy = io.MouseDelta.y;
   const bool moved = dx != 0.0f || dy != 0.0f;
@@ -494,6 +517,46 @@ void Viewer::update_hover() {
                      (pixel.y - io.MousePos.y) * (pixel.y - io.MousePos.y);
     if (d2 <= best) best = d2, state_.hovered_node = node;
   }
+}
+
+// The plain selection, or the Posing stack over it when any posing is on.
+void Viewer::evaluate_pose(const rig::PoseSelection& selection) {
+  Posing* posing = doc_.posing.get();
+  if (!posing || !posing->active()) {
+    doc_.character->evaluate(selection);
+    return;
+  }
+  const rig::Playback& p = doc_.playback;
+  posing->evaluate(selection, state_.camera.eye(), p.playing() && !state_.scrubbing, p.speed());
+  // Follow camera: the orbit target moves with the extracted root.
+  if (posing->follow_camera && posing->root_motion() == RootMotionChoice::Extract)
+    state_.camera.target += posing->root_moved();
+}
+
+bool Viewer::export_self_test_pose() {
+  std::string error;
+  if (!write_pose_json(self_test_.export_pose, *doc_.character, error)) {
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+    return false;
+  }
+  // %.9g: each float exactly, so a test can hand the same numbers to the command line.
+  for (size_t i = 0; doc_.posing && i < doc_.posing->ik_count(); ++i) {
+    const rig::TwoBoneIK& ik = doc_.posing->ik(i);
+    std::printf("ik %s target %.9g,%.9g,%.9g\n", doc_.node_labels[size_t(ik.chain.end)].c_str(),
+                double(ik.target.x), double(ik.target.y), double(ik.target.z));
+    if (ik.use_pole)
+      std::printf("ik %s pole %.9g,%.9g,%.9g\n", doc_.node_labels[size_t(ik.chain.end)].c_str(),
+                  double(ik.pole.x), double(ik.pole.y), double(ik.pole.z));
+  }
+  std::printf("camera yaw %.9g pitch %.9g\n", double(state_.camera.yaw),
+              double(state_.camera.pitch));
+  if (doc_.posing && doc_.posing->look_at())
+    if (const rig::Aim* aim = doc_.posing->aim())
+      std::printf("look-at %s target %.9g,%.9g,%.9g\n",
+                  doc_.node_labels[size_t(doc_.posing->look_at_joint())].c_str(),
+                  double(aim->target.x), double(aim->target.y), double(aim->target.z));
+  std::fflush(stdout);
+  return true;
 }
 
 int Viewer::run() {
@@ -543,8 +606,17 @@ int Viewer::run() {
     if (!state_.rest_pose && !state_.scrubbing) doc_.playback.advance(dt);
     const rig::PoseSelection selection =
         state_.rest_pose ? rig::PoseSelection{} : doc_.playback.selection();
+    if (frame == 2 && !self_test_.posing.empty()) {
+      std::string error;
+      const ImVec2 display = ImGui::GetIO().DisplaySize;
+      if (!apply_posing_steps(self_test_.posing, state_, doc_, *doc_.posing, &handles_,
+                              glm::vec2(display.x, display.y), error)) {
+        std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+        return 2;
+      }
+    }
     const Clock::time_point t0 = Clock::now();
-    doc_.character->evaluate(selection);
+    evaluate_pose(selection);
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     state_.animation_cpu_ms =
         state_.animation_cpu_ms == 0.0 ? cpu_ms : 0.9 * state_.animation_cpu_ms + 0.1 * cpu_ms;
@@ -566,6 +638,7 @@ int Viewer::run() {
     }
 
     update_hover();
+    if (doc_.posing) handles_.draw(*doc_.posing, state_, doc_.character->world());
     draw_hover_tooltip(state_, doc_);
     draw_ui(state_, doc_, settings_, renderer_->gpu_time_ms());
     ImGui::Render();
@@ -578,6 +651,8 @@ int Viewer::run() {
       platform_.render_imgui();
     }
     const bool last_test_frame = self_test_.active() && frame >= self_test_.frames;
+    if (last_test_frame && !self_test_.export_pose.empty() && !export_self_test_pose())
+      exit_status = 1;
     if (last_test_frame && !self_test_.screenshot.empty() &&
         !write_window_screenshot(self_test_.screenshot, fb_width, fb_height))
       exit_status = 1;

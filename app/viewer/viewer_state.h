@@ -50,6 +50,10 @@ struct ViewerRequests {
   // of the pristine model. kNoBugRequest: nothing asked.
   static constexpr int kNoBugRequest = -2;
   int simulate_bug = kNoBugRequest;
+  // Posing: an IK chain ending at this joint (Skeleton tree), and unfolding the Posing panel
+  // once (after a new chain, and for its self-test). Served by the Posing panel.
+  int make_ik_chain = -1;
+  bool open_posing_panel = false;
 };
 
 struct ViewerState {
@@ -109,6 +113,8 @@ struct ViewerState {
   int cost_draws = 20;
   rig::render::SkinningCostReport cost;
   std::string cost_error;
+  // Posing panel (viewer/posing_panel.cpp): its last one-line error.
+  std::string posing_error;
 
   ViewerRequests requests;
 

@@ -239,6 +239,54 @@ Bounds skin_joints_bounds(const rig::Model& model, const BindBoxes& boxes,
   box.min = glm::min(box.min, c - glm::vec3(r));
   box.max = glm::max(box.max, c + glm::vec3(r));
   return box;
+bool world_to_screen(const Camera& camera, const ScreenRect& rect, glm::vec3 world,
+                     glm::vec2& pixel) {
+  const glm::vec4 clip = camera.projection * camera.view * glm::vec4(world, 1.0f);
+  if (!(clip.w > 1e-6f)) return false;
+  const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+  // NDC y points up, window pixels down.
+  pixel = {rect.x + (ndc.x * 0.5f + 0.5f) * rect.width,
+           rect.y + (0.5f - ndc.y * 0.5f) * rect.height};
+  return true;
+}
+
+Ray screen_ray(const Camera& camera, const ScreenRect& rect, glm::vec2 pixel) {
+  const glm::vec2 ndc(2.0f * (pixel.x - rect.x) / rect.width - 1.0f,
+                      1.0f - 2.0f * (pixel.y - rect.y) / rect.height);
+  const glm::mat4 inverse = glm::inverse(camera.projection * camera.view);
+  const glm::vec4 near_h = inverse * glm::vec4(ndc, -1.0f, 1.0f);
+  const glm::vec4 far_h = inverse * glm::vec4(ndc, 1.0f, 1.0f);
+  const glm::vec3 near_p = glm::vec3(near_h) / near_h.w, far_p = glm::vec3(far_h) / far_h.w;
+  return {near_p, glm::normalize(far_p - near_p)};
+}
+
+glm::vec3 view_direction(const Camera& camera) {
+  // The view matrix's third row is the camera's +Z (backwards) axis in world space.
+  return -glm::normalize(glm::vec3(camera.view[0][2], camera.view[1][2], camera.view[2][2]));
+}
+
+bool intersect_plane(const Ray& ray, glm::vec3 point, glm::vec3 normal, glm::vec3& hit) {
+  const float denominator = glm::dot(ray.direction, normal);
+  if (std::fabs(denominator) < 1e-8f) return false;
+  const float t = glm::dot(point - ray.origin, normal) / denominator;
+  if (!(t >= 0.0f) || !std::isfinite(t)) return false;
+  hit = ray.origin + t * ray.direction;
+  return true;
+}
+
+bool drag_on_view_plane(const Camera& camera, const ScreenRect& rect, glm::vec3 handle,
+                        glm::vec2 pixel, glm::vec3& out) {
+  return intersect_plane(screen_ray(camera, rect, pixel), handle, view_direction(camera), out);
+}
+
+glm::vec3 drag_in_depth(const Camera& camera, const ScreenRect& rect, glm::vec3 handle,
+                        float pixels) {
+  const glm::vec3 forward = view_direction(camera);
+  // A perspective projection's [1][1] is cot(fov_y / 2): one pixel spans
+  // 2 · depth · tan(fov_y / 2) / height world units at that depth.
+  const float depth = std::max(glm::dot(handle - camera.eye, forward), 0.0f);
+  const float per_pixel = 2.0f * depth / (camera.projection[1][1] * std::max(rect.height, 1.0f));
+  return handle + forward * (pixels * per_pixel);
 }
 
 }  // namespace rig::render

@@ -136,4 +136,37 @@ struct OrbitCamera {
   Camera camera(float aspect) const;
 };
 
+// Screen <-> world for picking and dragging things in a view (viewer handles). A ScreenRect is a
+// view's rectangle in window pixels with the origin at the TOP left (mouse coordinates), unlike
+// Viewport; `camera` is the camera that view is drawn with (its aspect the rect's).
+struct ScreenRect {
+  float x = 0.0f, y = 0.0f, width = 1.0f, height = 1.0f;
+};
+struct Ray {
+  glm::vec3 origin{0.0f};     // on the near plane
+  glm::vec3 direction{0.0f};  // unit length, away from the camera
+};
+
+// World point -> window pixel. False (pixel untouched) when the point is not in front of the
+// camera (clip w <= 0), where a projection would mirror it.
+bool world_to_screen(const Camera& camera, const ScreenRect& rect, glm::vec3 world,
+                     glm::vec2& pixel);
+// The ray through window pixel `pixel`: from the near plane through everything that pixel shows.
+Ray screen_ray(const Camera& camera, const ScreenRect& rect, glm::vec2 pixel);
+// The camera's forward direction (unit, world space): the normal of planes facing the camera.
+glm::vec3 view_direction(const Camera& camera);
+// Where `ray` meets the plane through `point` with normal `normal`; false when the ray is
+// parallel to it or the plane lies behind the ray's origin.
+bool intersect_plane(const Ray& ray, glm::vec3 point, glm::vec3 normal, glm::vec3& hit);
+// Dragging a handle sideways: the point under `pixel` on the plane facing the camera through
+// `handle` (so the handle keeps its depth along the view direction). False when no such point
+// (the pixel's ray misses the plane); `out` is then untouched.
+bool drag_on_view_plane(const Camera& camera, const ScreenRect& rect, glm::vec3 handle,
+                        glm::vec2 pixel, glm::vec3& out);
+// Dragging a handle in depth: `handle` moved along the view direction by `pixels` (positive:
+// away from the camera) times the size of one pixel at the handle's depth, so a drag feels the
+// same as a sideways one at that distance.
+glm::vec3 drag_in_depth(const Camera& camera, const ScreenRect& rect, glm::vec3 handle,
+                        float pixels);
+
 }  // namespace rig::render

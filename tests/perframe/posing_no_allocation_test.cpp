@@ -15,6 +15,7 @@
 #include "character/pose_stack.h"
 #include "character/posing_constraints.h"
 #include "import/gltf_import.h"
+#include "viewer/posing.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define RIG_POSING_UNDER_ASAN 1
@@ -123,6 +124,51 @@ TEST(PerFramePosing, LayeredFrameWithIKAimRootMotionAndFeetDoesNotAllocate) {
   const long before = mallocs();
   for (int f = 1; f <= 60; ++f) frame(f);
   EXPECT_EQ(mallocs() - before, 0);
+}
+
+// The viewer's posing frame (app/viewer/posing.h): the Posing panel's layers, an IK chain whose
+// target the handle drags every frame, feet on the ground, a look-at following the moving
+// camera and extracted root motion, through a loop of the walk and a scrub back.
+TEST(PerFramePosing, ViewerPosingFrameDoesNotAllocate) {
+  if (!RIG_POSING_COUNTS_MALLOC) GTEST_SKIP() << "sanitizer build: malloc is not ours to count";
+  Model m;
+  std::string error;
+  ASSERT_TRUE(import_gltf(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", m, error))
+      << error;
+  const int walk = clip_index(m, "Walk");
+  Character character(m);
+  character.evaluate(PoseSelection{walk, m.clips[size_t(walk)].start});
+  rigview::Posing posing(m, character);
+  posing.add_layer({clip_index(m, "Wave"), 0.5f, false, find_node(m, "Spine"), 1.0f});
+  posing.add_layer({clip_index(m, "Bend"), 0.3f, true, -1, 0.5f});
+  ASSERT_TRUE(posing.add_ik_chain(find_node(m, "LeftHand"), error)) << error;
+  posing.ik(0).use_pole = true;
+  ASSERT_TRUE(posing.set_feet_on_ground(true, error)) << error;
+  ASSERT_TRUE(posing.set_look_at(true, find_node(m, "Head"), error)) << error;
+  posing.set_root_motion(rigview::RootMotionChoice::Extract);
+  posing.follow_camera = true;
+
+  const float start = m.clips[size_t(walk)].start, duration = m.clips[size_t(walk)].end - start;
+  float time = start;
+  const glm::vec3 target = posing.ik(0).target;
+  auto frame = [&](int f) {
+    const bool scrubbing = f > 45;  // the last frames scrub backwards, paused
+    time += scrubbing ? -0.02f : 1.0f / 30.0f;
+    if (time >= start + duration) time -= duration;
+    posing.ik(0).target = target + glm::vec3(0.002f * float(f % 9), -0.001f * float(f % 5), 0.0f);
+    posing.evaluate(PoseSelection{walk, time}, glm::vec3(2.0f, 1.5f, 0.1f * float(f)), !scrubbing,
+                    1.0f);
+    (void)character.palette(0, SkinningMethod::Linear);
+  };
+  frame(0);  // the feet's contacts are detected for the clip on its first frame
+  const long before = mallocs();
+  for (int f = 1; f <= 60; ++f) frame(f);
+  EXPECT_EQ(mallocs() - before, 0);
+  // It did pose: the hand is on its (reachable) target, the feet chains are in the list.
+  EXPECT_LT(glm::length(glm::vec3(character.world()[size_t(find_node(m, "LeftHand"))][3]) -
+                        posing.ik(0).target),
+            1e-3f);
+  ASSERT_NE(posing.contacts(), nullptr);
 }
 
 }  // namespace
