@@ -23,6 +23,19 @@ uniform mat4 u_model;         // the node's world matrix
 uniform mat3 u_normal_matrix; // transpose(inverse(mat3(u_model)))
 #endif
 
+#ifdef CROWD
+// Instanced crowd drawing: instance gl_InstanceID stands on a grid (rig::Crowd::grid_offset,
+// the same arithmetic), columns × rows cells u_grid_spacing apart, centred on the origin.
+uniform int u_grid_columns;
+uniform int u_grid_rows;
+uniform float u_grid_spacing;
+vec3 crowd_offset() {
+  float x = float(gl_InstanceID % u_grid_columns) - 0.5 * float(u_grid_columns - 1);
+  float z = float(gl_InstanceID / u_grid_columns) - 0.5 * float(u_grid_rows - 1);
+  return vec3(x * u_grid_spacing, 0.0, z * u_grid_spacing);
+}
+#endif
+
 out vec3 v_world_position;
 out vec3 v_world_normal;
 out vec2 v_texcoord;
@@ -53,6 +66,9 @@ void main() {
   vec3 tn = u_normal_matrix * n;
   float len = length(tn);
   vec3 wn = len > 0.0 ? tn / len : n;
+#endif
+#ifdef CROWD
+  wp += crowd_offset();
 #endif
   v_world_position = wp;
   v_world_normal = wn;
