@@ -97,6 +97,8 @@ int run_crowd_bench(const Options& options, const rig::Model& model) {
   if (sizes.back() != options.bench_crowd) sizes.push_back(options.bench_crowd);
   constexpr int kWarmup = 5, kFrames = 30;
   int threads = 0;
+  rig::render::CrowdRenderer renderer;  // programs compiled once, for every size
+  if (!renderer.init(error)) return fail(model.file, error);
   std::vector<double> rows[4];  // per size: update, upload, GPU, µs per character
   for (int count : sizes) {
     rig::CrowdConfig config;
@@ -104,8 +106,7 @@ int run_crowd_bench(const Options& options, const rig::Model& model) {
     rig::Crowd crowd(model, meshes, config);
     crowd.set_methods(methods);
     threads = crowd.thread_count();
-    rig::render::CrowdRenderer renderer;
-    if (!renderer.init(error) || !renderer.set_crowd(crowd, error)) return fail(model.file, error);
+    if (!renderer.set_crowd(crowd, error)) return fail(model.file, error);
     const rig::render::Camera camera = crowd_camera(crowd, viewport);
     target.bind();
     std::vector<double> update, upload, gpu;

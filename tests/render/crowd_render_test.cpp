@@ -2,6 +2,7 @@
 // k's skinned vertices equal a single Character evaluated on its own at instance k's pose,
 // skinned on the CPU (Character::skin_draw_item), plus instance k's grid cell, written out by
 // hand here. Also: the crowd renders (pixels differ from the background across the grid).
+#include <glad/gl.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
