@@ -322,9 +322,11 @@ void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms) 
         std::snprintf(crowd_gpu, sizeof crowd_gpu, "%.2f ms", state.crowd_gpu_ms);
       else
         std::snprintf(crowd_gpu, sizeof crowd_gpu, "n/a");
-      ImGui::Text("crowd %6d characters | update %7.3f ms (%d threads) | upload %6.3f ms | GPU %9s",
-                  state.crowd_count, state.crowd_update_ms, state.crowd_threads,
-                  state.crowd_upload_ms, crowd_gpu);
+      ImGui::Text(
+          "crowd %6d characters | update %7.3f ms (CPU %7.3f ms, %d threads) | upload %6.3f ms | "
+          "GPU %9s",
+          state.crowd_count, state.crowd_update_ms, state.crowd_update_cpu_ms, state.crowd_threads,
+          state.crowd_upload_ms, crowd_gpu);
     }
   }
   ImGui::End();

@@ -234,6 +234,7 @@ void Viewer::update_crowd(float dt) {
     crowd_->update(dt * doc_.playback.speed());
   crowd_renderer_->upload(*crowd_);
   state_.crowd_update_ms = crowd_->last_update_ms();
+  state_.crowd_update_cpu_ms = crowd_->last_update_cpu_ms();
   state_.crowd_upload_ms = crowd_renderer_->upload_ms();
   state_.crowd_gpu_ms = crowd_renderer_->gpu_time_ms();
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 
 namespace rig {
 
@@ -30,6 +31,13 @@ float loop_time(const Clip& clip, double t) {
   double r = std::fmod(t, length);
   if (r < 0.0) r += length;
   return float(double(clip.start) + r);
+}
+
+// This thread's CPU time in nanoseconds (POSIX; std::chrono has no per-thread CPU clock).
+int64_t thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
 // Instances handed to a thread at a time: small enough to balance, large enough that the
@@ -185,13 +193,15 @@ void Crowd::evaluate_instance(int k) {
 }
 
 void Crowd::work() {
+  const int64_t start = thread_cpu_ns();
   const int n = count();
   for (;;) {
     const int first = next_.fetch_add(kChunk, std::memory_order_relaxed);
-    if (first >= n) return;
+    if (first >= n) break;
     const int last = std::min(first + kChunk, n);
     for (int k = first; k < last; ++k) evaluate_instance(k);
   }
+  cpu_ns_.fetch_add(thread_cpu_ns() - start, std::memory_order_relaxed);
 }
 
 void Crowd::worker_loop() {
@@ -217,6 +227,7 @@ void Crowd::evaluate_at(double time) {
   const auto start = std::chrono::steady_clock::now();
   time_ = time;
   next_.store(0, std::memory_order_relaxed);
+  cpu_ns_.store(0, std::memory_order_relaxed);
   if (!workers_.empty()) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -232,6 +243,7 @@ void Crowd::evaluate_at(double time) {
   }
   last_update_ms_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  last_update_cpu_ms_ = double(cpu_ns_.load(std::memory_order_relaxed)) * 1e-6;
 }
 
 }  // namespace rig

@@ -100,6 +100,9 @@ class Crowd {
   }
   // Wall-clock milliseconds of the last update (all threads working).
   double last_update_ms() const { return last_update_ms_; }
+  // CPU milliseconds of the last update summed over the threads that worked on it (each
+  // thread's own CPU clock): what the update costs, whatever else the machine is doing.
+  double last_update_cpu_ms() const { return last_update_cpu_ms_; }
 
  private:
   void work();  // takes chunks of instances until none are left
@@ -116,6 +119,8 @@ class Crowd {
   float spacing_ = 1.0f;
   double time_ = 0.0;
   double last_update_ms_ = 0.0;
+  double last_update_cpu_ms_ = 0.0;
+  std::atomic<int64_t> cpu_ns_{0};  // summed by the threads during an update
 
   // The pool. generation_ counts updates; a worker runs once per new generation.
   std::vector<std::thread> workers_;
