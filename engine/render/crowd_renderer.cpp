@@ -264,7 +264,9 @@ void CrowdRenderer::Impl::set_program(const MeshProgram& p, const CrowdUniforms&
 void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::SkinningMethod method,
                          bool grid) {
   Impl& r = *impl_;
-  if (!r.initialized || !r.crowd || !r.palette_texture[size_t(method)]) return;
+  if (!r.initialized || !r.crowd) return;
+  // Skinned items need this method's palettes (a rigid-only model has none at all).
+  const bool palettes = r.palette_texture[size_t(method)] != 0;
   r.timer.begin();
   glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
   glDisable(GL_CULL_FACE);
@@ -281,6 +283,7 @@ void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::Sk
   const GLsizei instances = GLsizei(r.crowd->count());
   for (size_t d = 0; d < r.items.size(); ++d) {
     const GpuDrawItem& g = r.items[d];
+    if (g.skinned() && !palettes) continue;
     const Impl::CrowdUniforms* u = nullptr;
     const MeshProgram& p = r.program(g.skinned(), method, 0, u);
     glUseProgram(p.id);

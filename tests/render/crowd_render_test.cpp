@@ -89,6 +89,49 @@ TEST(CrowdRender, CorpusFoxInstancesEqualSingleCharacters) {
   expect_instances_match_single_characters(m, SkinningMethod::Linear);
 }
 
+// A rigid (unskinned) item: its node's world matrix, then the instance's cell.
+TEST(CrowdRender, RigidItemsAreInstancedAtTheirCells) {
+  RIG_REQUIRE_GL();
+  Model m = test::chain_model({test::ChainJoint{}}, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
+                              {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}, 0, {}, {}, {0, 1, 2});
+  m.skins.clear();
+  m.nodes[0].skin = -1;
+  m.draws[0].skin = -1;
+  m.nodes[0].rest.translation = glm::vec3(0.5f, 2.0f, -3.0f);
+  m.nodes[0].rest.scale = glm::vec3(2.0f);
+  std::string error;
+  CrowdConfig config;
+  config.count = 5;
+  config.spacing = 2.0f;
+  Crowd crowd(m, nullptr, config);
+  CrowdRenderer renderer;
+  ASSERT_TRUE(renderer.init(error)) << error;
+  ASSERT_TRUE(renderer.set_crowd(crowd, error)) << error;
+  std::vector<glm::vec3> p(15), n(15);
+  ASSERT_TRUE(renderer.read_back(0, SkinningMethod::Linear, p, n, error)) << error;
+  // Vertex v of instance k: 2 · vertex + (0.5, 2, -3) + cell k.
+  const glm::vec3 vertices[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  for (int k = 0; k < 5; ++k)
+    for (int v = 0; v < 3; ++v) {
+      const glm::vec3 expected = 2.0f * vertices[v] + glm::vec3(0.5f, 2.0f, -3.0f) + kCells[k];
+      EXPECT_LE(glm::length(p[size_t(k) * 3 + v] - expected), 1e-5f) << k << " " << v;
+      EXPECT_LE(glm::length(n[size_t(k) * 3 + v] - glm::vec3(0, 0, 1)), 1e-5f) << k << " " << v;
+    }
+}
+
+TEST(CrowdRender, BoundsCoverEveryCell) {
+  const Model m = load(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb");
+  CrowdConfig config;
+  config.count = 5;
+  config.spacing = 2.0f;
+  Crowd crowd(m, nullptr, config);
+  const Bounds all = crowd_bounds(crowd, Bounds{glm::vec3(-0.5f), glm::vec3(0.5f)});
+  // Cells x in {-2, 0, 2}, z in {-1, 1}, each widened by the half-unit box.
+  EXPECT_EQ(all.min, glm::vec3(-2.5f, -0.5f, -1.5f));
+  EXPECT_EQ(all.max, glm::vec3(2.5f, 0.5f, 1.5f));
+  EXPECT_FALSE(crowd_bounds(crowd, Bounds{}).valid());
+}
+
 TEST(CrowdRender, DrawsEveryInstanceOnTheGrid) {
   RIG_REQUIRE_GL();
   const Model m = load(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb");
