@@ -102,6 +102,13 @@ Crowd::Crowd(const Model& model, std::shared_ptr<const SkinMeshes> meshes,
     spacing_ = std::max(1.5f * extent, 1e-3f);
   }
 
+  // Rigid items as the renderer sees them: no skin, or a skin the prepared mesh does not use.
+  for (const DrawItem& item : model.draws) {
+    const bool skinned = item.skin >= 0 && meshes_->get(item.mesh, item.primitive).skinned();
+    if (!skinned && rigid_slot(item.node) < 0) rigid_nodes_.push_back(item.node);
+  }
+  rigid_rows_.assign(size_t(count) * rigid_rows_per_instance(), glm::vec4(0.0f));
+
   const SkinningMethod lbs = SkinningMethod::Linear;
   set_methods(std::span<const SkinningMethod>(&lbs, 1));
 
@@ -133,6 +140,12 @@ void Crowd::set_methods(std::span<const SkinningMethod> methods) {
     else
       std::vector<glm::vec4>().swap(rows);
   }
+}
+
+int Crowd::rigid_slot(int node) const {
+  for (size_t i = 0; i < rigid_nodes_.size(); ++i)
+    if (rigid_nodes_[i] == node) return int(i);
+  return -1;
 }
 
 uint32_t Crowd::instance_rows(SkinningMethod method) const {
@@ -176,6 +189,11 @@ glm::vec3 Crowd::grid_offset(int k, int count, float spacing) {
 void Crowd::evaluate_instance(int k) {
   Character& c = *characters_[size_t(k)];
   c.evaluate(selection(*model_, instances_[size_t(k)], time_));
+  const std::span<const glm::mat4> world = c.world();
+  glm::vec4* rigid = rigid_rows_.data() + size_t(k) * rigid_rows_per_instance();
+  for (size_t i = 0; i < rigid_nodes_.size(); ++i)
+    for (int col = 0; col < 4; ++col)
+      rigid[i * 4 + size_t(col)] = world[size_t(rigid_nodes_[i])][col];
   for (SkinningMethod m : methods_) {
     const SkinningMethodInfo& info = method_info(m);
     const size_t base = size_t(k) * instance_rows(m);

@@ -98,6 +98,13 @@ class Crowd {
   std::span<const glm::vec4> palettes(SkinningMethod method) const {
     return palettes_[size_t(method)];
   }
+  // Rigid (unskinned) draw items' nodes, each once (model.draws order), and per instance their
+  // world matrices: 4 rows (columns) per node, node after node, instance after instance.
+  std::span<const int> rigid_nodes() const { return rigid_nodes_; }
+  // Index of `node` in rigid_nodes(), -1 when it holds no rigid item.
+  int rigid_slot(int node) const;
+  uint32_t rigid_rows_per_instance() const { return uint32_t(rigid_nodes_.size()) * 4u; }
+  std::span<const glm::vec4> rigid_matrices() const { return rigid_rows_; }
   // Wall-clock milliseconds of the last update (all threads working).
   double last_update_ms() const { return last_update_ms_; }
   // CPU milliseconds of the last update summed over the threads that worked on it (each
@@ -116,6 +123,8 @@ class Crowd {
   std::vector<SkinningMethod> methods_;
   std::vector<uint32_t> skin_first_joint_;  // per skin, plus the total
   std::array<std::vector<glm::vec4>, kSkinningMethodCount> palettes_;
+  std::vector<int> rigid_nodes_;
+  std::vector<glm::vec4> rigid_rows_;
   float spacing_ = 1.0f;
   double time_ = 0.0;
   double last_update_ms_ = 0.0;

@@ -28,7 +28,8 @@ struct CrowdRenderer::Impl {
   std::array<MeshProgram, 2> rigid{};
   // The CROWD uniforms of each program above, looked up once (same indexing, rigid last).
   struct CrowdUniforms {
-    GLint columns = -1, rows = -1, spacing = -1, stride = -1, base = -1;
+    GLint columns = -1, rows = -1, spacing = -1, stride = -1, base = -1, rigid_stride = -1,
+          rigid_base = -1;
   };
   std::array<std::array<CrowdUniforms, 2>, rig::kSkinningMethodCount + 1> uniforms{};
   detail::Overlays overlays;
@@ -40,6 +41,8 @@ struct CrowdRenderer::Impl {
   std::vector<GLuint> textures;
   // One texture buffer per method in crowd->methods() (0 elsewhere).
   std::array<GLuint, rig::kSkinningMethodCount> palette_buffer{}, palette_texture{};
+  // Every instance's world matrices of the rigid items' nodes (0 without rigid items).
+  GLuint rigid_buffer = 0, rigid_texture = 0;
   double upload_ms = 0.0;
 
   ~Impl() { release_all(); }
@@ -48,10 +51,11 @@ struct CrowdRenderer::Impl {
   void set_program(const MeshProgram& p, const CrowdUniforms& u, const GpuDrawItem& g,
                    const rig::DrawItem& item, rig::SkinningMethod method) const;
   static CrowdUniforms crowd_uniforms(GLuint id) {
-    return {glGetUniformLocation(id, "u_grid_columns"), glGetUniformLocation(id, "u_grid_rows"),
-            glGetUniformLocation(id, "u_grid_spacing"),
-            glGetUniformLocation(id, "u_instance_stride"),
-            glGetUniformLocation(id, "u_palette_base")};
+    return {
+        glGetUniformLocation(id, "u_grid_columns"), glGetUniformLocation(id, "u_grid_rows"),
+        glGetUniformLocation(id, "u_grid_spacing"), glGetUniformLocation(id, "u_instance_stride"),
+        glGetUniformLocation(id, "u_palette_base"), glGetUniformLocation(id, "u_rigid_stride"),
+        glGetUniformLocation(id, "u_rigid_base")};
   }
   // Program and uniforms of a draw item: skinned with `method`, or rigid.
   const MeshProgram& program(bool skinned_item, rig::SkinningMethod method, int capture,
@@ -73,6 +77,9 @@ void CrowdRenderer::Impl::release_crowd() {
     if (palette_texture[m]) glDeleteTextures(1, &palette_texture[m]);
     palette_buffer[m] = palette_texture[m] = 0;
   }
+  if (rigid_buffer) glDeleteBuffers(1, &rigid_buffer);
+  if (rigid_texture) glDeleteTextures(1, &rigid_texture);
+  rigid_buffer = rigid_texture = 0;
   crowd = nullptr;
 }
 
@@ -116,6 +123,9 @@ bool CrowdRenderer::init(std::string& error) {
       return false;
     }
     r.rigid[size_t(capture)] = detail::mesh_program(id);
+    glUseProgram(id);  // the rigid matrices use the palette's unit (rigid programs have none)
+    glUniform1i(glGetUniformLocation(id, "u_rigid_tbo"), detail::kPaletteUnit);
+    glUseProgram(0);
     r.uniforms[rig::kSkinningMethodCount][size_t(capture)] = Impl::crowd_uniforms(id);
   }
   for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
@@ -137,6 +147,31 @@ bool CrowdRenderer::init(std::string& error) {
   return true;
 }
 
+namespace {
+
+// An RGBA32F texture buffer of `texels` texels (contents written per frame).
+void create_texture_buffer(uint64_t texels, GLuint& buffer, GLuint& texture) {
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(texels * 16u), nullptr, GL_STREAM_DRAW);
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_BUFFER, texture);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+}
+
+// Orphans `buffer` (the driver hands out fresh storage instead of waiting for draws that still
+// read the last frame's rows), then writes `rows`.
+void upload_rows(GLuint buffer, std::span<const glm::vec4> rows) {
+  if (!buffer || rows.empty()) return;
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(rows.size_bytes()), nullptr, GL_STREAM_DRAW);
+  glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(rows.size_bytes()), rows.data());
+}
+
+}  // namespace
+
 bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
   Impl& r = *impl_;
   if (!r.initialized) {
@@ -153,16 +188,18 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
               std::to_string(r.max_texels) + ")";
       return false;
     }
-    if (texels == 0) continue;
-    GLuint& buffer = r.palette_buffer[size_t(m)];
-    glGenBuffers(1, &buffer);
-    glBindBuffer(GL_TEXTURE_BUFFER, buffer);
-    glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(texels * 16u), nullptr, GL_STREAM_DRAW);
-    glGenTextures(1, &r.palette_texture[size_t(m)]);
-    glBindTexture(GL_TEXTURE_BUFFER, r.palette_texture[size_t(m)]);
-    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer);
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
-    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    if (texels > 0)
+      create_texture_buffer(texels, r.palette_buffer[size_t(m)], r.palette_texture[size_t(m)]);
+  }
+  if (const uint64_t texels = uint64_t(crowd.rigid_matrices().size()); texels > 0) {
+    if (texels > uint64_t(r.max_texels)) {
+      error = std::to_string(crowd.count()) + " instances need " + std::to_string(texels) +
+              " rigid-matrix texels, more than the GPU's texture buffer size (" +
+              std::to_string(r.max_texels) + ")";
+      r.release_crowd();
+      return false;
+    }
+    create_texture_buffer(texels, r.rigid_buffer, r.rigid_texture);
   }
 
   // Base colour textures (sRGB), as Renderer::set_model makes them.
@@ -217,24 +254,10 @@ void CrowdRenderer::upload(const rig::Crowd& crowd) {
   Impl& r = *impl_;
   if (r.crowd != &crowd) return;
   const auto start = std::chrono::steady_clock::now();
-  for (rig::SkinningMethod m : crowd.methods()) {
-    const GLuint buffer = r.palette_buffer[size_t(m)];
-    const std::span<const glm::vec4> rows = crowd.palettes(m);
-    if (!buffer || rows.empty()) continue;
-    glBindBuffer(GL_TEXTURE_BUFFER, buffer);
-    // Orphan first: the driver hands out fresh storage instead of waiting for draws that still
-    // read last frame's palettes.
-    glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(rows.size_bytes()), nullptr, GL_STREAM_DRAW);
-    glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(rows.size_bytes()), rows.data());
-  }
+  for (rig::SkinningMethod m : crowd.methods())
+    upload_rows(r.palette_buffer[size_t(m)], crowd.palettes(m));
+  upload_rows(r.rigid_buffer, crowd.rigid_matrices());
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
-  const rig::Character& first = crowd.character(0);
-  const std::span<const glm::mat4> world = first.world();
-  for (size_t d = 0; d < r.items.size(); ++d) {
-    GpuDrawItem& g = r.items[d];
-    g.world = world[size_t(crowd.model().draws[d].node)];
-    g.normal_matrix = glm::transpose(glm::inverse(glm::mat3(g.world)));
-  }
   r.upload_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   check_gl_errors("CrowdRenderer::upload");
@@ -256,8 +279,11 @@ void CrowdRenderer::Impl::set_program(const MeshProgram& p, const CrowdUniforms&
     glBindTexture(GL_TEXTURE_BUFFER, palette_texture[size_t(method)]);
     glActiveTexture(GL_TEXTURE0);
   } else {
-    glUniformMatrix4fv(p.model, 1, GL_FALSE, glm::value_ptr(g.world));
-    glUniformMatrix3fv(p.normal_matrix, 1, GL_FALSE, glm::value_ptr(g.normal_matrix));
+    glUniform1i(u.rigid_stride, GLint(crowd->rigid_rows_per_instance()));
+    glUniform1i(u.rigid_base, GLint(crowd->rigid_slot(item.node)) * 4);
+    glActiveTexture(GL_TEXTURE0 + detail::kPaletteUnit);
+    glBindTexture(GL_TEXTURE_BUFFER, rigid_texture);
+    glActiveTexture(GL_TEXTURE0);
   }
 }
 

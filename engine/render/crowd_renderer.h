@@ -3,9 +3,10 @@
 // buffer (the crowd's flat buffer as it is: instance-major, skin-major rows), which the crowd
 // programs (the table row's shader compiled with CROWD) index by gl_InstanceID; each instance's
 // grid offset is computed in the shader from gl_InstanceID and the grid's columns and spacing
-// (the same arithmetic as Crowd::grid_offset). Rigid primitives are instanced too (the node's
-// world matrix of instance 0's pose, plus the offset: rigid parts move with the node only).
-// Morph targets are not applied in the crowd (the base mesh is drawn).
+// (the same arithmetic as Crowd::grid_offset). Rigid primitives are instanced too: each
+// instance's world matrix of the item's node comes from a second texture buffer
+// (Crowd::rigid_matrices), plus the offset. Morph targets are not applied in the crowd (the base
+// mesh is drawn).
 //
 // Like Renderer, it needs a current 3.3 core context with glad loaded, and must be destroyed
 // before the context.
@@ -41,8 +42,8 @@ class CrowdRenderer {
   // Allocates; not per frame.
   bool set_crowd(const rig::Crowd& crowd, std::string& error);
 
-  // Uploads every instance's palettes of crowd.methods() (buffer orphaned, then rewritten) and
-  // the rigid items' world matrices. Times itself: upload_ms(). No allocation.
+  // Uploads every instance's palettes of crowd.methods() and its rigid items' node matrices
+  // (buffers orphaned, then rewritten). Times itself: upload_ms(). No allocation.
   void upload(const rig::Crowd& crowd);
   // Ground grid (when `grid`), then every primitive once, instanced over the crowd, skinned
   // with `method` (which must be in crowd.methods()). GPU time of the pass (timer queries):

@@ -45,7 +45,6 @@ void expect_instances_match_single_characters(const Model& m, SkinningMethod met
   size_t compared = 0;
   for (size_t d = 0; d < m.draws.size(); ++d) {
     const DrawItem& item = m.draws[d];
-    if (item.skin < 0) continue;  // rigid items follow instance 0's pose (documented)
     const size_t n = m.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)].vertex_count();
     std::vector<glm::vec3> gpu_p(n * 5), gpu_n(n * 5), cpu_p(n), cpu_n(n);
     ASSERT_TRUE(renderer.read_back(d, method, gpu_p, gpu_n, error)) << error;
@@ -89,8 +88,8 @@ TEST(CrowdRender, CorpusFoxInstancesEqualSingleCharacters) {
   expect_instances_match_single_characters(m, SkinningMethod::Linear);
 }
 
-// A rigid (unskinned) item: its node's world matrix, then the instance's cell.
-TEST(CrowdRender, RigidItemsAreInstancedAtTheirCells) {
+// A rigid (unskinned) item on an animated node: each instance's own node matrix, then its cell.
+TEST(CrowdRender, RigidItemsFollowEachInstancePoseAtTheirCells) {
   RIG_REQUIRE_GL();
   Model m = test::chain_model({test::ChainJoint{}}, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
                               {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}, 0, {}, {}, {0, 1, 2});
@@ -99,21 +98,33 @@ TEST(CrowdRender, RigidItemsAreInstancedAtTheirCells) {
   m.draws[0].skin = -1;
   m.nodes[0].rest.translation = glm::vec3(0.5f, 2.0f, -3.0f);
   m.nodes[0].rest.scale = glm::vec3(2.0f);
+  // Node 0 slides from x = 0.5 to x = 4.5 over 2 s.
+  Clip slide;
+  slide.end = 2.0f;
+  Channel channel;
+  channel.node = 0;
+  channel.times = {0.0f, 2.0f};
+  channel.values = {0.5f, 2.0f, -3.0f, 4.5f, 2.0f, -3.0f};
+  slide.channels.push_back(channel);
+  m.clips.push_back(slide);
   std::string error;
   CrowdConfig config;
   config.count = 5;
   config.spacing = 2.0f;
   Crowd crowd(m, nullptr, config);
+  crowd.update(0.7f);
   CrowdRenderer renderer;
   ASSERT_TRUE(renderer.init(error)) << error;
   ASSERT_TRUE(renderer.set_crowd(crowd, error)) << error;
   std::vector<glm::vec3> p(15), n(15);
   ASSERT_TRUE(renderer.read_back(0, SkinningMethod::Linear, p, n, error)) << error;
-  // Vertex v of instance k: 2 · vertex + (0.5, 2, -3) + cell k.
+  // Vertex v of instance k at its clip time t: 2 · vertex + (0.5 + 2 t, 2, -3) + cell k.
   const glm::vec3 vertices[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
   for (int k = 0; k < 5; ++k)
     for (int v = 0; v < 3; ++v) {
-      const glm::vec3 expected = 2.0f * vertices[v] + glm::vec3(0.5f, 2.0f, -3.0f) + kCells[k];
+      const float t = Crowd::selection(m, crowd.instance(k), crowd.time()).time;
+      const glm::vec3 expected =
+          2.0f * vertices[v] + glm::vec3(0.5f + 2.0f * t, 2.0f, -3.0f) + kCells[k];
       EXPECT_LE(glm::length(p[size_t(k) * 3 + v] - expected), 1e-5f) << k << " " << v;
       EXPECT_LE(glm::length(n[size_t(k) * 3 + v] - glm::vec3(0, 0, 1)), 1e-5f) << k << " " << v;
     }
