@@ -162,7 +162,7 @@ std::vector<FlagInfo> build_flags() {
   f.push_back({"--crowd N",
                "N instances of the model on a grid, each its own clip,\n"
                "phase, speed and crossfade (viewer and --output)",
-               "N instances of the model on a grid (1 to 100000), each playing its own clip at its "
+               "N instances of the model on a grid (1 to 10000), each playing its own clip at its "
                "own phase and speed with its own crossfade into a second clip (drawn from a fixed "
                "seed); one instanced draw per primitive, the update on every core. `--output` "
                "renders the grid at crowd time `--animation-time` (default 0); the viewer shows "
@@ -481,9 +481,11 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.bench_skinning = n;
     } else if (a == "--crowd" || a == "--bench-crowd") {
       if (!value(v)) return false;
+      // Every instance owns its pose buffers (about 10 KB for a 25-joint character), and the
+      // palettes must fit one texture buffer: 10,000 keeps both sane.
       int n = 0;
-      if (!parse_int(v, n) || n < 1 || n > 100000)
-        return error = std::string(a) + " expects a count between 1 and 100000, got '" +
+      if (!parse_int(v, n) || n < 1 || n > 10000)
+        return error = std::string(a) + " expects a count between 1 and 10000, got '" +
                        std::string(v) + "'",
                false;
       (a == "--crowd" ? o.crowd : o.bench_crowd) = n;
