@@ -172,10 +172,10 @@ std::vector<FlagInfo> build_flags() {
                "time the crowd frame for 1, 10, 100, ... characters up\n"
                "to N (update, palette upload, GPU ms) and exit",
                "crowd frame figures for 1, 10, 100, 1000, … characters up to N (and N itself when "
-               "it is not a power of ten): the update on every core (ms), the palette upload "
-               "(ms), the instanced draw at `--resolution` (GPU ms, timer queries) and the update "
-               "time per character (µs); median of 30 frames; the first `--skinning` method; "
-               "headless",
+               "it is not a power of ten): the update on every core (wall ms, and CPU ms summed "
+               "over its threads), the palette upload (ms), the instanced draw at `--resolution` "
+               "(GPU ms, timer queries) and the update CPU time per character (µs); median of 30 "
+               "frames; the first `--skinning` method; headless",
                ""});
   f.push_back({"--resolution W,H", "size of the --output image (default 1280,720)",
                "size of the `--output` image (default 1280,720)", ""});
