@@ -226,7 +226,9 @@ void Viewer::update_crowd(float dt) {
       &crowd_->model() != doc_.model.get() ||
       crowd_->shared_skin_meshes() != doc_.character->shared_skin_meshes()) {
     if (!rebuild_crowd(error)) {
+      // The crowd is off from here on (the single character shows): not retried every frame.
       state_.error_message = "--crowd: " + error;
+      crowd_renderer_.reset();
       return;
     }
   }
@@ -380,7 +382,10 @@ void Viewer::open_model(const std::string& path) {
   state_.open_field = path;
   settings_.add_recent(path);
   platform_.set_title(doc_.window_title);
-  if (crowd_renderer_ && !rebuild_crowd(error)) state_.error_message = "--crowd: " + error;
+  if (crowd_renderer_ && !rebuild_crowd(error)) {
+    state_.error_message = "--crowd: " + error;
+    crowd_renderer_.reset();
+  }
   reset_camera();
 }
 
