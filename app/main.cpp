@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
                      !options.export_ply.empty() || !options.report.empty() ||
                      !options.compress_report.empty() || !options.optimize_animations.empty() ||
-                     !options.export_pose.empty() || options.bench_skinning > 0;
+                     !options.export_pose.empty() || options.bench_skinning > 0 ||
+                     options.bench_crowd > 0;
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -70,6 +71,12 @@ int main(int argc, char** argv) {
     int rc = rigview::run_skinning_bench(options, model);
     if (rc != 0) return rc;
   }
-  if (!options.output_png.empty()) return rigview::run_headless_render(options, model);
+  if (options.bench_crowd > 0) {
+    int rc = rigview::run_crowd_bench(options, model);
+    if (rc != 0) return rc;
+  }
+  if (!options.output_png.empty())
+    return options.crowd > 0 ? rigview::run_crowd_render(options, model)
+                             : rigview::run_headless_render(options, model);
   return 0;
 }

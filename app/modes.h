@@ -19,6 +19,13 @@ int run_headless_render(const Options& options, const rig::Model& model);
 // per million skinned vertices and as a ratio to the table's first row (LBS).
 int run_skinning_bench(const Options& options, const rig::Model& model);
 
+// --crowd N with --output: renders N instances on their grid (app/crowd_modes.cpp).
+int run_crowd_render(const Options& options, const rig::Model& model);
+
+// --bench-crowd N: the crowd frame (update on every core, palette upload, GPU draw) for 1, 10,
+// 100, ... characters up to N, printed as a table with the update time per character.
+int run_crowd_bench(const Options& options, const rig::Model& model);
+
 // GPU skinning through the real vertex shaders, read back with transform feedback. Fills
 // positions/normals (world space) for every draw item of model.draws, in order, or returns
 // false with a one-line `error`.

@@ -159,6 +159,24 @@ std::vector<FlagInfo> build_flags() {
                "as llvmpipe the wall clock to `glFinish`; 7 rounds over the methods, median) and "
                "prints ms per million skinned vertices and the ratio to LBS",
                ""});
+  f.push_back({"--crowd N",
+               "N instances of the model on a grid, each its own clip,\n"
+               "phase, speed and crossfade (viewer and --output)",
+               "N instances of the model on a grid (1 to 10000), each playing its own clip at its "
+               "own phase and speed with its own crossfade into a second clip (drawn from a fixed "
+               "seed); one instanced draw per primitive, the update on every core. `--output` "
+               "renders the grid at crowd time `--animation-time` (default 0); the viewer shows "
+               "it with a stats panel (characters, update, upload and GPU ms)",
+               ""});
+  f.push_back({"--bench-crowd N",
+               "time the crowd frame for 1, 10, 100, ... characters up\n"
+               "to N (update, palette upload, GPU ms) and exit",
+               "crowd frame figures for 1, 10, 100, 1000, … characters up to N (and N itself when "
+               "it is not a power of ten): the update on every core (wall ms, and CPU ms summed "
+               "over its threads), the palette upload (ms), the instanced draw at `--resolution` "
+               "(GPU ms, timer queries) and the update CPU time per character (µs); median of 30 "
+               "frames; the first `--skinning` method; headless",
+               ""});
   f.push_back({"--resolution W,H", "size of the --output image (default 1280,720)",
                "size of the `--output` image (default 1280,720)", ""});
   f.push_back({"--armature", "draw the skeleton in --output renders",
@@ -474,6 +492,16 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
                        std::string(v) + "'",
                false;
       o.bench_skinning = n;
+    } else if (a == "--crowd" || a == "--bench-crowd") {
+      if (!value(v)) return false;
+      // Every instance owns its pose buffers (about 10 KB for a 25-joint character), and the
+      // palettes must fit one texture buffer: 10,000 keeps both sane.
+      int n = 0;
+      if (!parse_int(v, n) || n < 1 || n > 10000)
+        return error = std::string(a) + " expects a count between 1 and 10000, got '" +
+                       std::string(v) + "'",
+               false;
+      (a == "--crowd" ? o.crowd : o.bench_crowd) = n;
     } else if (a == "--resolution") {
       if (!value(v)) return false;
       auto comma = v.find_first_of(",x");

@@ -36,6 +36,8 @@ struct Options {
   bool confine = false;      // --confine: no URI may resolve outside the model's folder
   std::string output_png;                // --output FILE.png (headless render)
   int bench_skinning = 0;                // --bench-skinning N: draws per measurement (0: off)
+  int crowd = 0;        // --crowd N: N instances on a grid (viewer and --output; 0: one model)
+  int bench_crowd = 0;  // --bench-crowd N: crowd frame figures for 1, 10, ... up to N (0: off)
   int width = 1280, height = 720;        // --resolution W,H
   int animation_index = 0;
   std::optional<float> animation_time;  // default: the clip's start

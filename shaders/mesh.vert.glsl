@@ -19,8 +19,30 @@ uniform mat4 u_view_proj;
 uniform int u_influences;     // influences in use: 4 or 8
 uniform int u_joint_count;    // joints of the skin (indices at or above are ignored)
 #else
+#ifdef CROWD
+// Instanced crowd: each instance's world matrix of this item's node, 4 columns in a texture
+// buffer (rig::Crowd::rigid_matrices: u_rigid_stride rows per instance, this node's from
+// u_rigid_base).
+uniform samplerBuffer u_rigid_tbo;
+uniform int u_rigid_stride;
+uniform int u_rigid_base;
+#else
 uniform mat4 u_model;         // the node's world matrix
 uniform mat3 u_normal_matrix; // transpose(inverse(mat3(u_model)))
+#endif
+#endif
+
+#ifdef CROWD
+// Instanced crowd drawing: instance gl_InstanceID stands on a grid (rig::Crowd::grid_offset,
+// the same arithmetic), columns × rows cells u_grid_spacing apart, centred on the origin.
+uniform int u_grid_columns;
+uniform int u_grid_rows;
+uniform float u_grid_spacing;
+vec3 crowd_offset() {
+  float x = float(gl_InstanceID % u_grid_columns) - 0.5 * float(u_grid_columns - 1);
+  float z = float(gl_InstanceID / u_grid_columns) - 0.5 * float(u_grid_rows - 1);
+  return vec3(x * u_grid_spacing, 0.0, z * u_grid_spacing);
+}
 #endif
 
 out vec3 v_world_position;
@@ -49,10 +71,22 @@ void main() {
     wn = sn;
   }
 #else
-  vec3 wp = vec3(u_model * vec4(p, 1.0));
-  vec3 tn = u_normal_matrix * n;
+#ifdef CROWD
+  int row = gl_InstanceID * u_rigid_stride + u_rigid_base;
+  mat4 model = mat4(texelFetch(u_rigid_tbo, row), texelFetch(u_rigid_tbo, row + 1),
+                    texelFetch(u_rigid_tbo, row + 2), texelFetch(u_rigid_tbo, row + 3));
+  mat3 normal_matrix = transpose(inverse(mat3(model)));
+#else
+  mat4 model = u_model;
+  mat3 normal_matrix = u_normal_matrix;
+#endif
+  vec3 wp = vec3(model * vec4(p, 1.0));
+  vec3 tn = normal_matrix * n;
   float len = length(tn);
   vec3 wn = len > 0.0 ? tn / len : n;
+#endif
+#ifdef CROWD
+  wp += crowd_offset();
 #endif
   v_world_position = wp;
   v_world_normal = wn;

@@ -6,6 +6,9 @@
 //   PALETTE_ROWS_PER_JOINT  vec4 rows per joint of this method's palette
 //   PALETTE_VEC4S           rows of the std140 uniform block (uniform-block palettes), or
 //   PALETTE_TBO             the palette is an RGBA32F texture buffer (no practical joint limit)
+//   CROWD                   (with PALETTE_TBO) instanced crowd drawing: one texture buffer holds
+//                           every instance's palettes, u_instance_stride rows per instance, this
+//                           skin's rows from u_palette_base (engine/character/crowd.h layout)
 // Every skin_<method>.glsl defines
 //   bool skin_vertex(uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
 //                    int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n)
@@ -15,7 +18,15 @@
 #ifdef PALETTE_ROWS_PER_JOINT
 #ifdef PALETTE_TBO
 uniform samplerBuffer u_palette_tbo;
+#ifdef CROWD
+uniform int u_instance_stride;
+uniform int u_palette_base;
+vec4 palette_row(int i) {
+  return texelFetch(u_palette_tbo, gl_InstanceID * u_instance_stride + u_palette_base + i);
+}
+#else
 vec4 palette_row(int i) { return texelFetch(u_palette_tbo, i); }
+#endif
 #else
 layout(std140) uniform Palette { vec4 u_palette[PALETTE_VEC4S]; };
 vec4 palette_row(int i) { return u_palette[i]; }

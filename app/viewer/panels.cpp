@@ -352,6 +352,18 @@ void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms) 
                 state.animation_cpu_ms, gpu_text, labels);
     ImGui::Text("%u joints | %llu vertices | %u skinned draw calls", doc.joint_count,
                 static_cast<unsigned long long>(doc.vertex_count), skinned_draws);
+    if (state.crowd_count > 0) {
+      char crowd_gpu[32];
+      if (state.crowd_gpu_ms >= 0.0)
+        std::snprintf(crowd_gpu, sizeof crowd_gpu, "%.2f ms", state.crowd_gpu_ms);
+      else
+        std::snprintf(crowd_gpu, sizeof crowd_gpu, "n/a");
+      ImGui::Text(
+          "crowd %6d characters | update %7.3f ms (CPU %7.3f ms, %d threads) | upload %6.3f ms | "
+          "GPU %9s",
+          state.crowd_count, state.crowd_update_ms, state.crowd_update_cpu_ms, state.crowd_threads,
+          state.crowd_upload_ms, crowd_gpu);
+    }
   }
   ImGui::End();
 }

@@ -13,10 +13,12 @@
 #include <memory>
 #include <string>
 
+#include "character/crowd.h"
 #include "leak_check.h"
 #include "modes.h"
 #include "pose_options.h"
 #include "posed_character.h"
+#include "render/crowd_renderer.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
 #include "viewer/actions.h"
@@ -67,6 +69,11 @@ class Viewer {
   void frame_model();
   void reset_camera();
   void serve_requests();
+  // --crowd: (re)makes the crowd for doc_ and the first method on screen. false + error.
+  bool rebuild_crowd(std::string& error);
+  // Per frame: advances and uploads the crowd (rebuilt first when the method on screen or the
+  // skin meshes changed: user actions, not every frame).
+  void update_crowd(float dt);
 
   void handle_keyboard();
   void handle_mouse();
@@ -93,10 +100,13 @@ class Viewer {
   bool window_open_ = false;
   // Declared after the platform: destroyed first, while the GL context still exists.
   std::unique_ptr<rig::render::Renderer> renderer_;
+  std::unique_ptr<rig::render::CrowdRenderer> crowd_renderer_;  // --crowd only
+  std::unique_ptr<rig::Crowd> crowd_;
 };
 
 Viewer::~Viewer() {
   if (window_open_ && !self_test_.active()) settings_.save_window(platform_.geometry());
+  crowd_renderer_.reset();
   renderer_.reset();
 }
 
@@ -221,15 +231,61 @@ int Viewer::open_window() {
     std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
     return 1;
   }
+  if (options_.crowd > 0) {
+    crowd_renderer_ = std::make_unique<rig::render::CrowdRenderer>();
+    if (!crowd_renderer_->init(error) || !rebuild_crowd(error)) {
+      std::fprintf(stderr, "rigview: error: --crowd: %s\n", error.c_str());
+      return 1;
+    }
+  }
   settings_.add_recent(doc_.path);
   reset_camera();
   return 0;
 }
 
+bool Viewer::rebuild_crowd(std::string& error) {
+  crowd_.reset();  // its threads end before the new crowd starts its own
+  state_.crowd_count = 0;
+  rig::CrowdConfig config;
+  config.count = options_.crowd;
+  crowd_ = std::make_unique<rig::Crowd>(*doc_.model, doc_.character->shared_skin_meshes(), config);
+  const rig::SkinningMethod method = methods_shown(state_).front();
+  crowd_->set_methods({&method, 1});
+  if (!crowd_renderer_->set_crowd(*crowd_, error)) {
+    crowd_.reset();
+    return false;
+  }
+  state_.crowd_count = crowd_->count();
+  state_.crowd_threads = crowd_->thread_count();
+  return true;
+}
+
+void Viewer::update_crowd(float dt) {
+  if (!crowd_renderer_) return;
+  std::string error;
+  if (!crowd_ || crowd_->methods().front() != methods_shown(state_).front() ||
+      &crowd_->model() != doc_.model.get() ||
+      crowd_->shared_skin_meshes() != doc_.character->shared_skin_meshes()) {
+    if (!rebuild_crowd(error)) {
+      // The crowd is off from here on (the single character shows): not retried every frame.
+      state_.error_message = "--crowd: " + error;
+      crowd_renderer_.reset();
+      return;
+    }
+  }
+  if (!state_.rest_pose && !state_.scrubbing && doc_.playback.playing())
+    crowd_->update(dt * doc_.playback.speed());
+  crowd_renderer_->upload(*crowd_);
+  state_.crowd_update_ms = crowd_->last_update_ms();
+  state_.crowd_update_cpu_ms = crowd_->last_update_cpu_ms();
+  state_.crowd_upload_ms = crowd_renderer_->upload_ms();
+  state_.crowd_gpu_ms = crowd_renderer_->gpu_time_ms();
+}
+
 // The renderer fits the bounding sphere to the vertical field of view; a view narrower than it
 // is tall (a compare part, a portrait window) needs the horizontal one to fit too.
 void Viewer::frame_model() {
-  state_.camera.frame(doc_.bounds);
+  state_.camera.frame(crowd_ ? rig::render::crowd_bounds(*crowd_, doc_.bounds) : doc_.bounds);
   int width = 0, height = 0;
   platform_.framebuffer_size(width, height);
   if (width <= 0 || height <= 0) return;  // minimized: framed for the vertical view only
@@ -439,6 +495,10 @@ void Viewer::open_model(const std::string& path) {
   state_.open_field = path;
   settings_.add_recent(path);
   platform_.set_title(doc_.window_title);
+  if (crowd_renderer_ && !rebuild_crowd(error)) {
+    state_.error_message = "--crowd: " + error;
+    crowd_renderer_.reset();
+  }
   reset_camera();
 }
 
@@ -636,6 +696,7 @@ int Viewer::run() {
         std::fflush(stdout);
       }
     }
+    update_crowd(dt);
 
     update_hover();
     if (doc_.posing) handles_.draw(*doc_.posing, state_, doc_.character->world());
@@ -647,7 +708,11 @@ int Viewer::run() {
     platform_.framebuffer_size(fb_width, fb_height);
     const bool minimized = fb_width <= 0 || fb_height <= 0;
     if (!minimized) {
-      render_scene(*renderer_, state_, doc_, fb_width, fb_height, ImGui::GetIO().DisplaySize.x);
+      if (crowd_)
+        render_crowd_scene(*renderer_, *crowd_renderer_, state_, fb_width, fb_height,
+                           ImGui::GetIO().DisplaySize.x);
+      else
+        render_scene(*renderer_, state_, doc_, fb_width, fb_height, ImGui::GetIO().DisplaySize.x);
       platform_.render_imgui();
     }
     const bool last_test_frame = self_test_.active() && frame >= self_test_.frames;

@@ -133,6 +133,22 @@ void measure_cost(rig::render::Renderer& renderer, const Document& doc, ViewerSt
     state.cost = {};
 }
 
+void render_crowd_scene(rig::render::Renderer& renderer, rig::render::CrowdRenderer& crowd,
+                        const ViewerState& state, int fb_width, int fb_height, float window_width) {
+  const rig::render::Viewport viewport{0, 0, std::max(fb_width, 1), std::max(fb_height, 1)};
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, viewport.width, viewport.height);
+  renderer.clear(viewport, rig::render::DrawOptions{}.background);
+  rig::render::Viewport view = viewport;
+  if (window_width > 0.0f) {
+    view.x =
+        static_cast<int>(single_view_left(state, window_width) * viewport.width / window_width);
+    view.width = std::max(viewport.width - view.x, 1);
+  }
+  crowd.draw(state.camera.camera(view.aspect()), view, methods_shown(state).front(),
+             state.show_grid);
+}
+
 uint64_t take_gl_errors(const rig::render::Renderer& renderer) {
   uint64_t pending = 0;
   for (GLenum e = glGetError(); e != GL_NO_ERROR && pending < 1000; e = glGetError()) {

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "render/crowd_renderer.h"
 #include "render/renderer.h"
 #include "viewer/document.h"
 #include "viewer/viewer_state.h"
@@ -39,6 +40,11 @@ void measure_cost(rig::render::Renderer& renderer, const Document& doc, ViewerSt
 // methods_shown() side by side. Times the GPU work.
 void render_scene(rig::render::Renderer& renderer, const ViewerState& state, const Document& doc,
                   int fb_width, int fb_height, float window_width);
+
+// --crowd: the crowd's instanced draw (its first method on screen) instead of the single
+// character, in the same view (grid per state.show_grid). Times the GPU work itself.
+void render_crowd_scene(rig::render::Renderer& renderer, rig::render::CrowdRenderer& crowd,
+                        const ViewerState& state, int fb_width, int fb_height, float window_width);
 
 // OpenGL errors pending now (glGetError until clear) plus those the renderer counted (KHR_debug,
 // debug builds' checks): the soak run's check.

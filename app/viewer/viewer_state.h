@@ -121,6 +121,13 @@ struct ViewerState {
   // Measured by the frame loop, shown by the stats overlay.
   double frame_ms = 0.0;
   double animation_cpu_ms = 0.0;
+  // --crowd N: the crowd drawn instead of the single character (0: none) and its figures.
+  int crowd_count = 0;
+  int crowd_threads = 0;
+  double crowd_update_ms = 0.0;      // wall clock, all threads working
+  double crowd_update_cpu_ms = 0.0;  // CPU time summed over those threads
+  double crowd_upload_ms = 0.0;      // palettes to the GPU
+  double crowd_gpu_ms = -1.0;        // the instanced draw (< 0: no result yet)
   // Layout as last drawn: where the side panel ends (its first-use place until drawn), the
   // stats overlay's height (the weight legend sits above it).
   float panel_right = 8.0f + kSidePanelWidth;

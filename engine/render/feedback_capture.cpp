@@ -1,5 +1,7 @@
 #include "render/feedback_capture.h"
 
+#include <algorithm>
+
 namespace rig::render::detail {
 
 void FeedbackCapture::release() {
@@ -11,8 +13,8 @@ void FeedbackCapture::release() {
 }
 
 void FeedbackCapture::capture(GLuint vao, GLsizei vertex_count, std::span<glm::vec3> out_positions,
-                              std::span<glm::vec3> out_normals) {
-  const size_t n = size_t(vertex_count);
+                              std::span<glm::vec3> out_normals, GLsizei instances) {
+  const size_t n = size_t(vertex_count) * size_t(std::max<GLsizei>(instances, 1));
   const GLsizeiptr bytes = GLsizeiptr(n * 6 * sizeof(float));
   if (!buffer_) glGenBuffers(1, &buffer_);
   if (!fbo_) {
@@ -37,7 +39,10 @@ void FeedbackCapture::capture(GLuint vao, GLsizei vertex_count, std::span<glm::v
   glBindVertexArray(vao);
   // Every vertex once, in order: points, not the primitive's own topology.
   glBeginTransformFeedback(GL_POINTS);
-  glDrawArrays(GL_POINTS, 0, vertex_count);
+  if (instances > 1)
+    glDrawArraysInstanced(GL_POINTS, 0, vertex_count, instances);
+  else
+    glDrawArrays(GL_POINTS, 0, vertex_count);
   glEndTransformFeedback();
   glBindVertexArray(0);
   glDisable(GL_RASTERIZER_DISCARD);

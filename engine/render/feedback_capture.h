@@ -16,9 +16,11 @@ class FeedbackCapture {
  public:
   void release();
   // Runs the bound program (set up by the caller) over `vertex_count` points of `vao` and
-  // reads positions and normals back. The scratch grows to the largest capture.
+  // reads positions and normals back. The scratch grows to the largest capture. With
+  // `instances` > 1 the draw is instanced and the outputs hold instance after instance (spans
+  // sized vertex_count × instances).
   void capture(GLuint vao, GLsizei vertex_count, std::span<glm::vec3> out_positions,
-               std::span<glm::vec3> out_normals);
+               std::span<glm::vec3> out_normals, GLsizei instances = 1);
 
  private:
   GLuint fbo_ = 0, rb_ = 0, buffer_ = 0;

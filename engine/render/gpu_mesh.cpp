@@ -167,4 +167,12 @@ void GpuDrawItem::draw() const {
     glDrawArrays(mode, 0, vertex_count);
 }
 
+void GpuDrawItem::draw_instanced(GLsizei instances) const {
+  glBindVertexArray(vao);
+  if (index_count > 0)
+    glDrawElementsInstanced(mode, index_count, GL_UNSIGNED_INT, nullptr, instances);
+  else
+    glDrawArraysInstanced(mode, 0, vertex_count, instances);
+}
+
 }  // namespace rig::render::detail

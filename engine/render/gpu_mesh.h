@@ -46,6 +46,8 @@ struct GpuDrawItem {
   // vertex, sized by the caller). No allocation.
   void upload_field(std::span<const float> values, std::span<float> scratch) const;
   void draw() const;
+  // `instances` copies in one call (the crowd programs place each by gl_InstanceID).
+  void draw_instanced(GLsizei instances) const;
 };
 
 }  // namespace rig::render::detail

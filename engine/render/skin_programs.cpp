@@ -8,8 +8,6 @@
 
 namespace rig::render::detail {
 
-namespace {
-
 MeshProgram mesh_program(GLuint id) {
   MeshProgram p;
   p.id = id;
@@ -50,8 +48,6 @@ MeshProgram mesh_program(GLuint id) {
   glUseProgram(0);
   return p;
 }
-
-}  // namespace
 
 std::string skinning_layout_header(const rig::SkinningMethodInfo* method, bool texture_buffer,
                                    uint32_t palette_vec4s) {

@@ -26,6 +26,10 @@ struct MeshProgram {
         undefined_color = -1;
 };
 
+// Looks up the uniforms of linked program `id` and sets the ones that never change (colour
+// maps, texture units, the palette block binding). Also used by the crowd programs.
+MeshProgram mesh_program(GLuint id);
+
 // The one place the palette layout reaches GLSL: #defines generated from the table row
 // (nullptr: rigid) and rig::kMaxInfluences. `palette_vec4s` sizes the uniform block; with
 // `texture_buffer` the palette is an RGBA32F texture buffer instead.

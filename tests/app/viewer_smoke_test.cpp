@@ -127,6 +127,33 @@ TEST_F(ViewerSmoke, RendersFramesAndWritesAScreenshotOfTheModel) {
   EXPECT_GT(lit, 150) << "the middle of the screenshot shows no lit surface";
 }
 
+// --crowd: the crowd is drawn instead of the single model (instanced, its stats line under the
+// others), through a method switch by key (DQS: the crowd is rebuilt for it): no error, and the
+// 3 × 3 mannequins light up much more of the view than the dark background.
+TEST_F(ViewerSmoke, CrowdRendersAndSwitchesMethodWithoutErrors) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer smoke test skipped";
+  const std::string model = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
+  const std::string shot = (dir_ / "crowd.png").string();
+  rig::test::RunResult r = run_in_xvfb(
+      "RIGVIEW_VIEWER_FRAMES=4 RIGVIEW_VIEWER_HIDE_UI=1 RIGVIEW_VIEWER_KEYS=2 "
+      "RIGVIEW_VIEWER_SCREENSHOT=" +
+          quote(shot),
+      quote(model) + " --crowd 9 --resolution 320,240");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(shot.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr) << "no readable screenshot at " << shot;
+  int lit = 0;
+  for (int y = 0; y < h; y += 2)
+    for (int x = 0; x < w; x += 2) {
+      const stbi_uc* p = pixels + (static_cast<size_t>(y) * w + x) * 4;
+      lit += (p[0] + p[1] + p[2]) / 3 > 120;
+    }
+  stbi_image_free(pixels);
+  EXPECT_GT(lit, 100) << "the crowd shows no lit surface";
+}
+
 // Every panel drawn (Help open, compare and bones toggled by keys): the UI path runs without
 // errors and the screenshot has the window's size.
 TEST_F(ViewerSmoke, PanelsHelpAndCompareKeysRenderWithoutErrors) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "character/character.h"
+#include "character/crowd.h"
 #include "import/gltf_import.h"
 #include "test_support.h"
 
@@ -78,6 +79,34 @@ TEST(PerFrame, CorpusModelsEvaluateAndSkinDoNotAllocate) {
                            "InterpolationTest/InterpolationTest.glb"}) {
     expect_frames_do_not_allocate((corpus / file).string());
   }
+}
+
+// A crowd of 100 updated on the thread pool (LBS and DQS palettes written): the counter sees
+// every thread's allocations, the workers' too.
+void expect_crowd_updates_do_not_allocate(const std::string& path) {
+  SCOPED_TRACE(path);
+  Model m;
+  std::string error;
+  ASSERT_TRUE(import_gltf(path, m, error)) << error;
+  CrowdConfig config;
+  config.count = 100;
+  config.threads = 4;  // workers besides the caller even on a 1-core machine
+  Crowd crowd(m, nullptr, config);
+  const SkinningMethod methods[] = {SkinningMethod::Linear, SkinningMethod::DualQuaternion};
+  crowd.set_methods(methods);
+  crowd.update(0.01f);  // warm-up
+  const long before = g_allocations.load();
+  for (int frame = 0; frame < 30; ++frame) crowd.update(1.0f / 60.0f);
+  EXPECT_EQ(g_allocations.load() - before, 0);
+}
+
+TEST(PerFrame, BundledMannequinCrowdUpdateDoesNotAllocate) {
+  expect_crowd_updates_do_not_allocate(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb");
+}
+
+TEST(PerFrame, CorpusFoxCrowdUpdateDoesNotAllocate) {
+  RIG_REQUIRE_CORPUS(corpus);
+  expect_crowd_updates_do_not_allocate((corpus / "Fox/Fox.glb").string());
 }
 
 TEST(PerFrame, TheCounterSeesAllocations) {

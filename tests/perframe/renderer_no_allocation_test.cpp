@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "character/character.h"
+#include "character/crowd.h"
 #include "import/gltf_import.h"
+#include "render/crowd_renderer.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
@@ -145,6 +147,48 @@ TEST(RendererPerFrame, AFrameDoesNotAllocate) {
       {0, 1, 0, 0, 1, 2, 0, 0, 1499, 0, 0, 0}, {0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0},
       {0, 1, 2});
   expect_frames_do_not_allocate(long_chain);
+}
+
+// The crowd frame with 100 characters: update (this thread's share; the workers are counted by
+// the engine's per-frame test), palette upload, instanced draw with the GPU timer.
+TEST(RendererPerFrame, ACrowdFrameDoesNotAllocate) {
+  RIG_REQUIRE_GL();
+  Model model;
+  std::string error;
+  ASSERT_TRUE(import_gltf(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", model, error))
+      << error;
+  CrowdConfig config;
+  config.count = 100;
+  Crowd crowd(model, nullptr, config);
+  CrowdRenderer renderer;
+  ASSERT_TRUE(renderer.init(error)) << error;
+  ASSERT_TRUE(renderer.set_crowd(crowd, error)) << error;
+  OffscreenTarget target;
+  ASSERT_TRUE(target.create(160, 120, 1, error)) << error;
+  target.bind();
+  const Viewport viewport{0, 0, 160, 120};
+  OrbitCamera orbit;
+  orbit.distance = 20.0f;
+  const Camera camera = orbit.camera(viewport.aspect());
+  auto frame = [&] {
+    crowd.update(1.0f / 60.0f);
+    renderer.upload(crowd);
+    renderer.draw(camera, viewport, SkinningMethod::Linear);
+    (void)renderer.gpu_time_ms();
+    (void)renderer.upload_ms();
+  };
+  for (int i = 0; i < 3; ++i) frame();  // warm-up: the driver's shader variants
+  glFinish();
+  long allocations = 0;
+  {
+    AllocationCounter counter;
+    for (int i = 0; i < 6; ++i) frame();
+    allocations = counter.count();
+  }
+  glFinish();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(renderer.gl_error_count(), 0u);
 }
 
 TEST(RendererPerFrame, CorpusModelsDoNotAllocatePerFrame) {

@@ -1,0 +1,384 @@
+#include "render/crowd_renderer.h"
+
+#include <glad/gl.h>
+
+#include <array>
+#include <chrono>
+#include <glm/gtc/type_ptr.hpp>
+#include <vector>
+
+#include "render/feedback_capture.h"
+#include "render/gl_util.h"
+#include "render/gpu_mesh.h"
+#include "render/gpu_timer.h"
+#include "render/overlays.h"
+#include "render/skin_programs.h"
+
+namespace rig::render {
+
+using detail::GpuDrawItem;
+using detail::MeshProgram;
+
+struct CrowdRenderer::Impl {
+  bool initialized = false;
+  bool owns_gl_objects = false;
+  GLint max_texels = 0;
+  // [method][capture], and the rigid ones [capture].
+  std::array<std::array<MeshProgram, 2>, rig::kSkinningMethodCount> skinned{};
+  std::array<MeshProgram, 2> rigid{};
+  // The CROWD uniforms of each program above, looked up once (same indexing, rigid last).
+  struct CrowdUniforms {
+    GLint columns = -1, rows = -1, spacing = -1, stride = -1, base = -1, rigid_stride = -1,
+          rigid_base = -1;
+  };
+  std::array<std::array<CrowdUniforms, 2>, rig::kSkinningMethodCount + 1> uniforms{};
+  detail::Overlays overlays;
+  detail::GpuTimer timer;
+  detail::FeedbackCapture feedback;
+
+  const rig::Crowd* crowd = nullptr;
+  std::vector<GpuDrawItem> items;
+  std::vector<GLuint> textures;
+  // One texture buffer per method in crowd->methods() (0 elsewhere).
+  std::array<GLuint, rig::kSkinningMethodCount> palette_buffer{}, palette_texture{};
+  // Every instance's world matrices of the rigid items' nodes (0 without rigid items).
+  GLuint rigid_buffer = 0, rigid_texture = 0;
+  double upload_ms = 0.0;
+
+  ~Impl() { release_all(); }
+  void release_crowd();
+  void release_all();
+  void set_program(const MeshProgram& p, const CrowdUniforms& u, const GpuDrawItem& g,
+                   const rig::DrawItem& item, rig::SkinningMethod method) const;
+  static CrowdUniforms crowd_uniforms(GLuint id) {
+    return {
+        glGetUniformLocation(id, "u_grid_columns"), glGetUniformLocation(id, "u_grid_rows"),
+        glGetUniformLocation(id, "u_grid_spacing"), glGetUniformLocation(id, "u_instance_stride"),
+        glGetUniformLocation(id, "u_palette_base"), glGetUniformLocation(id, "u_rigid_stride"),
+        glGetUniformLocation(id, "u_rigid_base")};
+  }
+  // Program and uniforms of a draw item: skinned with `method`, or rigid.
+  const MeshProgram& program(bool skinned_item, rig::SkinningMethod method, int capture,
+                             const CrowdUniforms*& u) const {
+    const size_t row = skinned_item ? size_t(method) : rig::kSkinningMethodCount;
+    u = &uniforms[row][size_t(capture)];
+    return skinned_item ? skinned[size_t(method)][size_t(capture)] : rigid[size_t(capture)];
+  }
+};
+
+void CrowdRenderer::Impl::release_crowd() {
+  for (GpuDrawItem& d : items) d.release();
+  items.clear();
+  for (GLuint t : textures)
+    if (t) glDeleteTextures(1, &t);
+  textures.clear();
+  for (size_t m = 0; m < palette_buffer.size(); ++m) {
+    if (palette_buffer[m]) glDeleteBuffers(1, &palette_buffer[m]);
+    if (palette_texture[m]) glDeleteTextures(1, &palette_texture[m]);
+    palette_buffer[m] = palette_texture[m] = 0;
+  }
+  if (rigid_buffer) glDeleteBuffers(1, &rigid_buffer);
+  if (rigid_texture) glDeleteTextures(1, &rigid_texture);
+  rigid_buffer = rigid_texture = 0;
+  crowd = nullptr;
+}
+
+void CrowdRenderer::Impl::release_all() {
+  if (!owns_gl_objects) return;
+  release_crowd();
+  for (auto& per_method : skinned)
+    for (MeshProgram& p : per_method)
+      if (p.id) glDeleteProgram(p.id);
+  for (MeshProgram& p : rigid)
+    if (p.id) glDeleteProgram(p.id);
+  skinned = {};
+  rigid = {};
+  overlays.release();
+  timer.release();
+  feedback.release();
+  owns_gl_objects = false;
+  initialized = false;
+}
+
+CrowdRenderer::CrowdRenderer() : impl_(std::make_unique<Impl>()) {}
+CrowdRenderer::~CrowdRenderer() = default;
+
+bool CrowdRenderer::init(std::string& error) {
+  Impl& r = *impl_;
+  if (r.initialized) return true;
+  r.release_all();
+  r.owns_gl_objects = true;
+  install_gl_debug_output();
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r.max_texels);
+  const std::vector<std::string_view> fs = {"mesh.frag.glsl"};
+  const std::vector<const char*> feedback = {"v_world_position", "v_world_normal"};
+  const std::string crowd_define = "#define CROWD 1\n";
+  for (int capture = 0; capture < 2; ++capture) {
+    const GLuint id =
+        build_program({"skin_common.glsl", "mesh.vert.glsl"}, fs,
+                      detail::skinning_layout_header(nullptr, false, 0) + crowd_define,
+                      capture ? feedback : std::vector<const char*>{}, error);
+    if (!id) {
+      error = "rigid crowd program: " + error;
+      return false;
+    }
+    r.rigid[size_t(capture)] = detail::mesh_program(id);
+    glUseProgram(id);  // the rigid matrices use the palette's unit (rigid programs have none)
+    glUniform1i(glGetUniformLocation(id, "u_rigid_tbo"), detail::kPaletteUnit);
+    glUseProgram(0);
+    r.uniforms[rig::kSkinningMethodCount][size_t(capture)] = Impl::crowd_uniforms(id);
+  }
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    for (int capture = 0; capture < 2; ++capture) {
+      const GLuint id = build_program({"skin_common.glsl", m.shader, "mesh.vert.glsl"}, fs,
+                                      detail::skinning_layout_header(&m, true, 0) + crowd_define,
+                                      capture ? feedback : std::vector<const char*>{}, error);
+      if (!id) {
+        error = std::string(m.name) + " crowd program (" + m.shader + "): " + error;
+        return false;
+      }
+      r.skinned[size_t(m.method)][size_t(capture)] = detail::mesh_program(id);
+      r.uniforms[size_t(m.method)][size_t(capture)] = Impl::crowd_uniforms(id);
+    }
+  if (!r.overlays.init(error)) return false;
+  r.timer.init();
+  check_gl_errors("CrowdRenderer::init");
+  r.initialized = true;
+  return true;
+}
+
+namespace {
+
+// An RGBA32F texture buffer of `texels` texels (contents written per frame).
+void create_texture_buffer(uint64_t texels, GLuint& buffer, GLuint& texture) {
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(texels * 16u), nullptr, GL_STREAM_DRAW);
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_BUFFER, texture);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+}
+
+// Orphans `buffer` (the driver hands out fresh storage instead of waiting for draws that still
+// read the last frame's rows), then writes `rows`.
+void upload_rows(GLuint buffer, std::span<const glm::vec4> rows) {
+  if (!buffer || rows.empty()) return;
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(rows.size_bytes()), nullptr, GL_STREAM_DRAW);
+  glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(rows.size_bytes()), rows.data());
+}
+
+}  // namespace
+
+bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
+  Impl& r = *impl_;
+  if (!r.initialized) {
+    error = "the crowd renderer is not initialized";
+    return false;
+  }
+  r.release_crowd();
+  const rig::Model& model = crowd.model();
+  for (rig::SkinningMethod m : crowd.methods()) {
+    const uint64_t texels = uint64_t(crowd.count()) * crowd.instance_rows(m);
+    if (texels > uint64_t(r.max_texels)) {
+      error = std::to_string(crowd.count()) + " instances need " + std::to_string(texels) +
+              " palette texels, more than the GPU's texture buffer size (" +
+              std::to_string(r.max_texels) + ")";
+      return false;
+    }
+    if (texels > 0)
+      create_texture_buffer(texels, r.palette_buffer[size_t(m)], r.palette_texture[size_t(m)]);
+  }
+  if (const uint64_t texels = uint64_t(crowd.rigid_matrices().size()); texels > 0) {
+    if (texels > uint64_t(r.max_texels)) {
+      error = std::to_string(crowd.count()) + " instances need " + std::to_string(texels) +
+              " rigid-matrix texels, more than the GPU's texture buffer size (" +
+              std::to_string(r.max_texels) + ")";
+      r.release_crowd();
+      return false;
+    }
+    create_texture_buffer(texels, r.rigid_buffer, r.rigid_texture);
+  }
+
+  // Base colour textures (sRGB), as Renderer::set_model makes them.
+  r.textures.assign(model.images.size(), 0);
+  for (const rig::Material& mat : model.materials) {
+    const int i = mat.base_color_image;
+    if (i < 0 || i >= int(model.images.size()) || r.textures[size_t(i)]) continue;
+    const rig::Image& img = model.images[size_t(i)];
+    if (img.width <= 0 || img.height <= 0 ||
+        img.rgba.size() != size_t(img.width) * size_t(img.height) * 4)
+      continue;
+    glGenTextures(1, &r.textures[size_t(i)]);
+    glBindTexture(GL_TEXTURE_2D, r.textures[size_t(i)]);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, img.width, img.height, 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, img.rgba.data());
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  }
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glBindTexture(GL_TEXTURE_2D, 0);
+
+  const rig::SkinMeshes& meshes = *crowd.shared_skin_meshes();
+  r.items.resize(model.draws.size());
+  for (size_t d = 0; d < model.draws.size(); ++d) {
+    const rig::DrawItem& item = model.draws[d];
+    const rig::Primitive& prim = model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
+    const rig::SkinMesh& skin = meshes.get(item.mesh, item.primitive);
+    GpuDrawItem& g = r.items[d];
+    GLuint texture = 0;
+    if (prim.material >= 0 && prim.material < int(model.materials.size())) {
+      const rig::Material& mat = model.materials[size_t(prim.material)];
+      g.base_color_factor = mat.base_color_factor;
+      if (mat.base_color_image >= 0 && mat.base_color_image < int(r.textures.size()))
+        texture = r.textures[size_t(mat.base_color_image)];
+    }
+    g.create(prim, skin, item.skin >= 0 && skin.skinned(), texture);
+  }
+  r.crowd = &crowd;
+  // The ground under the whole crowd: instance 0's pose repeated over the grid.
+  r.overlays.set_ground(crowd_bounds(
+      crowd, posed_bounds(model, bind_boxes(model, meshes), crowd.character(0).world())));
+  upload(crowd);
+  check_gl_errors("CrowdRenderer::set_crowd");
+  return true;
+}
+
+void CrowdRenderer::upload(const rig::Crowd& crowd) {
+  Impl& r = *impl_;
+  if (r.crowd != &crowd) return;
+  const auto start = std::chrono::steady_clock::now();
+  for (rig::SkinningMethod m : crowd.methods())
+    upload_rows(r.palette_buffer[size_t(m)], crowd.palettes(m));
+  upload_rows(r.rigid_buffer, crowd.rigid_matrices());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  r.upload_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  check_gl_errors("CrowdRenderer::upload");
+}
+
+void CrowdRenderer::Impl::set_program(const MeshProgram& p, const CrowdUniforms& u,
+                                      const GpuDrawItem& g, const rig::DrawItem& item,
+                                      rig::SkinningMethod method) const {
+  const int columns = rig::Crowd::grid_columns(crowd->count());
+  glUniform1i(u.columns, columns);
+  glUniform1i(u.rows, (crowd->count() + columns - 1) / columns);
+  glUniform1f(u.spacing, crowd->spacing());
+  if (g.skinned()) {
+    glUniform1i(p.influences, g.influences);
+    glUniform1i(p.joint_count, GLint(crowd->model().skins[size_t(item.skin)].joints.size()));
+    glUniform1i(u.stride, GLint(crowd->instance_rows(method)));
+    glUniform1i(u.base, GLint(crowd->skin_first_row(item.skin, method)));
+    glActiveTexture(GL_TEXTURE0 + detail::kPaletteUnit);
+    glBindTexture(GL_TEXTURE_BUFFER, palette_texture[size_t(method)]);
+    glActiveTexture(GL_TEXTURE0);
+  } else {
+    glUniform1i(u.rigid_stride, GLint(crowd->rigid_rows_per_instance()));
+    glUniform1i(u.rigid_base, GLint(crowd->rigid_slot(item.node)) * 4);
+    glActiveTexture(GL_TEXTURE0 + detail::kPaletteUnit);
+    glBindTexture(GL_TEXTURE_BUFFER, rigid_texture);
+    glActiveTexture(GL_TEXTURE0);
+  }
+}
+
+void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::SkinningMethod method,
+                         bool grid) {
+  Impl& r = *impl_;
+  if (!r.initialized || !r.crowd) return;
+  // Skinned items need this method's palettes (a rigid-only model has none at all).
+  const bool palettes = r.palette_texture[size_t(method)] != 0;
+  r.timer.begin();
+  glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_BLEND);
+  glDisable(GL_FRAMEBUFFER_SRGB);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);
+  glDepthMask(GL_TRUE);
+  const glm::mat4 view_proj = camera.projection * camera.view;
+  if (grid) r.overlays.draw_grid(view_proj);
+  const glm::vec3 key =
+      glm::normalize(glm::vec3(glm::inverse(camera.view) * glm::vec4(-0.45f, 0.75f, 0.55f, 0.0f)));
+  const rig::Model& model = r.crowd->model();
+  const GLsizei instances = GLsizei(r.crowd->count());
+  for (size_t d = 0; d < r.items.size(); ++d) {
+    const GpuDrawItem& g = r.items[d];
+    if (g.skinned() && !palettes) continue;
+    const Impl::CrowdUniforms* u = nullptr;
+    const MeshProgram& p = r.program(g.skinned(), method, 0, u);
+    glUseProgram(p.id);
+    glUniformMatrix4fv(p.view_proj, 1, GL_FALSE, glm::value_ptr(view_proj));
+    glUniform3fv(p.eye, 1, glm::value_ptr(camera.eye));
+    glUniform3fv(p.key_direction, 1, glm::value_ptr(key));
+    glUniform1i(p.flat, 0);
+    glUniform1i(p.field_view, 0);
+    r.set_program(p, *u, g, model.draws[d], method);
+    glUniform4fv(p.base_color_factor, 1, glm::value_ptr(g.base_color_factor));
+    glUniform1i(p.has_texture, g.base_color_texture ? 1 : 0);
+    glActiveTexture(GL_TEXTURE0 + detail::kBaseColorUnit);
+    glBindTexture(GL_TEXTURE_2D, g.base_color_texture);
+    g.draw_instanced(instances);
+  }
+  glBindVertexArray(0);
+  glUseProgram(0);
+  r.timer.end();
+  check_gl_errors("CrowdRenderer::draw");
+}
+
+bool CrowdRenderer::read_back(size_t draw_index, rig::SkinningMethod method,
+                              std::span<glm::vec3> positions, std::span<glm::vec3> normals,
+                              std::string& error) {
+  Impl& r = *impl_;
+  if (!r.crowd || draw_index >= r.items.size()) {
+    error = "no crowd draw item " + std::to_string(draw_index);
+    return false;
+  }
+  const GpuDrawItem& g = r.items[draw_index];
+  const size_t n = size_t(g.vertex_count) * size_t(r.crowd->count());
+  if (positions.size() != n || normals.size() != n) {
+    error = "read-back spans do not match vertex count × instances";
+    return false;
+  }
+  if (g.skinned() && !r.palette_texture[size_t(method)]) {
+    error = std::string("the crowd has no ") + rig::method_info(method).label + " palettes";
+    return false;
+  }
+  if (n == 0) return true;
+  const Impl::CrowdUniforms* u = nullptr;
+  const MeshProgram& p = r.program(g.skinned(), method, 1, u);
+  glUseProgram(p.id);
+  glUniformMatrix4fv(p.view_proj, 1, GL_FALSE, glm::value_ptr(glm::mat4(1.0f)));
+  r.set_program(p, *u, g, r.crowd->model().draws[draw_index], method);
+  const uint64_t errors_before = rig::render::gl_error_count();
+  r.feedback.capture(g.vao, g.vertex_count, positions, normals, GLsizei(r.crowd->count()));
+  glUseProgram(0);
+  check_gl_errors("CrowdRenderer::read_back");
+  if (rig::render::gl_error_count() != errors_before) {
+    error = "the GL reported an error during the crowd read-back";
+    return false;
+  }
+  return true;
+}
+
+double CrowdRenderer::upload_ms() const { return impl_->upload_ms; }
+double CrowdRenderer::gpu_time_ms() const { return impl_->timer.last_ms(); }
+uint64_t CrowdRenderer::gl_error_count() const { return rig::render::gl_error_count(); }
+
+Bounds crowd_bounds(const rig::Crowd& crowd, const Bounds& one) {
+  Bounds all;
+  if (!one.valid()) return all;
+  for (int k = 0; k < crowd.count(); ++k) {
+    const glm::vec3 o = crowd.offset(k);
+    all.add(one.min + o);
+    all.add(one.max + o);
+  }
+  return all;
+}
+
+}  // namespace rig::render

@@ -1,0 +1,74 @@
+// Instanced drawing of a rig::Crowd (engine/character/crowd.h): one draw call per primitive and
+// method for every instance. All instances' palettes of a method live in one RGBA32F texture
+// buffer (the crowd's flat buffer as it is: instance-major, skin-major rows), which the crowd
+// programs (the table row's shader compiled with CROWD) index by gl_InstanceID; each instance's
+// grid offset is computed in the shader from gl_InstanceID and the grid's columns and spacing
+// (the same arithmetic as Crowd::grid_offset). Rigid primitives are instanced too: each
+// instance's world matrix of the item's node comes from a second texture buffer
+// (Crowd::rigid_matrices), plus the offset. Morph targets are not applied in the crowd (the base
+// mesh is drawn).
+//
+// Like Renderer, it needs a current 3.3 core context with glad loaded, and must be destroyed
+// before the context.
+//
+//   CrowdRenderer r;  r.init(error);  r.set_crowd(crowd, error);     // once
+//   crowd.update(dt);  r.upload(crowd);                              // per frame
+//   r.draw(camera, viewport, method);                                // GPU ms: gpu_time_ms()
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "character/crowd.h"
+#include "render/camera.h"
+#include "skin/skinning_method.h"
+
+namespace rig::render {
+
+class CrowdRenderer {
+ public:
+  CrowdRenderer();
+  ~CrowdRenderer();
+  CrowdRenderer(const CrowdRenderer&) = delete;
+  CrowdRenderer& operator=(const CrowdRenderer&) = delete;
+
+  // Compiles the crowd programs (every method row, drawing and capture, and the rigid ones).
+  // false + one-line error on failure.
+  bool init(std::string& error);
+  // GPU resources for `crowd`'s model and size: vertex buffers, textures, one palette texture
+  // buffer per method of crowd.methods(), the ground grid under the whole crowd. `crowd` must
+  // outlive its use here. false + error when the palettes exceed GL_MAX_TEXTURE_BUFFER_SIZE.
+  // Allocates; not per frame.
+  bool set_crowd(const rig::Crowd& crowd, std::string& error);
+
+  // Uploads every instance's palettes of crowd.methods() and its rigid items' node matrices
+  // (buffers orphaned, then rewritten). Times itself: upload_ms(). No allocation.
+  void upload(const rig::Crowd& crowd);
+  // Ground grid (when `grid`), then every primitive once, instanced over the crowd, skinned
+  // with `method` (which must be in crowd.methods()). GPU time of the pass (timer queries):
+  // gpu_time_ms(). Does not clear.
+  void draw(const Camera& camera, const Viewport& viewport, rig::SkinningMethod method,
+            bool grid = true);
+
+  // Transform-feedback read-back of draw item `draw_index` for every instance under the last
+  // upload: world-space positions and unit normals, instance after instance (spans sized
+  // vertex_count × crowd count). false + error on failure.
+  bool read_back(size_t draw_index, rig::SkinningMethod method, std::span<glm::vec3> positions,
+                 std::span<glm::vec3> normals, std::string& error);
+
+  // Milliseconds: CPU time of the last upload(); GPU time of a recent draw() (< 0 before the
+  // first result).
+  double upload_ms() const;
+  double gpu_time_ms() const;
+  uint64_t gl_error_count() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Bounds of the whole crowd: `one` (a single character's bounds) repeated at every grid offset.
+Bounds crowd_bounds(const rig::Crowd& crowd, const Bounds& one);
+
+}  // namespace rig::render
