@@ -137,7 +137,8 @@ std::vector<double> rest_levers(const Model& model) {
 struct WrittenChoice {
   bool fits = false;
   std::vector<Channel> channels;
-  std::vector<uint8_t> short_rotation;  // per channel
+  std::vector<uint8_t> short_rotation;       // per channel
+  std::vector<std::vector<int16_t>> shorts;  // per channel: the SHORT keys when flagged
   double e_max = 0.0;
   double key_tolerance_m = 0.0;
   size_t bytes = 0;
@@ -166,10 +167,15 @@ WrittenChoice choose_written_keys(const Model& model, int clip, const Compressed
                                   const GltfWriteOptions& options) {
   WrittenChoice best;
   auto consider = [&](std::vector<Channel> channels, std::vector<uint8_t> flags, double e_max,
-                      double key_tolerance) {
+                      double key_tolerance, const std::vector<std::vector<int16_t>>& all_shorts) {
     const size_t bytes = written_bytes(channels, flags);
     if (best.fits && bytes >= best.bytes) return;
-    best = WrittenChoice{true, std::move(channels), std::move(flags), e_max, key_tolerance, bytes};
+    std::vector<std::vector<int16_t>> shorts(flags.size());
+    for (size_t i = 0; i < flags.size(); ++i)
+      if (flags[i]) shorts[i] = all_shorts[i];
+    best = WrittenChoice{
+        true, std::move(channels), std::move(flags), std::move(shorts), e_max, key_tolerance,
+        bytes};
   };
   auto with_short = [](const std::vector<Channel>& float_channels,
                        const std::vector<Channel>& short_channels,
@@ -185,13 +191,14 @@ WrittenChoice choose_written_keys(const Model& model, int clip, const Compressed
     double e_max = 0.0;
     if (!measure_written(model, clip, float_channels, options, e_max))
       return false;  // rounding only adds error: no SHORT variant of these keys is tried
-    consider(float_channels, std::vector<uint8_t>(n, 0), e_max, key_tolerance);
+    consider(float_channels, std::vector<uint8_t>(n, 0), e_max, key_tolerance, {});
     if (!allow_short || !options.short_rotations) return true;
     std::vector<Channel> short_channels = reduced_channels(keys, model);
+    std::vector<std::vector<int16_t>> short_values(n);
     std::vector<size_t> order;  // rotation channels by increasing lever
     for (size_t i = 0; i < n; ++i)
       if (short_channels[i].path == TargetPath::Rotation) {
-        round_rotations(short_channels[i], true);
+        round_rotations(short_channels[i], true, &short_values[i]);
         order.push_back(i);
       }
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -208,7 +215,7 @@ WrittenChoice choose_written_keys(const Model& model, int clip, const Compressed
       std::vector<uint8_t> flags = prefix_flags(mid);
       std::vector<Channel> channels = with_short(float_channels, short_channels, flags);
       if (measure_written(model, clip, channels, options, e_max)) {
-        consider(std::move(channels), std::move(flags), e_max, key_tolerance);
+        consider(std::move(channels), std::move(flags), e_max, key_tolerance, short_values);
         lo = mid;
       } else {
         hi = mid - 1;
@@ -257,16 +264,42 @@ std::vector<Channel> written_channels(const CompressedClip& clip, const Model& m
   return channels;
 }
 
-void round_rotations(Channel& ch, bool short_rotations) {
+void nearest_short_rotation(const float* q, int16_t* out) {
+  // Candidates: every component within (−2, 2) of q·32767, i.e. floor − 1 … floor + 2 (256).
+  double base[4], best_dot = -1.0;
+  for (int i = 0; i < 4; ++i) {
+    base[i] = std::floor(double(std::clamp(q[i], -1.0f, 1.0f)) * 32767.0) - 1.0;
+    out[i] = int16_t(std::lround(double(std::clamp(q[i], -1.0f, 1.0f)) * 32767.0));
+  }
+  for (int m = 0; m < 256; ++m) {
+    double c[4], len = 0.0, dot = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      c[i] = std::clamp(base[i] + double((m >> (2 * i)) & 3), -32767.0, 32767.0);
+      len += c[i] * c[i];
+      dot += c[i] * double(q[i]);
+    }
+    if (len <= 0.0) continue;
+    dot = std::abs(dot) / std::sqrt(len);
+    if (dot > best_dot) {
+      best_dot = dot;
+      for (int i = 0; i < 4; ++i) out[i] = int16_t(c[i]);
+    }
+  }
+}
+
+void round_rotations(Channel& ch, bool short_rotations, std::vector<int16_t>* shorts) {
+  if (shorts) shorts->assign(short_rotations ? ch.values.size() : 0, 0);
   for (size_t k = 0; k < ch.times.size(); ++k) {
     float* q = &ch.values[k * 4];
-    double len = 0.0;
-    for (int i = 0; i < 4; ++i) {
-      if (short_rotations)
-        q[i] = float(std::lround(std::clamp(q[i], -1.0f, 1.0f) * 32767.0f)) / 32767.0f;
-      len += double(q[i]) * q[i];
+    if (short_rotations) {
+      int16_t s[4];
+      nearest_short_rotation(q, s);
+      if (shorts) std::copy(s, s + 4, shorts->begin() + std::ptrdiff_t(k * 4));
+      for (int i = 0; i < 4; ++i) q[i] = float(s[i]) / 32767.0f;  // as the spec dequantizes
     }
     // The importer normalizes rotation keys; do the same so the measure sees what plays.
+    double len = 0.0;
+    for (int i = 0; i < 4; ++i) len += double(q[i]) * q[i];
     for (int i = 0; i < 4; ++i) q[i] = float(q[i] / std::sqrt(len));
   }
 }
@@ -363,9 +396,8 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
         inputs.emplace_back(ch.times, sampler.input);
       }
       if (ch.path == TargetPath::Rotation && short_rotation[i]) {
-        std::vector<int16_t> q(ch.values.size());
-        for (size_t i = 0; i < q.size(); ++i)
-          q[i] = int16_t(std::lround(std::clamp(ch.values[i], -1.0f, 1.0f) * 32767.0f));
+        // The SHORT keys chosen before renormalizing: exactly what was measured.
+        const std::vector<int16_t>& q = choice.shorts[i];
         const int view = append_view(doc, q.data(), q.size() * sizeof(int16_t));
         sampler.output = add_accessor(doc, view, TINYGLTF_COMPONENT_TYPE_SHORT, true,
                                       TINYGLTF_TYPE_VEC4, ch.times.size());

@@ -15,6 +15,7 @@
 // binary buffer repacked, when the file has a single buffer (else left in place).
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -61,8 +62,13 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
 // rotation renormalized as the importer does.
 std::vector<Channel> written_channels(const CompressedClip& clip, const Model& model,
                                       std::span<const uint8_t> short_rotation);
-// Rounds one rotation channel's keys to normalized SHORT (optional) and renormalizes them.
-void round_rotations(Channel& ch, bool short_rotations);
+// The normalized SHORT rotation (k/32767 per component) closest in angle to the unit quaternion
+// q among the 256 whose components lie within 2 of q·32767 (rounding each component to nearest
+// is often not it).
+void nearest_short_rotation(const float* q, int16_t* out);
+// Rounds one rotation channel's keys to their nearest SHORT rotation (optional; the SHORT
+// components go to `shorts` when given) and renormalizes them, as the importer will.
+void round_rotations(Channel& ch, bool short_rotations, std::vector<int16_t>* shorts = nullptr);
 // Bytes of a clip's animation accessors as the writer stores them: key times once per distinct
 // set, values as float, rotations flagged in `short_rotation` as SHORT.
 size_t written_bytes(std::span<const Channel> channels, std::span<const uint8_t> short_rotation);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <random>
 
 #include "anim/clip_source.h"
 #include "compress/clip_compression.h"
@@ -34,15 +35,53 @@ TEST(GltfWriter, WrittenBytesCountSharedTimesOnceAndShortRotationsAtTwoBytes) {
   EXPECT_EQ(written_bytes(channels, std::vector<uint8_t>{0, 0, 1}), 140u);
 }
 
-TEST(GltfWriter, RoundRotationsRoundsToShortAndRenormalizes) {
-  const glm::quat q = glm::normalize(glm::quat(0.9f, 0.3f, -0.2f, 0.1f));
-  Channel ch = test::rotation_channel(0, {0.0f}, {q});
-  round_rotations(ch, true);
-  // Independent: round each component to k/32767, then normalize.
-  double r[4] = {std::round(q.x * 32767.0) / 32767.0, std::round(q.y * 32767.0) / 32767.0,
-                 std::round(q.z * 32767.0) / 32767.0, std::round(q.w * 32767.0) / 32767.0};
-  const double len = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-  for (int i = 0; i < 4; ++i) EXPECT_NEAR(ch.values[size_t(i)], r[i] / len, 1e-7);
+TEST(GltfWriter, ShortRotationIsTheClosestInAngle) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> n;
+  int better_than_nearest = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const glm::quat q = glm::normalize(glm::quat(n(rng), n(rng), n(rng), n(rng)));
+    const float in[4] = {q.x, q.y, q.z, q.w};
+    int16_t s[4];
+    nearest_short_rotation(in, s);
+    // Independent brute force over every integer 4-tuple within 2 of q·32767 (same set).
+    auto closeness = [&](const double* c) {
+      double len = 0.0, dot = 0.0;
+      for (int i = 0; i < 4; ++i) len += c[i] * c[i], dot += c[i] * double(in[i]);
+      return std::abs(dot) / std::sqrt(len);
+    };
+    double best = -1.0, nearest[4];
+    for (int i = 0; i < 4; ++i) nearest[i] = std::round(double(in[i]) * 32767.0);
+    for (int m = 0; m < 625; ++m) {
+      double c[4];
+      bool inside = true;
+      for (int i = 0, r = m; i < 4; ++i, r /= 5) {
+        c[i] = std::round(double(in[i]) * 32767.0) + double(r % 5 - 2);
+        inside =
+            inside && std::abs(c[i] - double(in[i]) * 32767.0) < 2.0 && std::abs(c[i]) <= 32767.0;
+      }
+      if (inside) best = std::max(best, closeness(c));
+    }
+    const double ours[4] = {double(s[0]), double(s[1]), double(s[2]), double(s[3])};
+    EXPECT_NEAR(closeness(ours), best, 1e-15) << trial;
+    EXPECT_GE(closeness(ours), closeness(nearest) - 1e-15);
+    better_than_nearest += closeness(ours) > closeness(nearest) + 1e-15;
+    // round_rotations keeps those SHORTs and holds them renormalized, as the importer will.
+    Channel ch = test::rotation_channel(0, {0.0f}, {q});
+    std::vector<int16_t> kept;
+    round_rotations(ch, true, &kept);
+    const double len =
+        std::sqrt(ours[0] * ours[0] + ours[1] * ours[1] + ours[2] * ours[2] + ours[3] * ours[3]);
+    ASSERT_EQ(kept.size(), 4u);
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(kept[size_t(i)], s[i]);
+      EXPECT_NEAR(ch.values[size_t(i)], ours[i] / len, 1e-7);
+    }
+  }
+  // Rounding each component to nearest is often not the closest rotation.
+  EXPECT_GT(better_than_nearest, 100);
+  std::printf("closest-in-angle SHORT beat per-component rounding on %d of 2000 rotations\n",
+              better_than_nearest);
 }
 
 // Rest-pose lever of every node, written independently of the writer: the farthest descendant
