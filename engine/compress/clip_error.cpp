@@ -73,7 +73,12 @@ ClipErrorReport measure_clip_error(const Model& model, int clip_index, const Cli
   r.times = clip_sample_times(clip, r.rate_hz);
   r.joints = counted_joints(model, clip);
 
-  Character raw(model), compressed(model, raw.shared_skin_meshes());
+  // Without vertices no mesh is skinned: empty prepared meshes spare preparing the whole model's
+  // (the writer and the compressor call this many times per clip).
+  std::shared_ptr<const SkinMeshes> meshes =
+      vertices ? std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))
+               : std::make_shared<const SkinMeshes>();
+  Character raw(model, meshes), compressed(model, meshes);
   compressed.set_clip_source(clip_index, &lossy);
 
   std::vector<std::vector<glm::vec3>> pos_raw(model.draws.size()), pos_lossy(model.draws.size()),

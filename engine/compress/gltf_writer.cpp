@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -103,26 +104,222 @@ void repack(tinygltf::Model& doc) {
   doc.buffers[0].data = std::move(data);
 }
 
+// How far a rotation error at each node reaches: the largest rest-pose distance from the node to
+// itself or any descendant, plus the metric's 3 cm shell. A SHORT-rounded rotation (about 6e-5 rad
+// at most) moves points by about that much times the lever, so short levers (feet, fingers, tail
+// tips) are the tracks to round first.
+std::vector<double> rest_levers(const Model& model) {
+  const size_t n = model.nodes.size();
+  std::vector<glm::dvec3> position(n);
+  std::vector<glm::dmat4> world(n);
+  std::vector<uint8_t> done(n, 0);
+  // Parents before children without recursion (depth is bounded by n).
+  for (size_t start = 0; start < n; ++start) {
+    std::vector<int> chain;
+    for (int i = int(start); i >= 0 && !done[size_t(i)]; i = model.nodes[size_t(i)].parent)
+      chain.push_back(i);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const Node& node = model.nodes[size_t(*it)];
+      const glm::dmat4 local = glm::dmat4(trs_matrix(node.rest)) * glm::dmat4(node.shear);
+      world[size_t(*it)] = node.parent >= 0 ? world[size_t(node.parent)] * local : local;
+      position[size_t(*it)] = glm::dvec3(world[size_t(*it)][3]);
+      done[size_t(*it)] = 1;
+    }
+  }
+  std::vector<double> lever(n, 0.0);
+  for (size_t i = 0; i < n; ++i)  // every node raises the lever of each of its ancestors
+    for (int a = int(i); a >= 0; a = model.nodes[size_t(a)].parent)
+      lever[size_t(a)] = std::max(lever[size_t(a)], glm::length(position[i] - position[size_t(a)]));
+  for (double& l : lever) l += 0.03;
+  return lever;
+}
+
+struct WrittenChoice {
+  bool fits = false;
+  std::vector<Channel> channels;
+  std::vector<uint8_t> short_rotation;       // per channel
+  std::vector<std::vector<int16_t>> shorts;  // per channel: the SHORT keys when flagged
+  double e_max = 0.0;
+  double key_tolerance_m = 0.0;
+  size_t bytes = 0;
+};
+
+// What a player of the file would play, measured with the metric: E_max and whether it fits.
+bool measure_written(const Model& model, int clip, const std::vector<Channel>& channels,
+                     const GltfWriteOptions& options, double& e_max) {
+  Clip played = model.clips[size_t(clip)];
+  played.channels = channels;
+  const ClipErrorReport r =
+      measure_clip_error(model, clip, RawClipSource(model, played), 0.0f, false);
+  e_max = r.e_max;
+  return r.e_max <= options.tolerance_m && r.morph_max <= options.morph_tolerance;
+}
+
+// The smallest written form of clip `clip` that keeps the tolerance. The keys come from the
+// compressor at the full tolerance, and at half and a quarter of it, leaving room for SHORT
+// rounding. For each key set, rotation tracks are rounded to SHORT in order of increasing lever:
+// all of them when that fits, else the longest prefix of that order that fits (a binary search,
+// every accepted choice measured). The smallest fitting candidate wins. If nothing fits at those
+// key tolerances (a player's rounding differs from the runtime clip's), 0.9×, 0.81× and 0.73×
+// are tried as float; failing those the caller keeps the file's own animation.
+WrittenChoice choose_written_keys(const Model& model, int clip, const CompressedClip& given,
+                                  const std::vector<double>& levers,
+                                  const GltfWriteOptions& options) {
+  WrittenChoice best;
+  auto consider = [&](std::vector<Channel> channels, std::vector<uint8_t> flags, double e_max,
+                      double key_tolerance, const std::vector<std::vector<int16_t>>& all_shorts) {
+    const size_t bytes = written_bytes(channels, flags);
+    if (best.fits && bytes >= best.bytes) return;
+    std::vector<std::vector<int16_t>> shorts(flags.size());
+    for (size_t i = 0; i < flags.size(); ++i)
+      if (flags[i]) shorts[i] = all_shorts[i];
+    best = WrittenChoice{
+        true, std::move(channels), std::move(flags), std::move(shorts), e_max, key_tolerance,
+        bytes};
+  };
+  auto with_short = [](const std::vector<Channel>& float_channels,
+                       const std::vector<Channel>& short_channels,
+                       const std::vector<uint8_t>& flags) {
+    std::vector<Channel> out = float_channels;
+    for (size_t i = 0; i < out.size(); ++i)
+      if (flags[i]) out[i] = short_channels[i];
+    return out;
+  };
+  auto try_keys = [&](const CompressedClip& keys, double key_tolerance, bool allow_short) {
+    const std::vector<Channel> float_channels = written_channels(keys, model, {});
+    const size_t n = float_channels.size();
+    double e_max = 0.0;
+    if (!measure_written(model, clip, float_channels, options, e_max))
+      return false;  // rounding only adds error: no SHORT variant of these keys is tried
+    consider(float_channels, std::vector<uint8_t>(n, 0), e_max, key_tolerance, {});
+    if (!allow_short || !options.short_rotations) return true;
+    std::vector<Channel> short_channels = reduced_channels(keys, model);
+    std::vector<std::vector<int16_t>> short_values(n);
+    std::vector<size_t> order;  // rotation channels by increasing lever
+    for (size_t i = 0; i < n; ++i)
+      if (short_channels[i].path == TargetPath::Rotation) {
+        round_rotations(short_channels[i], true, &short_values[i]);
+        order.push_back(i);
+      }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return levers[size_t(float_channels[a].node)] < levers[size_t(float_channels[b].node)];
+    });
+    auto prefix_flags = [&](size_t count) {
+      std::vector<uint8_t> flags(n, 0);
+      for (size_t k = 0; k < count; ++k) flags[order[k]] = 1;
+      return flags;
+    };
+    size_t lo = 0, hi = order.size();  // the prefix of length lo fits (0: float, measured)
+    while (lo < hi) {
+      const size_t mid = (lo + hi + 1) / 2;
+      std::vector<uint8_t> flags = prefix_flags(mid);
+      std::vector<Channel> channels = with_short(float_channels, short_channels, flags);
+      if (measure_written(model, clip, channels, options, e_max)) {
+        consider(std::move(channels), std::move(flags), e_max, key_tolerance, short_values);
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return true;
+  };
+  CompressionSettings settings;
+  settings.morph_tolerance = options.morph_tolerance;
+  settings.measure_vertices = false;
+  bool all_short = false;
+  if (try_keys(given, options.tolerance_m, true))
+    all_short =
+        best.fits &&
+        std::count(best.short_rotation.begin(), best.short_rotation.end(), 1) ==
+            std::count_if(best.channels.begin(), best.channels.end(),
+                          [](const Channel& ch) { return ch.path == TargetPath::Rotation; });
+  // Tighter keys leave room for SHORT rounding; only worth it when some tracks stayed float.
+  // A quarter is tried only when a half helped (each try is a full compression).
+  size_t previous_bytes = best.fits ? best.bytes : SIZE_MAX;
+  for (double scale : {0.5, 0.25}) {
+    if (all_short || !options.short_rotations) break;
+    settings.tolerance_m = options.tolerance_m * scale;
+    const CompressionResult tighter = compress_clip(model, clip, settings);
+    if (tighter.ok) try_keys(tighter.clip, settings.tolerance_m, true);
+    if (best.fits && best.bytes >= previous_bytes) break;
+    previous_bytes = best.fits ? best.bytes : SIZE_MAX;
+  }
+  for (double scale : {0.9, 0.81, 0.73}) {
+    if (best.fits) break;
+    settings.tolerance_m = options.tolerance_m * scale;
+    const CompressionResult tighter = compress_clip(model, clip, settings);
+    if (tighter.ok) try_keys(tighter.clip, settings.tolerance_m, false);
+  }
+  return best;
+}
+
 }  // namespace
 
 std::vector<Channel> written_channels(const CompressedClip& clip, const Model& model,
-                                      bool short_rotations) {
+                                      std::span<const uint8_t> short_rotation) {
   std::vector<Channel> channels = reduced_channels(clip, model);
-  for (Channel& ch : channels) {
-    if (ch.path != TargetPath::Rotation) continue;
-    for (size_t k = 0; k < ch.times.size(); ++k) {
-      float* q = &ch.values[k * 4];
-      double len = 0.0;
-      for (int i = 0; i < 4; ++i) {
-        if (short_rotations)
-          q[i] = float(std::lround(std::clamp(q[i], -1.0f, 1.0f) * 32767.0f)) / 32767.0f;
-        len += double(q[i]) * q[i];
-      }
-      // The importer normalizes rotation keys; do the same so the measure sees what plays.
-      for (int i = 0; i < 4; ++i) q[i] = float(q[i] / std::sqrt(len));
+  for (size_t c = 0; c < channels.size(); ++c)
+    if (channels[c].path == TargetPath::Rotation)
+      round_rotations(channels[c], c < short_rotation.size() && short_rotation[c]);
+  return channels;
+}
+
+void nearest_short_rotation(const float* q, int16_t* out) {
+  // Candidates: every component within (−2, 2) of q·32767, i.e. floor − 1 … floor + 2 (256).
+  double base[4], best_dot = -1.0;
+  for (int i = 0; i < 4; ++i) {
+    base[i] = std::floor(double(std::clamp(q[i], -1.0f, 1.0f)) * 32767.0) - 1.0;
+    out[i] = int16_t(std::lround(double(std::clamp(q[i], -1.0f, 1.0f)) * 32767.0));
+  }
+  for (int m = 0; m < 256; ++m) {
+    double c[4], len = 0.0, dot = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      c[i] = std::clamp(base[i] + double((m >> (2 * i)) & 3), -32767.0, 32767.0);
+      len += c[i] * c[i];
+      dot += c[i] * double(q[i]);
+    }
+    if (len <= 0.0) continue;
+    dot = std::abs(dot) / std::sqrt(len);
+    if (dot > best_dot) {
+      best_dot = dot;
+      for (int i = 0; i < 4; ++i) out[i] = int16_t(c[i]);
     }
   }
-  return channels;
+}
+
+void round_rotations(Channel& ch, bool short_rotations, std::vector<int16_t>* shorts) {
+  if (shorts) shorts->assign(short_rotations ? ch.values.size() : 0, 0);
+  for (size_t k = 0; k < ch.times.size(); ++k) {
+    float* q = &ch.values[k * 4];
+    if (short_rotations) {
+      int16_t s[4];
+      nearest_short_rotation(q, s);
+      if (shorts) std::copy(s, s + 4, shorts->begin() + std::ptrdiff_t(k * 4));
+      for (int i = 0; i < 4; ++i) q[i] = float(s[i]) / 32767.0f;  // as the spec dequantizes
+    }
+    // The importer normalizes rotation keys; do the same so the measure sees what plays.
+    double len = 0.0;
+    for (int i = 0; i < 4; ++i) len += double(q[i]) * q[i];
+    for (int i = 0; i < 4; ++i) q[i] = float(q[i] / std::sqrt(len));
+  }
+}
+
+size_t written_bytes(std::span<const Channel> channels, std::span<const uint8_t> short_rotation) {
+  size_t bytes = 0;
+  std::vector<const std::vector<float>*> inputs;  // key times shared between channels
+  for (size_t c = 0; c < channels.size(); ++c) {
+    const Channel& ch = channels[c];
+    bool shared = false;
+    for (const std::vector<float>* times : inputs) shared = shared || *times == ch.times;
+    if (!shared) {
+      inputs.push_back(&ch.times);
+      bytes += ch.times.size() * sizeof(float);
+    }
+    const bool as_short =
+        ch.path == TargetPath::Rotation && c < short_rotation.size() && short_rotation[c];
+    bytes += ch.values.size() * (as_short ? sizeof(int16_t) : sizeof(float));
+  }
+  return bytes;
 }
 
 bool write_optimized_gltf(const std::string& in_path, const Model& model,
@@ -151,47 +348,31 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
     doc.buffers[0].uri.clear();
   }
 
+  const std::vector<double> levers = rest_levers(model);
   std::set<int> old_accessors;
   if (report) report->assign(clips.size(), WrittenClip{});
   for (size_t c = 0; c < clips.size(); ++c) {
     if (!clips[c]) continue;
-    // SHORT rotations when what the file will play stays within the tolerance, else float;
-    // when even float crosses it (the player rounds differently from the runtime clip), the clip
-    // is recompressed a little tighter, and as a last resort the file's animation is kept.
-    const CompressedClip* source_clip = clips[c];
-    CompressionResult tighter;
-    bool short_rotations = false;
-    std::vector<Channel> channels;
-    double e_max = 0.0;
-    bool fits = false;
-    for (int attempt = 0; attempt < 4 && !fits; ++attempt) {
-      if (attempt > 0) {
-        CompressionSettings settings;
-        settings.tolerance_m = options.tolerance_m * std::pow(0.9, attempt);
-        settings.morph_tolerance = options.morph_tolerance;
-        settings.measure_vertices = false;
-        tighter = compress_clip(model, int(c), settings);
-        if (!tighter.ok) break;
-        source_clip = &tighter.clip;
-      }
-      for (bool use_short : {true, false}) {
-        if (use_short && !options.short_rotations) continue;
-        channels = written_channels(*source_clip, model, use_short);
-        Clip played = model.clips[c];
-        played.channels = channels;
-        const ClipErrorReport r =
-            measure_clip_error(model, int(c), RawClipSource(model, played), 0.0f, false);
-        e_max = r.e_max;
-        short_rotations = use_short;
-        fits = r.e_max <= options.tolerance_m && r.morph_max <= options.morph_tolerance;
-        if (fits) break;
-      }
-    }
-    if (!fits) {
-      if (report) (*report)[c] = WrittenClip{false, 0.0, false};
+    const WrittenChoice choice = choose_written_keys(model, int(c), *clips[c], levers, options);
+    if (!choice.fits) {
+      if (report) (*report)[c] = WrittenClip{};
       continue;
     }
-    if (report) (*report)[c] = WrittenClip{short_rotations, e_max, true};
+    const std::vector<Channel>& channels = choice.channels;
+    const std::vector<uint8_t>& short_rotation = choice.short_rotation;
+    if (report) {
+      WrittenClip& w = (*report)[c];
+      w.replaced = true;
+      w.e_max = choice.e_max;
+      w.bytes = choice.bytes;
+      w.key_tolerance_m = choice.key_tolerance_m;
+      for (size_t i = 0; i < channels.size(); ++i)
+        if (channels[i].path == TargetPath::Rotation) {
+          ++w.rotation_tracks;
+          w.short_tracks += short_rotation[i] ? 1 : 0;
+        }
+      w.short_rotations = w.short_tracks > 0;
+    }
     tinygltf::Animation& anim = doc.animations[c];
     for (const tinygltf::AnimationSampler& s : anim.samplers) {
       old_accessors.insert(s.input);
@@ -200,7 +381,8 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
     anim.samplers.clear();
     anim.channels.clear();
     std::vector<std::pair<std::vector<float>, int>> inputs;  // key times shared between channels
-    for (const Channel& ch : channels) {
+    for (size_t i = 0; i < channels.size(); ++i) {
+      const Channel& ch = channels[i];
       tinygltf::AnimationSampler sampler;
       sampler.interpolation = ch.interpolation == Interpolation::Step ? "STEP" : "LINEAR";
       for (const auto& [times, accessor] : inputs)
@@ -213,10 +395,9 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
         doc.accessors.back().maxValues = {double(ch.times.back())};
         inputs.emplace_back(ch.times, sampler.input);
       }
-      if (ch.path == TargetPath::Rotation && short_rotations) {
-        std::vector<int16_t> q(ch.values.size());
-        for (size_t i = 0; i < q.size(); ++i)
-          q[i] = int16_t(std::lround(std::clamp(ch.values[i], -1.0f, 1.0f) * 32767.0f));
+      if (ch.path == TargetPath::Rotation && short_rotation[i]) {
+        // The SHORT keys chosen before renormalizing: exactly what was measured.
+        const std::vector<int16_t>& q = choice.shorts[i];
         const int view = append_view(doc, q.data(), q.size() * sizeof(int16_t));
         sampler.output = add_accessor(doc, view, TINYGLTF_COMPONENT_TYPE_SHORT, true,
                                       TINYGLTF_TYPE_VEC4, ch.times.size());

@@ -131,9 +131,11 @@ TEST(CompressCorpus, OptimizedGlbReimportsWithinTheTolerance) {
       EXPECT_TRUE(written[c].replaced) << file << " clip " << c;
       EXPECT_LE(r.e_max, 1e-4) << file << " clip " << c;
       EXPECT_LE(r.morph_max, 1e-3) << file << " clip " << c;
-      std::printf("%s clip %zu: written E_max %.4f cm (runtime clip %.4f cm), %s rotations\n", file,
-                  c, r.e_max * 100.0, results[c].report.e_max * 100.0,
-                  written[c].short_rotations ? "SHORT" : "float");
+      std::printf(
+          "%s clip %zu: written E_max %.4f cm (runtime clip %.4f cm), %d of %d rotation tracks "
+          "SHORT\n",
+          file, c, r.e_max * 100.0, results[c].report.e_max * 100.0, written[c].short_tracks,
+          written[c].rotation_tracks);
     }
     std::printf("%s: %llu B → %llu B\n", file, (unsigned long long)in_size,
                 (unsigned long long)out_size);
