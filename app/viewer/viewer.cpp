@@ -198,6 +198,7 @@ int Viewer::open_window() {
     }
     test_bugs_.push_back(bug);
     start = comma + 1;
+  }
   if (!self_test_.posing.empty()) {
     // Bad steps fail here, in one line, before any window: a trial run on a scratch character.
     rig::Character scratch(*doc_.model, doc_.character->shared_skin_meshes());

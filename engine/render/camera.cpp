@@ -239,6 +239,8 @@ Bounds skin_joints_bounds(const rig::Model& model, const BindBoxes& boxes,
   box.min = glm::min(box.min, c - glm::vec3(r));
   box.max = glm::max(box.max, c + glm::vec3(r));
   return box;
+}
+
 bool world_to_screen(const Camera& camera, const ScreenRect& rect, glm::vec3 world,
                      glm::vec2& pixel) {
   const glm::vec4 clip = camera.projection * camera.view * glm::vec4(world, 1.0f);
