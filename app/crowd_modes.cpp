@@ -11,6 +11,7 @@
 #include "character/crowd.h"
 #include "leak_check.h"
 #include "modes.h"
+#include "pose_options.h"
 #include "render/crowd_renderer.h"
 #include "render/headless_context.h"
 #include "render/offscreen.h"
@@ -56,8 +57,11 @@ int run_crowd_render(const Options& options, const rig::Model& model) {
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
   rig::CrowdConfig config;
   config.count = options.crowd;
+  std::vector<float> amounts;  // --dqs-joints, for the mix
+  if (!dqs_amounts_from_options(options, model, amounts, error)) return fail(model.file, error);
   rig::Crowd crowd(model, meshes, config);
   crowd.set_methods(methods);
+  crowd.set_dqs_amounts(amounts);
   crowd.evaluate_at(options.animation_time.value_or(0.0f));
   rig::render::CrowdRenderer renderer;
   if (!renderer.init(error) || !renderer.set_crowd(crowd, error))
@@ -100,11 +104,14 @@ int run_crowd_bench(const Options& options, const rig::Model& model) {
   rig::render::CrowdRenderer renderer;  // programs compiled once, for every size
   if (!renderer.init(error)) return fail(model.file, error);
   std::vector<double> rows[5];  // per size: update, update CPU, upload, GPU, µs per character
+  std::vector<float> amounts;   // --dqs-joints, for the mix
+  if (!dqs_amounts_from_options(options, model, amounts, error)) return fail(model.file, error);
   for (int count : sizes) {
     rig::CrowdConfig config;
     config.count = count;
     rig::Crowd crowd(model, meshes, config);
     crowd.set_methods(methods);
+    crowd.set_dqs_amounts(amounts);
     threads = crowd.thread_count();
     if (!renderer.set_crowd(crowd, error)) return fail(model.file, error);
     const rig::render::Camera camera = crowd_camera(crowd, viewport);

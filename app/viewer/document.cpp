@@ -23,12 +23,14 @@ void Document::set_dqs_subtree(int node, bool dqs) {
   if (!model || !character || dqs_amounts.size() != model->nodes.size()) return;
   rig::set_subtree_weight(*model, node, dqs ? 1.0f : 0.0f, dqs_amounts);
   character->set_dqs_amounts(dqs_amounts);
+  ++dqs_amounts_revision;
 }
 
 void Document::set_dqs_amounts(std::vector<float> per_node) {
   if (!model || !character || per_node.size() != model->nodes.size()) return;
   dqs_amounts = std::move(per_node);
   character->set_dqs_amounts(dqs_amounts);
+  ++dqs_amounts_revision;
 }
 
 void Document::reveal_joint(int node) {

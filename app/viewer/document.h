@@ -14,8 +14,8 @@
 #include "options.h"
 #include "render/renderer.h"
 #include "rotation_centers_job.h"
-#include "viewer/rig_health.h"
 #include "viewer/posing.h"
+#include "viewer/rig_health.h"
 
 namespace rigview {
 
@@ -52,6 +52,7 @@ struct Document {
   // The mix's DQS amount per node (rig::Character::set_dqs_amounts): the Skeleton panel's
   // per-joint checkboxes; --dqs-joints sets the first document's.
   std::vector<float> dqs_amounts;
+  uint64_t dqs_amounts_revision = 0;  // +1 on every change (the crowd follows it)
 
   rig::render::Bounds bounds;  // over the first clip (rest pose without clips), for framing
   uint64_t vertex_count = 0;   // over all draw items

@@ -102,6 +102,7 @@ class Viewer {
   std::unique_ptr<rig::render::Renderer> renderer_;
   std::unique_ptr<rig::render::CrowdRenderer> crowd_renderer_;  // --crowd only
   std::unique_ptr<rig::Crowd> crowd_;
+  uint64_t crowd_amounts_revision_ = 0;  // doc_.dqs_amounts_revision the crowd has
 };
 
 Viewer::~Viewer() {
@@ -252,6 +253,8 @@ bool Viewer::rebuild_crowd(std::string& error) {
   crowd_ = std::make_unique<rig::Crowd>(*doc_.model, doc_.character->shared_skin_meshes(), config);
   const rig::SkinningMethod method = methods_shown(state_).front();
   crowd_->set_methods({&method, 1});
+  crowd_->set_dqs_amounts(doc_.dqs_amounts);
+  crowd_amounts_revision_ = doc_.dqs_amounts_revision;
   if (!crowd_renderer_->set_crowd(*crowd_, error)) {
     crowd_.reset();
     return false;
@@ -273,6 +276,11 @@ void Viewer::update_crowd(float dt) {
       crowd_renderer_.reset();
       return;
     }
+  }
+  if (crowd_amounts_revision_ != doc_.dqs_amounts_revision) {  // a mix checkbox changed
+    crowd_->set_dqs_amounts(doc_.dqs_amounts);
+    crowd_amounts_revision_ = doc_.dqs_amounts_revision;
+    crowd_->update(0.0f);
   }
   if (!state_.rest_pose && !state_.scrubbing && doc_.playback.playing())
     crowd_->update(dt * doc_.playback.speed());

@@ -215,13 +215,18 @@ std::span<const glm::mat4> Character::skinning_matrices(int s) const {
           skin_offset_[size_t(s) + 1] - skin_offset_[size_t(s)]};
 }
 
+void Character::write_palettes(SkinningMethod method, std::span<glm::vec4> rows) const {
+  const SkinningMethodInfo& info = method_info(method);
+  info.write_palette(skinning_, rows);
+  if (info.write_joint_amounts) info.write_joint_amounts(joint_dqs_amount_, rows);
+}
+
 std::span<const glm::vec4> Character::palette(int s, SkinningMethod method) const {
   const SkinningMethodInfo& info = method_info(method);
   std::vector<glm::vec4>& rows = palettes_[size_t(method)];
   const uint32_t bit = 1u << static_cast<uint32_t>(method);
   if (!(palette_valid_ & bit)) {
-    info.write_palette(skinning_, rows);
-    if (info.write_joint_amounts) info.write_joint_amounts(joint_dqs_amount_, rows);
+    write_palettes(method, rows);
     palette_valid_ |= bit;
   }
   const size_t first = size_t(skin_offset_[size_t(s)]) * info.palette_rows;

@@ -86,6 +86,9 @@ class Character {
   // Computed on the first call after evaluate() and cached, so only methods that are drawn or
   // asked for cost anything.
   std::span<const glm::vec4> palette(int s, SkinningMethod method) const;
+  // Every skin's palette of `method`, skin after skin, written into `rows` (the total joint
+  // count × palette_rows), uncached: what palette() computes, for a caller's own buffer (a crowd).
+  void write_palettes(SkinningMethod method, std::span<glm::vec4> rows) const;
   // Whether `method`'s palettes were computed since the last evaluate() (tests, statistics).
   bool palette_computed(SkinningMethod method) const {
     return (palette_valid_ >> static_cast<uint32_t>(method)) & 1u;

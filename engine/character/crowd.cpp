@@ -128,6 +128,11 @@ Crowd::~Crowd() {
   for (std::thread& t : workers_) t.join();
 }
 
+void Crowd::set_dqs_amounts(std::span<const float> per_node) {
+  dqs_amounts_.assign(per_node.begin(), per_node.end());
+  for (const std::unique_ptr<Character>& c : characters_) c->set_dqs_amounts(per_node);
+}
+
 void Crowd::set_methods(std::span<const SkinningMethod> methods) {
   methods_.clear();
   for (SkinningMethod m : methods)
@@ -195,18 +200,10 @@ void Crowd::evaluate_instance(int k) {
     for (int col = 0; col < 4; ++col)
       rigid[i * 4 + size_t(col)] = world[size_t(rigid_nodes_[i])][col];
   for (SkinningMethod m : methods_) {
-    const SkinningMethodInfo& info = method_info(m);
-    const size_t base = size_t(k) * instance_rows(m);
-    std::vector<glm::vec4>& rows = palettes_[size_t(m)];
-    for (size_t s = 0; s + 1 < skin_first_joint_.size(); ++s) {
-      const uint32_t joints = skin_first_joint_[s + 1] - skin_first_joint_[s];
-      if (joints == 0) continue;
-      // The same writer the Character's own palette() uses, straight into the crowd buffer.
-      info.write_palette(
-          c.skinning_matrices(int(s)),
-          std::span<glm::vec4>(rows.data() + base + skin_first_joint_[s] * info.palette_rows,
-                               size_t(joints) * info.palette_rows));
-    }
+    // The Character's own palette writing (the mix's amounts included), straight into the
+    // crowd buffer: every skin, skin after skin, as instance_rows() lays them out.
+    const uint32_t rows = instance_rows(m);
+    c.write_palettes(m, std::span<glm::vec4>(palettes_[size_t(m)].data() + size_t(k) * rows, rows));
   }
 }
 

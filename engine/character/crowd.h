@@ -65,6 +65,10 @@ class Crowd {
   // The methods whose palettes update() writes (default: LBS). Not per frame.
   void set_methods(std::span<const SkinningMethod> methods);
   std::span<const SkinningMethod> methods() const { return methods_; }
+  // The mix's DQS amount per node for every instance (Character::set_dqs_amounts). Not per
+  // frame; takes effect at the next update.
+  void set_dqs_amounts(std::span<const float> per_node);
+  std::span<const float> dqs_amounts() const { return dqs_amounts_; }
 
   // Advances the crowd clock by dt seconds and evaluates every instance. No allocation.
   void update(float dt);
@@ -121,6 +125,7 @@ class Crowd {
   std::vector<CrowdInstance> instances_;
   std::vector<std::unique_ptr<Character>> characters_;
   std::vector<SkinningMethod> methods_;
+  std::vector<float> dqs_amounts_;          // per node, as last set (empty: all 0)
   std::vector<uint32_t> skin_first_joint_;  // per skin, plus the total
   std::array<std::vector<glm::vec4>, kSkinningMethodCount> palettes_;
   std::vector<int> rigid_nodes_;

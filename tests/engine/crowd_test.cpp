@@ -136,6 +136,40 @@ TEST(Crowd, PalettesEqualASingleCharacterAtTheInstancePose) {
   }
 }
 
+// The mix's per-joint DQS amounts reach every instance: its Mix palettes equal a single
+// Character's with the same amounts, and differ from the crowd's without them.
+TEST(Crowd, MixAmountsReachEveryInstance) {
+  const Model m = load(mannequin_path());
+  CrowdConfig config;
+  config.count = 7;
+  config.threads = 2;
+  Crowd crowd(m, nullptr, config);
+  const SkinningMethod methods[] = {SkinningMethod::Mix};
+  crowd.set_methods(methods);
+  crowd.update(0.5f);
+  const std::vector<glm::vec4> without(crowd.palettes(SkinningMethod::Mix).begin(),
+                                       crowd.palettes(SkinningMethod::Mix).end());
+  std::vector<float> amounts(m.nodes.size(), 0.0f);
+  for (size_t n = 0; n < amounts.size(); n += 2) amounts[n] = n % 4 == 0 ? 1.0f : 0.5f;
+  crowd.set_dqs_amounts(amounts);
+  crowd.update(0.0f);
+  Character single(m, crowd.shared_skin_meshes());
+  single.set_dqs_amounts(amounts);
+  const std::span<const glm::vec4> all = crowd.palettes(SkinningMethod::Mix);
+  ASSERT_EQ(all.size(), without.size());
+  EXPECT_NE(std::memcmp(all.data(), without.data(), all.size_bytes()), 0);
+  for (int k = 0; k < crowd.count(); ++k) {
+    single.evaluate(Crowd::selection(m, crowd.instance(k), crowd.time()));
+    for (size_t s = 0; s < m.skins.size(); ++s) {
+      const std::span<const glm::vec4> expected = single.palette(int(s), SkinningMethod::Mix);
+      const size_t first = size_t(k) * crowd.instance_rows(SkinningMethod::Mix) +
+                           crowd.skin_first_row(int(s), SkinningMethod::Mix);
+      EXPECT_EQ(std::memcmp(all.data() + first, expected.data(), expected.size_bytes()), 0)
+          << "instance " << k;
+    }
+  }
+}
+
 TEST(Crowd, OneThreadAndManyThreadsGiveIdenticalPalettes) {
   const Model m = load(mannequin_path());
   CrowdConfig config;
