@@ -1,42 +1,236 @@
 #include "anim/clip_source.h"
 
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <utility>
+
+#include "anim/quat_simd.h"
 #include "anim/sampling.h"
 
 namespace rig {
 
-void RawClipSource::sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
-                           std::span<float> morph_weights) const {
-  const Model& model = *model_;
-  const std::vector<Channel>& channels = clip_->channels;
+namespace {
+
+// One channel into its node's transform or morph weights, through sample_channel.
+void sample_into(const Model& model, const Channel& c, float time, uint32_t& cursor,
+                 std::span<Transform> local, std::span<float> morph_weights) {
+  Transform& t = local[size_t(c.node)];
+  float v[4];
+  switch (c.path) {
+    case TargetPath::Translation:
+      sample_channel(c, time, cursor, v);
+      t.translation = glm::vec3(v[0], v[1], v[2]);
+      break;
+    case TargetPath::Scale:
+      sample_channel(c, time, cursor, v);
+      t.scale = glm::vec3(v[0], v[1], v[2]);
+      break;
+    case TargetPath::Rotation:
+      sample_channel(c, time, cursor, v);
+      t.rotation = glm::quat(v[3], v[0], v[1], v[2]);
+      break;
+    case TargetPath::Weights: {
+      const Node& node = model.nodes[size_t(c.node)];
+      if (node.morph_count != c.components ||
+          size_t(node.morph_offset) + node.morph_count > morph_weights.size())
+        break;  // the importer rejects this; stay safe
+      sample_channel(c, time, cursor, morph_weights.subspan(node.morph_offset, node.morph_count));
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+void sample_clip_channels(const Model& model, const Clip& clip, float time,
+                          std::span<uint32_t> cursors, std::span<Transform> local,
+                          std::span<float> morph_weights) {
+  const std::vector<Channel>& channels = clip.channels;
   for (size_t i = 0; i < channels.size(); ++i) {
     const Channel& c = channels[i];
     if (c.node < 0 || static_cast<size_t>(c.node) >= local.size()) continue;
     uint32_t scratch = 0;  // callers without cursors (one-off samples) search every time
-    uint32_t& cursor = i < cursors.size() ? cursors[i] : scratch;
-    Transform& t = local[size_t(c.node)];
-    float v[4];
+    sample_into(model, c, time, i < cursors.size() ? cursors[i] : scratch, local, morph_weights);
+  }
+}
+
+namespace {
+
+bool same_floats(const std::vector<float>& a, size_t a_at, const std::vector<float>& b, size_t b_at,
+                 size_t count) {
+  return std::memcmp(a.data() + a_at, b.data() + b_at, count * sizeof(float)) == 0;
+}
+
+// Every value element of a LINEAR/STEP channel bit-equal to the first: its samples are that value
+// whatever the time (interpolating between equal keys gives them back, up to the renormalization
+// of a rotation).
+bool constant_keys(const Channel& c) {
+  const size_t m = c.components;
+  for (size_t k = 1; k < c.times.size(); ++k)
+    if (!same_floats(c.values, k * m, c.values, 0, m)) return false;
+  return true;
+}
+
+}  // namespace
+
+RawClipSource::RawClipSource(const Model& model, const Clip& clip) : model_(&model), clip_(&clip) {
+  // Two channels on one node and path: the later one wins in sample_clip_channels, an order the
+  // grouped layout does not keep. The importer rejects such files; stay exact anyway.
+  std::set<std::pair<int, int>> targets;
+  for (const Channel& c : clip.channels) {
+    if (c.node < 0) continue;
+    node_bound_ = std::max(node_bound_, size_t(c.node) + 1);
+    if (!targets.insert({c.node, int(c.path)}).second) return;
+  }
+  for (uint32_t i = 0; i < clip.channels.size(); ++i) {
+    const Channel& c = clip.channels[i];
+    const size_t n = c.times.size();
+    if (c.node < 0 || n == 0) continue;  // nothing to write (as sample_channel)
+    const bool trs = c.path != TargetPath::Weights;
+    const bool components_ok = c.components == (c.path == TargetPath::Rotation ? 4u : 3u);
+    const size_t stride = c.interpolation == Interpolation::CubicSpline ? 3 : 1;
+    if (!trs || !components_ok || c.values.size() < n * stride * c.components) {
+      others_.push_back(i);
+      continue;
+    }
+    if (n == 1 || (c.interpolation != Interpolation::CubicSpline && constant_keys(c))) {
+      Constant k;
+      k.node = uint32_t(c.node);
+      k.path = c.path;
+      // The value element of key 0 (CUBICSPLINE keys hold in-tangent, value, out-tangent).
+      std::copy_n(c.values.data() + (stride == 3 ? c.components : 0), c.components, k.value);
+      if (c.path == TargetPath::Rotation) {  // what slerp between equal keys gives
+        const glm::quat q =
+            glm::normalize(glm::quat(k.value[3], k.value[0], k.value[1], k.value[2]));
+        k.value[0] = q.x, k.value[1] = q.y, k.value[2] = q.z, k.value[3] = q.w;
+      }
+      constants_.push_back(k);
+      continue;
+    }
+    if (c.interpolation != Interpolation::Linear) {
+      others_.push_back(i);
+      continue;
+    }
+    // A timeline with the same key times, or a new one.
+    uint32_t tl = 0;
+    while (tl < timelines_.size() &&
+           !(timelines_[tl].key_count == n && std::memcmp(times_.data() + timelines_[tl].first_time,
+                                                          c.times.data(), n * sizeof(float)) == 0))
+      ++tl;
+    if (tl == timelines_.size()) {
+      if (timelines_.size() == kMaxTimelines) {  // beyond the per-sample stack buffer
+        others_.push_back(i);
+        continue;
+      }
+      timelines_.push_back({uint32_t(times_.size()), uint32_t(n), i});
+      times_.insert(times_.end(), c.times.begin(), c.times.end());
+    }
+    Track t;
+    t.node = uint32_t(c.node);
+    t.timeline = tl;
+    t.first_value = uint32_t(values_.size());
+    t.path = c.path;
+    values_.insert(values_.end(), c.values.begin(), c.values.begin() + n * c.components);
+    (c.path == TargetPath::Rotation ? rotations_ : vectors_).push_back(t);
+  }
+  prepared_ = true;
+}
+
+void RawClipSource::sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
+                           std::span<float> morph_weights) const {
+  if (!prepared_ || local.size() < node_bound_) {
+    sample_clip_channels(*model_, *clip_, time, cursors, local, morph_weights);
+    return;
+  }
+  // One key search per timeline, the same comparisons and u as sample_channel's.
+  Segment segments[kMaxTimelines];
+  for (size_t s = 0; s < timelines_.size(); ++s) {
+    const Timeline& tl = timelines_[s];
+    const float* times = times_.data() + tl.first_time;
+    const size_t n = tl.key_count;
+    uint32_t scratch = 0;
+    uint32_t& cursor = tl.cursor < cursors.size() ? cursors[tl.cursor] : scratch;
+    size_t k = cursor;
+    Segment& seg = segments[s];
+    if (!(k + 1 < n && times[k] <= time && time < times[k + 1] && time > times[0])) {
+      if (!(time > times[0])) {  // before the first key (or NaN): the first value holds
+        seg = {0, 0, 0.0f};
+        continue;
+      }
+      if (time >= times[n - 1]) {  // after the last key: the last value holds
+        seg = {uint32_t(n - 1), uint32_t(n - 1), 0.0f};
+        continue;
+      }
+      k = find_key(std::span<const float>(times, n), time, cursor);
+    }
+    seg = {uint32_t(k), uint32_t(k + 1), (time - times[k]) / (times[k + 1] - times[k])};
+  }
+
+  for (const Constant& c : constants_) {
+    Transform& t = local[c.node];
     switch (c.path) {
       case TargetPath::Translation:
-        sample_channel(c, time, cursor, v);
-        t.translation = glm::vec3(v[0], v[1], v[2]);
+        t.translation = glm::vec3(c.value[0], c.value[1], c.value[2]);
         break;
       case TargetPath::Scale:
-        sample_channel(c, time, cursor, v);
-        t.scale = glm::vec3(v[0], v[1], v[2]);
+        t.scale = glm::vec3(c.value[0], c.value[1], c.value[2]);
         break;
-      case TargetPath::Rotation:
-        sample_channel(c, time, cursor, v);
-        t.rotation = glm::quat(v[3], v[0], v[1], v[2]);
+      default:
+        t.rotation = glm::quat(c.value[3], c.value[0], c.value[1], c.value[2]);
         break;
-      case TargetPath::Weights: {
-        const Node& node = model.nodes[size_t(c.node)];
-        if (node.morph_count != c.components ||
-            size_t(node.morph_offset) + node.morph_count > morph_weights.size())
-          break;  // the importer rejects this; stay safe
-        sample_channel(c, time, cursor, morph_weights.subspan(node.morph_offset, node.morph_count));
-        break;
-      }
     }
+  }
+
+  for (const Track& tr : vectors_) {
+    const Segment& seg = segments[tr.timeline];
+    const float* a = values_.data() + tr.first_value + 3 * size_t(seg.a);
+    const float* b = values_.data() + tr.first_value + 3 * size_t(seg.b);
+    const glm::vec3 v(a[0] + (b[0] - a[0]) * seg.u, a[1] + (b[1] - a[1]) * seg.u,
+                      a[2] + (b[2] - a[2]) * seg.u);
+    if (tr.path == TargetPath::Translation)
+      local[tr.node].translation = v;
+    else
+      local[tr.node].scale = v;
+  }
+
+  // Rotations eight at a time: keys a and b of four tracks transposed into Quat4s, two
+  // independent batch slerps (their long dependency chains overlap), transposed back. Spare
+  // lanes of the last batches repeat a track of theirs and are not stored.
+  using namespace quat4;
+  const size_t r = rotations_.size();
+  const float* values = values_.data();
+  for (size_t i0 = 0; i0 < r; i0 += 8) {
+    const float* ka[8];
+    const float* kb[8];
+    float* out[8];
+    alignas(16) float u[8];
+    for (size_t j = 0; j < 8; ++j) {
+      const size_t i = i0 + j < r ? i0 + j : (j >= 4 && i0 + 4 < r ? i0 + 4 : i0);
+      const Track& tr = rotations_[i];
+      const Segment& seg = segments[tr.timeline];
+      ka[j] = values + tr.first_value + 4 * size_t(seg.a);
+      kb[j] = values + tr.first_value + 4 * size_t(seg.b);
+      u[j] = seg.u;
+      out[j] = &local[tr.node].rotation.x;
+    }
+    const Quat4 q0 = slerp_shortest4(gather_quats(ka[0], ka[1], ka[2], ka[3]),
+                                     gather_quats(kb[0], kb[1], kb[2], kb[3]), _mm_load_ps(u));
+    if (i0 + 4 < r) {
+      const Quat4 q1 =
+          slerp_shortest4(gather_quats(ka[4], ka[5], ka[6], ka[7]),
+                          gather_quats(kb[4], kb[5], kb[6], kb[7]), _mm_load_ps(u + 4));
+      scatter_quats(q1, out[4], out[5], out[6], out[7]);
+    }
+    // Stored after q1: a repeated lane writes its track's own value again, harmlessly.
+    scatter_quats(q0, out[0], out[1], out[2], out[3]);
+  }
+
+  // The rest exactly as the readable form does it.
+  for (const uint32_t i : others_) {
+    uint32_t scratch = 0;
+    sample_into(*model_, clip_->channels[i], time, i < cursors.size() ? cursors[i] : scratch, local,
+                morph_weights);
   }
 }
 
