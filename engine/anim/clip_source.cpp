@@ -129,12 +129,39 @@ RawClipSource::RawClipSource(const Model& model, const Clip& clip) : model_(&mod
     Track t;
     t.node = uint32_t(c.node);
     t.timeline = tl;
-    t.first_value = uint32_t(values_.size());
     t.path = c.path;
-    values_.insert(values_.end(), c.values.begin(), c.values.begin() + n * c.components);
-    (c.path == TargetPath::Rotation ? rotations_ : vectors_).push_back(t);
+    if (c.path == TargetPath::Rotation) {
+      t.first_value = uint32_t(rotation_segments_.size());
+      add_rotation_segments(c);
+      rotations_.push_back(t);
+    } else {
+      t.first_value = uint32_t(values_.size());
+      values_.insert(values_.end(), c.values.begin(), c.values.begin() + n * 3);
+      vectors_.push_back(t);
+    }
   }
   prepared_ = true;
+}
+
+void RawClipSource::add_rotation_segments(const Channel& c) {
+  const size_t n = c.times.size();
+  for (size_t k = 0; k < n; ++k) {
+    RotationSegment seg;
+    const float* a = c.values.data() + 4 * k;
+    // The last entry holds the last key against itself: where the end value holds.
+    const float* b = c.values.data() + 4 * std::min(k + 1, n - 1);
+    // slerp_shortest's first steps, in its operations and order (so bit for bit what it
+    // computes at sample time): the dot product, the flip to the short way round, acos.
+    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    const float sign = d < 0.0f ? -1.0f : 1.0f;
+    if (d < 0.0f) d = -d;
+    for (int i = 0; i < 4; ++i) {
+      seg.a[i] = a[i];
+      seg.b[i] = sign * b[i];
+    }
+    seg.theta = d > 0.9995f ? -1.0f : slerp_detail::acos01(d);
+    rotation_segments_.push_back(seg);
+  }
 }
 
 void RawClipSource::sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
@@ -194,32 +221,32 @@ void RawClipSource::sample(float time, std::span<uint32_t> cursors, std::span<Tr
       local[tr.node].scale = v;
   }
 
-  // Rotations eight at a time: keys a and b of four tracks transposed into Quat4s, two
-  // independent batch slerps (their long dependency chains overlap), transposed back. Spare
-  // lanes of the last batches repeat a track of theirs and are not stored.
+  // Rotations eight at a time: the segments of four tracks transposed into Quat4s, two
+  // independent batch slerps (their dependency chains overlap), transposed back. Spare lanes of
+  // the last batches repeat a track of theirs and are not stored.
   using namespace quat4;
   const size_t r = rotations_.size();
-  const float* values = values_.data();
+  const RotationSegment* segs = rotation_segments_.data();
   for (size_t i0 = 0; i0 < r; i0 += 8) {
-    const float* ka[8];
-    const float* kb[8];
+    const RotationSegment* sg[8];
     float* out[8];
-    alignas(16) float u[8];
+    alignas(16) float u[8], theta[8];
     for (size_t j = 0; j < 8; ++j) {
       const size_t i = i0 + j < r ? i0 + j : (j >= 4 && i0 + 4 < r ? i0 + 4 : i0);
       const Track& tr = rotations_[i];
       const Segment& seg = segments[tr.timeline];
-      ka[j] = values + tr.first_value + 4 * size_t(seg.a);
-      kb[j] = values + tr.first_value + 4 * size_t(seg.b);
+      sg[j] = segs + tr.first_value + seg.a;
       u[j] = seg.u;
+      theta[j] = sg[j]->theta;
       out[j] = &local[tr.node].rotation.x;
     }
-    const Quat4 q0 = slerp_shortest4(gather_quats(ka[0], ka[1], ka[2], ka[3]),
-                                     gather_quats(kb[0], kb[1], kb[2], kb[3]), _mm_load_ps(u));
+    const Quat4 q0 = slerp_prepared4(gather_quats(sg[0]->a, sg[1]->a, sg[2]->a, sg[3]->a),
+                                     gather_quats(sg[0]->b, sg[1]->b, sg[2]->b, sg[3]->b),
+                                     _mm_load_ps(theta), _mm_load_ps(u));
     if (i0 + 4 < r) {
-      const Quat4 q1 =
-          slerp_shortest4(gather_quats(ka[4], ka[5], ka[6], ka[7]),
-                          gather_quats(kb[4], kb[5], kb[6], kb[7]), _mm_load_ps(u + 4));
+      const Quat4 q1 = slerp_prepared4(gather_quats(sg[4]->a, sg[5]->a, sg[6]->a, sg[7]->a),
+                                       gather_quats(sg[4]->b, sg[5]->b, sg[6]->b, sg[7]->b),
+                                       _mm_load_ps(theta + 4), _mm_load_ps(u + 4));
       scatter_quats(q1, out[4], out[5], out[6], out[7]);
     }
     // Stored after q1: a repeated lane writes its track's own value again, harmlessly.

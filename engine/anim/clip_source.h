@@ -71,12 +71,22 @@ class RawClipSource final : public ClipSource {
     uint32_t a, b;
     float u;
   };
-  // A LINEAR T/R/S channel: node, its timeline, its keys (components floats each) in values_.
+  // A LINEAR T/R/S channel: node, its timeline, and where its keys start: in values_ (3 floats
+  // each) for translations and scales, in rotation_segments_ for rotations.
   struct Track {
     uint32_t node = 0;
     uint32_t timeline = 0;
     uint32_t first_value = 0;
     TargetPath path = TargetPath::Translation;
+  };
+  // A LINEAR rotation's key segment k, as slerp_shortest would start on it: key k, key k + 1
+  // on the short way round from it, and θ = acos(|dot|), or −1 where the keys are nearly
+  // parallel (slerp_shortest's normalized-lerp branch). One per key; the last pairs the last
+  // key with itself.
+  struct RotationSegment {
+    float a[4];
+    float b[4];
+    float theta;
   };
   struct Constant {
     uint32_t node = 0;
@@ -96,8 +106,11 @@ class RawClipSource final : public ClipSource {
   std::vector<Timeline> timelines_;
   std::vector<Track> rotations_, vectors_;  // LINEAR rotations; LINEAR translations and scales
   std::vector<Constant> constants_;
-  std::vector<uint32_t> others_;  // channel indices sampled by sample_channel
-  std::vector<float> times_, values_;
+  std::vector<uint32_t> others_;       // channel indices sampled by sample_channel
+  std::vector<float> times_, values_;  // key times; translation and scale keys
+  std::vector<RotationSegment> rotation_segments_;
+
+  void add_rotation_segments(const Channel& c);
 };
 
 }  // namespace rig

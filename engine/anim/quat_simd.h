@@ -97,4 +97,24 @@ inline Quat4 slerp_shortest4(const Quat4& a, Quat4 b, __m128 t) {
           select(ok, mul(w, inv), a.w)};
 }
 
+// slerp_shortest4 from the point where its inputs depend on t alone: b already on a's side,
+// theta = acos01(|dot|), or negative where the pair takes the normalized-lerp branch (see
+// RawClipSource's prepared rotation segments). The remaining operations are slerp_shortest4's,
+// in its order: the same bits.
+inline Quat4 slerp_prepared4(const Quat4& a, const Quat4& b, __m128 theta, __m128 t) {
+  __m128 s0 = sub(k(1.0f), t), s1 = t;
+  const __m128 near = _mm_cmplt_ps(theta, _mm_setzero_ps());
+  if (_mm_movemask_ps(near) != 0xF) {
+    s0 = select(near, s0, sin_half_pi_4(mul(s0, theta)));
+    s1 = select(near, s1, sin_half_pi_4(mul(s1, theta)));
+  }
+  const __m128 x = add(mul(s0, a.x), mul(s1, b.x)), y = add(mul(s0, a.y), mul(s1, b.y)),
+               z = add(mul(s0, a.z), mul(s1, b.z)), w = add(mul(s0, a.w), mul(s1, b.w));
+  const __m128 len2 = add(add(add(mul(x, x), mul(y, y)), mul(z, z)), mul(w, w));
+  const __m128 ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
+  const __m128 inv = _mm_div_ps(k(1.0f), _mm_sqrt_ps(len2));
+  return {select(ok, mul(x, inv), a.x), select(ok, mul(y, inv), a.y), select(ok, mul(z, inv), a.z),
+          select(ok, mul(w, inv), a.w)};
+}
+
 }  // namespace rig::quat4
