@@ -25,10 +25,10 @@ struct NodeHierarchy {
 };
 
 struct LocalToWorldJob {
-  const Model* model = nullptr;              // parents, order, per-node shear
+  const Model* model = nullptr;             // parents, order, per-node shear
   const NodeHierarchy* hierarchy = nullptr;  // needed when root >= 0
-  std::span<const Transform> local;          // one per node
-  std::span<glm::mat4> world;                // one per node
+  std::span<const Transform> local;         // one per node
+  std::span<glm::mat4> world;               // one per node
   // -1: every node. Otherwise only `root` and its descendants are recomputed; the world matrix
   // of root's parent must already be current.
   int root = -1;

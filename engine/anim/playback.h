@@ -22,8 +22,8 @@
 
 #include <vector>
 
-#include "anim/pose_selection.h"
 #include "model/model.h"
+#include "anim/pose_selection.h"
 
 namespace rig {
 

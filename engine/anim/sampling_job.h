@@ -18,7 +18,7 @@ struct SamplingJob {
   // The rest pose: what the clip does not animate keeps these values.
   std::span<const Transform> rest_local;
   std::span<const float> rest_morph_weights;
-  std::span<Transform> output;            // rest_local.size()
+  std::span<Transform> output;  // rest_local.size()
   std::span<float> output_morph_weights;  // rest_morph_weights.size()
 
   bool validate() const;
