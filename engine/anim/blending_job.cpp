@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 #include "anim/quat_simd.h"
 #include "anim/sampling.h"
@@ -94,10 +95,74 @@ inline void lerp_vectors(const BlendLayer& layer, std::span<Transform> output, s
   }
 }
 
+// Four nodes of a layer without a mask (one weight w for all): rotations gathered first, then
+// translation and scale lerped as two 4-float rows each, [tx ty tz qx] and [qw sx sy sz] (the
+// rotation lanes come out wrong and are overwritten), then the slerped rotations stored. The
+// operations of blend_transforms, lane by lane.
+struct Uniform4 {
+  Transform* out[4];
+  const Transform* b[4];
+  Quat4 qa, qb;
+};
+
+inline void load_uniform4(std::span<Transform> output, std::span<const Transform> layer, size_t i0,
+                          size_t count, Uniform4& u) {
+  for (size_t j = 0; j < 4; ++j) {
+    const size_t i = i0 + (j < count ? j : 0);
+    u.out[j] = &output[i];
+    u.b[j] = &layer[i];
+  }
+  u.qa = gather_quats(&u.out[0]->rotation.x, &u.out[1]->rotation.x, &u.out[2]->rotation.x,
+                      &u.out[3]->rotation.x);
+  u.qb = gather_quats(&u.b[0]->rotation.x, &u.b[1]->rotation.x, &u.b[2]->rotation.x,
+                      &u.b[3]->rotation.x);
+}
+
+// A short batch's repeated lanes would lerp their node twice (the lerp is not idempotent): only
+// the `count` real ones.
+inline void lerp_rows(const Uniform4& u, size_t count, __m128 w) {
+  for (size_t j = 0; j < count; ++j) {
+    float* o = &u.out[j]->translation.x;
+    const float* b = &u.b[j]->translation.x;
+    const __m128 t = _mm_loadu_ps(o), s = _mm_loadu_ps(o + 6);
+    _mm_storeu_ps(o, add(t, mul(sub(_mm_loadu_ps(b), t), w)));
+    _mm_storeu_ps(o + 6, add(s, mul(sub(_mm_loadu_ps(b + 6), s), w)));
+  }
+}
+
+void blend_override_uniform(const BlendLayer& layer, float weight, std::span<Transform> output) {
+  static_assert(sizeof(Transform) == 40 && offsetof(Transform, rotation) == 12 &&
+                    offsetof(Transform, scale) == 28,
+                "the row loads assume Transform's layout");
+  const size_t n = output.size();
+  const __m128 w = _mm_set1_ps(weight);
+  for (size_t i0 = 0; i0 < n; i0 += 8) {
+    Uniform4 u0, u1;
+    const bool second = i0 + 4 < n;
+    load_uniform4(output, layer.local, i0, std::min<size_t>(4, n - i0), u0);
+    if (second) load_uniform4(output, layer.local, i0 + 4, std::min<size_t>(4, n - i0 - 4), u1);
+    // Rows after the rotations are read, before they are written.
+    lerp_rows(u0, std::min<size_t>(4, n - i0), w);
+    if (second) {
+      lerp_rows(u1, std::min<size_t>(4, n - i0 - 4), w);
+      const Quat4 q1 = slerp_shortest4(u1.qa, u1.qb, w);
+      scatter_quats(q1, &u1.out[0]->rotation.x, &u1.out[1]->rotation.x, &u1.out[2]->rotation.x,
+                    &u1.out[3]->rotation.x);
+    }
+    const Quat4 q0 = slerp_shortest4(u0.qa, u0.qb, w);
+    scatter_quats(q0, &u0.out[0]->rotation.x, &u0.out[1]->rotation.x, &u0.out[2]->rotation.x,
+                  &u0.out[3]->rotation.x);
+  }
+}
+
 // One override layer over `output`: blend_transforms where the node's weight is not 0, nothing
 // changed where it is. Eight nodes at a time, as two independent batches whose slerp latencies
 // overlap.
 void blend_override(const BlendLayer& layer, float weight, std::span<Transform> output) {
+  if (layer.joint_weights.empty()) {
+    blend_override_uniform(layer, weight, output);
+    return;
+  }
   const size_t n = output.size();
   for (size_t i0 = 0; i0 < n; i0 += 8) {
     Batch b0, b1;

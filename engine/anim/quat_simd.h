@@ -81,13 +81,9 @@ inline Quat4 slerp_shortest4(const Quat4& a, Quat4 b, __m128 t) {
   d = _mm_xor_ps(d, flip);
   __m128 s0 = sub(k(1.0f), t), s1 = t;
   const __m128 near = _mm_cmpgt_ps(d, k(0.9995f));
-  // Small angles everywhere (keys a frame apart, usually): the lerp weights alone, skipping the
-  // polynomials whose results select() would drop.
-  if (_mm_movemask_ps(near) != 0xF) {
-    const __m128 theta = acos01_4(d);
-    s0 = select(near, s0, sin_half_pi_4(mul(s0, theta)));
-    s1 = select(near, s1, sin_half_pi_4(mul(s1, theta)));
-  }
+  const __m128 theta = acos01_4(d);
+  s0 = select(near, s0, sin_half_pi_4(mul(s0, theta)));
+  s1 = select(near, s1, sin_half_pi_4(mul(s1, theta)));
   const __m128 x = add(mul(s0, a.x), mul(s1, b.x)), y = add(mul(s0, a.y), mul(s1, b.y)),
                z = add(mul(s0, a.z), mul(s1, b.z)), w = add(mul(s0, a.w), mul(s1, b.w));
   const __m128 len2 = add(add(add(mul(x, x), mul(y, y)), mul(z, z)), mul(w, w));
