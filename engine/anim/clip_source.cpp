@@ -83,6 +83,8 @@ RawClipSource::RawClipSource(const Model& model, const Clip& clip) : model_(&mod
     node_bound_ = std::max(node_bound_, size_t(c.node) + 1);
     if (!targets.insert({c.node, int(c.path)}).second) return;
   }
+  std::vector<Track> rotations;           // LINEAR rotation tracks, batched below
+  std::vector<RotationSegment> segments;  // theirs, one per key
   for (uint32_t i = 0; i < clip.channels.size(); ++i) {
     const Channel& c = clip.channels[i];
     const size_t n = c.times.size();
@@ -131,19 +133,50 @@ RawClipSource::RawClipSource(const Model& model, const Clip& clip) : model_(&mod
     t.timeline = tl;
     t.path = c.path;
     if (c.path == TargetPath::Rotation) {
-      t.first_value = uint32_t(rotation_segments_.size());
-      add_rotation_segments(c);
-      rotations_.push_back(t);
+      t.first_value = uint32_t(segments.size());
+      add_rotation_segments(c, segments);
+      rotations.push_back(t);
     } else {
       t.first_value = uint32_t(values_.size());
       values_.insert(values_.end(), c.values.begin(), c.values.begin() + n * 3);
       vectors_.push_back(t);
     }
   }
+  // Rotation tracks of one timeline in batches of four (a short batch repeats its first track),
+  // each key segment of a batch stored as SoA rows: a.x[4] a.y[4] a.z[4] a.w[4], b likewise,
+  // theta[4] (kBatchFloats), so that sampling loads them without a transpose.
+  for (uint32_t tl = 0; tl < timelines_.size(); ++tl) {
+    std::vector<const Track*> group;
+    for (const Track& t : rotations)
+      if (t.timeline == tl) group.push_back(&t);
+    for (size_t g0 = 0; g0 < group.size(); g0 += 4) {
+      RotationBatch batch;
+      batch.timeline = tl;
+      batch.first = uint32_t(rotation_rows_.size());
+      const Track* lane[4];
+      for (size_t j = 0; j < 4; ++j) {
+        lane[j] = group[g0 + j < group.size() ? g0 + j : g0];
+        batch.node[j] = lane[j]->node;
+      }
+      for (size_t k = 0; k < timelines_[tl].key_count; ++k) {
+        float rows[kBatchFloats];
+        for (size_t j = 0; j < 4; ++j) {
+          const RotationSegment& seg = segments[lane[j]->first_value + k];
+          for (size_t c = 0; c < 4; ++c) {
+            rows[c * 4 + j] = seg.a[c];
+            rows[16 + c * 4 + j] = seg.b[c];
+          }
+          rows[32 + j] = seg.theta;
+        }
+        rotation_rows_.insert(rotation_rows_.end(), rows, rows + kBatchFloats);
+      }
+      rotation_batches_.push_back(batch);
+    }
+  }
   prepared_ = true;
 }
 
-void RawClipSource::add_rotation_segments(const Channel& c) {
+void RawClipSource::add_rotation_segments(const Channel& c, std::vector<RotationSegment>& out) {
   const size_t n = c.times.size();
   for (size_t k = 0; k < n; ++k) {
     RotationSegment seg;
@@ -160,7 +193,7 @@ void RawClipSource::add_rotation_segments(const Channel& c) {
       seg.b[i] = sign * b[i];
     }
     seg.theta = d > 0.9995f ? -1.0f : slerp_detail::acos01(d);
-    rotation_segments_.push_back(seg);
+    out.push_back(seg);
   }
 }
 
@@ -221,36 +254,19 @@ void RawClipSource::sample(float time, std::span<uint32_t> cursors, std::span<Tr
       local[tr.node].scale = v;
   }
 
-  // Rotations eight at a time: the segments of four tracks transposed into Quat4s, two
-  // independent batch slerps (their dependency chains overlap), transposed back. Spare lanes of
-  // the last batches repeat a track of theirs and are not stored.
+  // Rotations four tracks at a time, straight from their SoA rows: no gather, no transpose
+  // in. The batches are independent, so their slerp latencies overlap.
   using namespace quat4;
-  const size_t r = rotations_.size();
-  const RotationSegment* segs = rotation_segments_.data();
-  for (size_t i0 = 0; i0 < r; i0 += 8) {
-    const RotationSegment* sg[8];
-    float* out[8];
-    alignas(16) float u[8], theta[8];
-    for (size_t j = 0; j < 8; ++j) {
-      const size_t i = i0 + j < r ? i0 + j : (j >= 4 && i0 + 4 < r ? i0 + 4 : i0);
-      const Track& tr = rotations_[i];
-      const Segment& seg = segments[tr.timeline];
-      sg[j] = segs + tr.first_value + seg.a;
-      u[j] = seg.u;
-      theta[j] = sg[j]->theta;
-      out[j] = &local[tr.node].rotation.x;
-    }
-    const Quat4 q0 = slerp_prepared4(gather_quats(sg[0]->a, sg[1]->a, sg[2]->a, sg[3]->a),
-                                     gather_quats(sg[0]->b, sg[1]->b, sg[2]->b, sg[3]->b),
-                                     _mm_load_ps(theta), _mm_load_ps(u));
-    if (i0 + 4 < r) {
-      const Quat4 q1 = slerp_prepared4(gather_quats(sg[4]->a, sg[5]->a, sg[6]->a, sg[7]->a),
-                                       gather_quats(sg[4]->b, sg[5]->b, sg[6]->b, sg[7]->b),
-                                       _mm_load_ps(theta + 4), _mm_load_ps(u + 4));
-      scatter_quats(q1, out[4], out[5], out[6], out[7]);
-    }
-    // Stored after q1: a repeated lane writes its track's own value again, harmlessly.
-    scatter_quats(q0, out[0], out[1], out[2], out[3]);
+  for (const RotationBatch& batch : rotation_batches_) {
+    const Segment& seg = segments[batch.timeline];
+    const float* p = rotation_rows_.data() + batch.first + size_t(seg.a) * kBatchFloats;
+    const Quat4 a{_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8), _mm_loadu_ps(p + 12)};
+    const Quat4 b{_mm_loadu_ps(p + 16), _mm_loadu_ps(p + 20), _mm_loadu_ps(p + 24),
+                  _mm_loadu_ps(p + 28)};
+    const Quat4 q = slerp_prepared4(a, b, _mm_loadu_ps(p + 32), _mm_set1_ps(seg.u));
+    // A short batch's repeated lanes write their track's value again, harmlessly.
+    scatter_quats(q, &local[batch.node[0]].rotation.x, &local[batch.node[1]].rotation.x,
+                  &local[batch.node[2]].rotation.x, &local[batch.node[3]].rotation.x);
   }
 
   // The rest exactly as the readable form does it.

@@ -72,7 +72,7 @@ class RawClipSource final : public ClipSource {
     float u;
   };
   // A LINEAR T/R/S channel: node, its timeline, and where its keys start: in values_ (3 floats
-  // each) for translations and scales, in rotation_segments_ for rotations.
+  // each) for translations and scales; for rotations, in the constructor's list of segments.
   struct Track {
     uint32_t node = 0;
     uint32_t timeline = 0;
@@ -104,13 +104,22 @@ class RawClipSource final : public ClipSource {
   size_t node_bound_ = 0;
   bool prepared_ = false;
   std::vector<Timeline> timelines_;
-  std::vector<Track> rotations_, vectors_;  // LINEAR rotations; LINEAR translations and scales
+  std::vector<Track> vectors_;  // LINEAR translations and scales
   std::vector<Constant> constants_;
   std::vector<uint32_t> others_;       // channel indices sampled by sample_channel
   std::vector<float> times_, values_;  // key times; translation and scale keys
-  std::vector<RotationSegment> rotation_segments_;
+  // Four LINEAR rotation tracks of one timeline: their nodes, and their key segments as SoA
+  // rows in rotation_rows_ from `first`, kBatchFloats per key.
+  struct RotationBatch {
+    uint32_t timeline = 0;
+    uint32_t node[4] = {0, 0, 0, 0};
+    uint32_t first = 0;
+  };
+  static constexpr size_t kBatchFloats = 36;
+  std::vector<RotationBatch> rotation_batches_;
+  std::vector<float> rotation_rows_;
 
-  void add_rotation_segments(const Channel& c);
+  static void add_rotation_segments(const Channel& c, std::vector<RotationSegment>& out);
 };
 
 }  // namespace rig
