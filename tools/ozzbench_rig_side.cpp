@@ -69,6 +69,7 @@ struct RigAnim {
   rig::Pose pose, pose_b;
   std::vector<glm::mat4> world, skinning;
   std::vector<glm::vec4> palette;
+  rig::NodeHierarchy hierarchy;  // the by-depth order local → world runs in
 };
 
 std::map<std::string, std::unique_ptr<RigAnim>>& anims() {
@@ -117,7 +118,7 @@ void evaluate_jobs(RigAnim& a, const rig::PoseSelection& sel) {
     const rig::BlendingJob blend{layers, a.pose.local, a.pose.morph_weights};
     blend.run();
   }
-  const rig::LocalToWorldJob to_world{&m, nullptr, a.pose.local, a.world, -1};
+  const rig::LocalToWorldJob to_world{&m, &a.hierarchy, a.pose.local, a.world, -1};
   to_world.run();
   rig::compute_skinning_matrices(m.skins[0], a.world, a.skinning);
   rig::method_info(rig::SkinningMethod::Linear).write_palette(a.skinning, a.palette);
@@ -146,6 +147,7 @@ bool rig_load(const AnimCase& c, RigInfo& info, std::string& error) {
   rig::init_rest_pose(m, a->pose);
   rig::init_rest_pose(m, a->pose_b);
   a->world.assign(m.nodes.size(), glm::mat4(1));
+  a->hierarchy = rig::NodeHierarchy::build(m);
   a->skinning.assign(m.skins[0].joints.size(), glm::mat4(1));
   a->palette.assign(
       m.skins[0].joints.size() * rig::method_info(rig::SkinningMethod::Linear).palette_rows,

@@ -34,6 +34,12 @@ NodeHierarchy NodeHierarchy::build(const Model& model) {
       end = std::max(end, h.subtree_end[size_t(child)]);
     h.subtree_end[size_t(node)] = end;
   }
+  // Breadth first from the roots (in the order above).
+  h.by_depth.reserve(n);
+  for (const int node : h.order)
+    if (model.nodes[size_t(node)].parent < 0) h.by_depth.push_back(node);
+  for (size_t i = 0; i < h.by_depth.size(); ++i)
+    for (int child : model.nodes[size_t(h.by_depth[i])].children) h.by_depth.push_back(child);
   return h;
 }
 
@@ -118,6 +124,8 @@ bool LocalToWorldJob::run() const {
   // The whole model in the importer's parents-first order, or one subtree as a range of the
   // depth-first order.
   std::span<const int> nodes = m.node_order;
+  if (root < 0 && hierarchy && hierarchy->by_depth.size() == m.node_order.size())
+    nodes = hierarchy->by_depth;
   if (root >= 0)
     nodes = std::span<const int>(hierarchy->order)
                 .subspan(hierarchy->position[size_t(root)],

@@ -56,6 +56,16 @@ inline __m128 select(__m128 mask, __m128 a, __m128 b) {
   return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
 
+// (x, y, z, w) / sqrt(len2), or a where len2 is not positive (slerp_shortest's guard). The
+// guard's selects only run when a lane needs them: with unit inputs none ever does.
+inline Quat4 normalize_or_a(const Quat4& a, __m128 x, __m128 y, __m128 z, __m128 w, __m128 len2) {
+  const __m128 inv = _mm_div_ps(k(1.0f), _mm_sqrt_ps(len2));
+  const Quat4 r{mul(x, inv), mul(y, inv), mul(z, inv), mul(w, inv)};
+  const __m128 ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
+  if (_mm_movemask_ps(ok) == 0xF) return r;
+  return {select(ok, r.x, a.x), select(ok, r.y, a.y), select(ok, r.z, a.z), select(ok, r.w, a.w)};
+}
+
 inline __m128 acos01_4(__m128 x) {  // slerp_detail::acos01
   const __m128 x2 = mul(x, x), x4 = mul(x2, x2);
   const __m128 p01 = sub(k(1.5707963050f), mul(k(0.2145988016f), x));
@@ -87,10 +97,7 @@ inline Quat4 slerp_shortest4(const Quat4& a, Quat4 b, __m128 t) {
   const __m128 x = add(mul(s0, a.x), mul(s1, b.x)), y = add(mul(s0, a.y), mul(s1, b.y)),
                z = add(mul(s0, a.z), mul(s1, b.z)), w = add(mul(s0, a.w), mul(s1, b.w));
   const __m128 len2 = add(add(add(mul(x, x), mul(y, y)), mul(z, z)), mul(w, w));
-  const __m128 ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
-  const __m128 inv = _mm_div_ps(k(1.0f), _mm_sqrt_ps(len2));
-  return {select(ok, mul(x, inv), a.x), select(ok, mul(y, inv), a.y), select(ok, mul(z, inv), a.z),
-          select(ok, mul(w, inv), a.w)};
+  return normalize_or_a(a, x, y, z, w, len2);
 }
 
 // slerp_shortest4 from the point where its inputs depend on t alone: b already on a's side,
@@ -107,10 +114,7 @@ inline Quat4 slerp_prepared4(const Quat4& a, const Quat4& b, __m128 theta, __m12
   const __m128 x = add(mul(s0, a.x), mul(s1, b.x)), y = add(mul(s0, a.y), mul(s1, b.y)),
                z = add(mul(s0, a.z), mul(s1, b.z)), w = add(mul(s0, a.w), mul(s1, b.w));
   const __m128 len2 = add(add(add(mul(x, x), mul(y, y)), mul(z, z)), mul(w, w));
-  const __m128 ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
-  const __m128 inv = _mm_div_ps(k(1.0f), _mm_sqrt_ps(len2));
-  return {select(ok, mul(x, inv), a.x), select(ok, mul(y, inv), a.y), select(ok, mul(z, inv), a.z),
-          select(ok, mul(w, inv), a.w)};
+  return normalize_or_a(a, x, y, z, w, len2);
 }
 
 }  // namespace rig::quat4

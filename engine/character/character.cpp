@@ -171,6 +171,7 @@ void Character::finish_frame() {
   const Model& m = *model_;
   LocalToWorldJob to_world;
   to_world.model = &m;
+  to_world.hierarchy = &hierarchy_;  // its by-depth order
   to_world.local = pose_.local;
   to_world.world = world_;
   to_world.run();

@@ -71,7 +71,8 @@ inline void run_frame_update(benchmark::State& state, const rig::Model& model, i
   const rig::BlendLayer layers[2] = {{pose_a.local, pose_a.morph_weights, 1.0f, {}},
                                      {pose_b.local, pose_b.morph_weights, 0.5f, {}}};
   const rig::BlendingJob blend{layers, pose_a.local, pose_a.morph_weights};
-  const rig::LocalToWorldJob to_world{&model, nullptr, pose_a.local, world, -1};
+  const rig::NodeHierarchy hierarchy = rig::NodeHierarchy::build(model);  // its by-depth order
+  const rig::LocalToWorldJob to_world{&model, &hierarchy, pose_a.local, world, -1};
   float t = 0.0f;
   for (auto _ : state) {
     t += 1.0f / 60.0f;

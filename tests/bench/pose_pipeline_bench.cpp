@@ -107,7 +107,8 @@ void update_stage(benchmark::State& state, Stage stage) {
                                      {b.local, b.morph_weights, 0.5f, {}}};
   const rig::BlendingJob blend{layers, a.local, a.morph_weights};
   std::vector<glm::mat4> world(model.nodes.size()), skinning(model.skins[0].joints.size());
-  const rig::LocalToWorldJob to_world{&model, nullptr, a.local, world, -1};
+  const rig::NodeHierarchy hierarchy = rig::NodeHierarchy::build(model);
+  const rig::LocalToWorldJob to_world{&model, &hierarchy, a.local, world, -1};
   to_world.run();
   float t = 0.0f;
   for (auto _ : state) {

@@ -390,7 +390,8 @@ TEST(RawClipSourceFast, CharacterCrossfadeMatchesTheReadablePipeline) {
   }
 }
 
-// The SSE2 world × inverse bind is glm's product bit for bit, general (non-affine) matrices too.
+// The SSE2 world × inverse bind is glm's product bit for bit (== compares −0 and +0 equal), for
+// affine inverse binds (the shortcut) and general ones.
 TEST(UpdateSpeed, SkinningMatricesAreGlmsProductBitForBit) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> u(-2.0f, 2.0f);
@@ -404,6 +405,7 @@ TEST(UpdateSpeed, SkinningMatricesAreGlmsProductBitForBit) {
     glm::mat4 ibm;
     for (int c = 0; c < 4; ++c)
       for (int k = 0; k < 4; ++k) ibm[c][k] = u(rng);
+    if (j % 2 == 0) ibm[0][3] = ibm[1][3] = ibm[2][3] = 0.0f, ibm[3][3] = 1.0f;  // affine
     skin.inverse_bind.push_back(ibm);
   }
   std::vector<glm::mat4> out(skin.joints.size());
