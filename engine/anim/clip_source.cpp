@@ -142,6 +142,11 @@ RawClipSource::RawClipSource(const Model& model, const Clip& clip) : model_(&mod
       vectors_.push_back(t);
     }
   }
+  // Constants by path, then node: sample()'s switch on the path then takes one branch per run
+  // (a mixed sequence costs mispredictions), and the writes walk the pose forwards.
+  std::sort(constants_.begin(), constants_.end(), [](const Constant& a, const Constant& b) {
+    return a.path != b.path ? a.path < b.path : a.node < b.node;
+  });
   // Rotation tracks of one timeline in batches of four (a short batch repeats its first track),
   // each key segment of a batch stored as SoA rows: a.x[4] a.y[4] a.z[4] a.w[4], b likewise,
   // theta[4] (kBatchFloats), so that sampling loads them without a transpose.

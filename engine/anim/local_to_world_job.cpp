@@ -91,10 +91,12 @@ void local_matrices4(std::span<const Transform> local, std::span<glm::mat4> worl
 // add exact zeros and ones: glm's result bit for bit (but for the sign of a zero).
 inline __m128 load(const glm::vec4& v) { return _mm_loadu_ps(&v.x); }
 
+// One load and three shuffles for the three broadcasts (rather than a load and a shuffle each).
 inline __m128 column(const __m128 p[4], const glm::vec4& c) {
-  __m128 r = _mm_mul_ps(p[0], _mm_set1_ps(c.x));
-  r = _mm_add_ps(r, _mm_mul_ps(p[1], _mm_set1_ps(c.y)));
-  return _mm_add_ps(r, _mm_mul_ps(p[2], _mm_set1_ps(c.z)));
+  const __m128 v = _mm_loadu_ps(&c.x);
+  __m128 r = _mm_mul_ps(p[0], _mm_shuffle_ps(v, v, 0x00));
+  r = _mm_add_ps(r, _mm_mul_ps(p[1], _mm_shuffle_ps(v, v, 0x55)));
+  return _mm_add_ps(r, _mm_mul_ps(p[2], _mm_shuffle_ps(v, v, 0xAA)));
 }
 
 inline void parent_times_local(const glm::mat4& parent, glm::mat4& m) {

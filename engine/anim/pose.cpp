@@ -66,11 +66,12 @@ void compute_skinning_matrices(const Skin& skin, std::span<const glm::mat4> worl
                  a3 = _mm_loadu_ps(&a[3].x);
     const bool affine = b[0].w == 0.0f && b[1].w == 0.0f && b[2].w == 0.0f && b[3].w == 1.0f;
     for (int c = 0; c < 4; ++c) {
-      __m128 r = _mm_mul_ps(a0, _mm_set1_ps(b[c].x));
-      r = _mm_add_ps(r, _mm_mul_ps(a1, _mm_set1_ps(b[c].y)));
-      r = _mm_add_ps(r, _mm_mul_ps(a2, _mm_set1_ps(b[c].z)));
+      const __m128 v = _mm_loadu_ps(&b[c].x);  // broadcast by shuffles, one load per column
+      __m128 r = _mm_mul_ps(a0, _mm_shuffle_ps(v, v, 0x00));
+      r = _mm_add_ps(r, _mm_mul_ps(a1, _mm_shuffle_ps(v, v, 0x55)));
+      r = _mm_add_ps(r, _mm_mul_ps(a2, _mm_shuffle_ps(v, v, 0xAA)));
       if (!affine)
-        r = _mm_add_ps(r, _mm_mul_ps(a3, _mm_set1_ps(b[c].w)));
+        r = _mm_add_ps(r, _mm_mul_ps(a3, _mm_shuffle_ps(v, v, 0xFF)));
       else if (c == 3)
         r = _mm_add_ps(r, a3);
       _mm_storeu_ps(&out[j][c].x, r);
