@@ -47,6 +47,13 @@ namespace {
 
 using namespace quat4;
 
+// The nodes a job blends: every node (list null) or BlendingJob::nodes.
+struct NodeList {
+  const int* list;
+  size_t count;
+  size_t operator[](size_t k) const { return list ? size_t(list[k]) : k; }
+};
+
 // Four nodes' override blend from node i0 on (count of them real; spare lanes repeat node i0
 // with its weight): rotations gathered straight from the transforms, one batch slerp, lanes of
 // weight 0 given back their own bits.
@@ -57,11 +64,11 @@ struct Batch {
   alignas(16) float w[4];
 };
 
-inline bool prepare(const BlendLayer& layer, float weight, std::span<Transform> output, size_t i0,
-                    size_t count, Batch& batch) {
+inline bool prepare(const BlendLayer& layer, float weight, std::span<Transform> output,
+                    NodeList nodes, size_t i0, size_t count, Batch& batch) {
   bool any = false;
   for (size_t j = 0; j < 4; ++j) {
-    const size_t i = i0 + (j < count ? j : 0);
+    const size_t i = nodes[i0 + (j < count ? j : 0)];
     batch.w[j] = layer.joint_weights.empty()
                      ? weight
                      : weight * std::clamp(layer.joint_weights[i], 0.0f, 1.0f);
@@ -83,13 +90,13 @@ inline Quat4 slerp_batch(const Batch& batch) {
           select(keep, a.w, q.w)};
 }
 
-inline void lerp_vectors(const BlendLayer& layer, std::span<Transform> output, size_t i0,
-                         size_t count, const Batch& batch) {
+inline void lerp_vectors(const BlendLayer& layer, std::span<Transform> output, NodeList nodes,
+                         size_t i0, size_t count, const Batch& batch) {
   for (size_t j = 0; j < count; ++j) {
     const float w = batch.w[j];
     if (w == 0.0f) continue;
-    Transform& o = output[i0 + j];
-    const Transform& b = layer.local[i0 + j];
+    Transform& o = output[nodes[i0 + j]];
+    const Transform& b = layer.local[nodes[i0 + j]];
     o.translation = o.translation + (b.translation - o.translation) * w;
     o.scale = o.scale + (b.scale - o.scale) * w;
   }
@@ -105,10 +112,10 @@ struct Uniform4 {
   Quat4 qa, qb;
 };
 
-inline void load_uniform4(std::span<Transform> output, std::span<const Transform> layer, size_t i0,
-                          size_t count, Uniform4& u) {
+inline void load_uniform4(std::span<Transform> output, std::span<const Transform> layer,
+                          NodeList nodes, size_t i0, size_t count, Uniform4& u) {
   for (size_t j = 0; j < 4; ++j) {
-    const size_t i = i0 + (j < count ? j : 0);
+    const size_t i = nodes[i0 + (j < count ? j : 0)];
     u.out[j] = &output[i];
     u.b[j] = &layer[i];
   }
@@ -130,17 +137,19 @@ inline void lerp_rows(const Uniform4& u, size_t count, __m128 w) {
   }
 }
 
-void blend_override_uniform(const BlendLayer& layer, float weight, std::span<Transform> output) {
+void blend_override_uniform(const BlendLayer& layer, float weight, std::span<Transform> output,
+                            NodeList nodes) {
   static_assert(sizeof(Transform) == 40 && offsetof(Transform, rotation) == 12 &&
                     offsetof(Transform, scale) == 28,
                 "the row loads assume Transform's layout");
-  const size_t n = output.size();
+  const size_t n = nodes.count;
   const __m128 w = _mm_set1_ps(weight);
   for (size_t i0 = 0; i0 < n; i0 += 8) {
     Uniform4 u0, u1;
     const bool second = i0 + 4 < n;
-    load_uniform4(output, layer.local, i0, std::min<size_t>(4, n - i0), u0);
-    if (second) load_uniform4(output, layer.local, i0 + 4, std::min<size_t>(4, n - i0 - 4), u1);
+    load_uniform4(output, layer.local, nodes, i0, std::min<size_t>(4, n - i0), u0);
+    if (second)
+      load_uniform4(output, layer.local, nodes, i0 + 4, std::min<size_t>(4, n - i0 - 4), u1);
     // Rows after the rotations are read, before they are written.
     lerp_rows(u0, std::min<size_t>(4, n - i0), w);
     if (second) {
@@ -158,18 +167,19 @@ void blend_override_uniform(const BlendLayer& layer, float weight, std::span<Tra
 // One override layer over `output`: blend_transforms where the node's weight is not 0, nothing
 // changed where it is. Eight nodes at a time, as two independent batches whose slerp latencies
 // overlap.
-void blend_override(const BlendLayer& layer, float weight, std::span<Transform> output) {
+void blend_override(const BlendLayer& layer, float weight, std::span<Transform> output,
+                    NodeList nodes) {
   if (layer.joint_weights.empty()) {
-    blend_override_uniform(layer, weight, output);
+    blend_override_uniform(layer, weight, output, nodes);
     return;
   }
-  const size_t n = output.size();
+  const size_t n = nodes.count;
   for (size_t i0 = 0; i0 < n; i0 += 8) {
     Batch b0, b1;
     const size_t c0 = std::min<size_t>(4, n - i0);
     const size_t c1 = i0 + 4 < n ? std::min<size_t>(4, n - i0 - 4) : 0;
-    const bool any0 = prepare(layer, weight, output, i0, c0, b0);
-    const bool any1 = c1 > 0 && prepare(layer, weight, output, i0 + 4, c1, b1);
+    const bool any0 = prepare(layer, weight, output, nodes, i0, c0, b0);
+    const bool any1 = c1 > 0 && prepare(layer, weight, output, nodes, i0 + 4, c1, b1);
     // Both batches read before either writes (they never share a node).
     if (any0 && any1) {
       const Quat4 q0 = slerp_batch(b0), q1 = slerp_batch(b1);
@@ -180,8 +190,8 @@ void blend_override(const BlendLayer& layer, float weight, std::span<Transform> 
     } else if (any1) {
       scatter_quats(slerp_batch(b1), b1.out[0], b1.out[1], b1.out[2], b1.out[3]);
     }
-    if (any0) lerp_vectors(layer, output, i0, c0, b0);
-    if (any1) lerp_vectors(layer, output, i0 + 4, c1, b1);
+    if (any0) lerp_vectors(layer, output, nodes, i0, c0, b0);
+    if (any1) lerp_vectors(layer, output, nodes, i0 + 4, c1, b1);
   }
 }
 
@@ -189,6 +199,8 @@ void blend_override(const BlendLayer& layer, float weight, std::span<Transform> 
 
 bool BlendingJob::validate() const {
   if (layers.empty()) return false;
+  for (const int i : nodes)
+    if (i < 0 || size_t(i) >= output.size()) return false;
   for (size_t l = 0; l < layers.size(); ++l) {
     const BlendLayer& layer = layers[l];
     if (layer.local.size() != output.size() ||
@@ -212,6 +224,8 @@ bool BlendingJob::run() const {
     std::copy(base.local.begin(), base.local.end(), output.begin());
   if (base.morph_weights.data() != output_morph_weights.data())
     std::copy(base.morph_weights.begin(), base.morph_weights.end(), output_morph_weights.begin());
+  const NodeList list =
+      nodes.empty() ? NodeList{nullptr, output.size()} : NodeList{nodes.data(), nodes.size()};
   for (size_t l = 1; l < layers.size(); ++l) {
     const BlendLayer& layer = layers[l];
     const float weight = std::clamp(layer.weight, 0.0f, 1.0f);
@@ -219,14 +233,15 @@ bool BlendingJob::run() const {
     const bool per_joint = !layer.joint_weights.empty();
     const bool additive = layer.mode == BlendMode::Additive;
     if (additive) {
-      for (size_t i = 0; i < output.size(); ++i) {
+      for (size_t k = 0; k < list.count; ++k) {
+        const size_t i = list[k];
         const float w =
             per_joint ? weight * std::clamp(layer.joint_weights[i], 0.0f, 1.0f) : weight;
         if (w == 0.0f) continue;
         output[i] = add_transform_difference(output[i], layer.local[i], layer.reference[i], w);
       }
     } else {
-      blend_override(layer, weight, output);  // blend_transforms, four nodes at a time
+      blend_override(layer, weight, output, list);  // blend_transforms, four nodes at a time
     }
     // Morph weights belong to mesh nodes, not joints: they follow the layer weight alone.
     for (size_t i = 0; i < output_morph_weights.size(); ++i) {

@@ -75,6 +75,13 @@ bool constant_keys(const Channel& c) {
 }  // namespace
 
 RawClipSource::RawClipSource(const Model& model, const Clip& clip) : model_(&model), clip_(&clip) {
+  for (const Channel& c : clip.channels)
+    if (c.node >= 0 && size_t(c.node) < model.nodes.size() && c.path != TargetPath::Weights &&
+        !c.times.empty())
+      animated_nodes_.push_back(c.node);
+  std::sort(animated_nodes_.begin(), animated_nodes_.end());
+  animated_nodes_.erase(std::unique(animated_nodes_.begin(), animated_nodes_.end()),
+                        animated_nodes_.end());
   // Two channels on one node and path: the later one wins in sample_clip_channels, an order the
   // grouped layout does not keep. The importer rejects such files; stay exact anyway.
   std::set<std::pair<int, int>> targets;

@@ -24,6 +24,9 @@ class ClipSource {
   // animate is left alone. Times outside the keys hold the end values. No allocation.
   virtual void sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
                       std::span<float> morph_weights) const = 0;
+  // The nodes whose transform sample() may change, ascending; empty when the source does not
+  // say (every node then counts as animated). A crossfade blends only the union of its clips'.
+  virtual std::span<const int> animated_nodes() const { return {}; }
 };
 
 // The readable form of sampling a raw clip, channel by channel through sample_channel
@@ -55,6 +58,7 @@ class RawClipSource final : public ClipSource {
   size_t cursor_count() const override { return clip_->channels.size(); }
   void sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
               std::span<float> morph_weights) const override;
+  std::span<const int> animated_nodes() const override { return animated_nodes_; }
   const Clip& clip() const { return *clip_; }
 
  private:
@@ -103,6 +107,7 @@ class RawClipSource final : public ClipSource {
   // falls back to sample_clip_channels.
   size_t node_bound_ = 0;
   bool prepared_ = false;
+  std::vector<int> animated_nodes_;  // of the T/R/S channels, ascending
   std::vector<Timeline> timelines_;
   std::vector<Track> vectors_;  // LINEAR translations and scales
   std::vector<Constant> constants_;

@@ -5,9 +5,11 @@
 // pipeline did before the cursors existed.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <vector>
 
 #include "anim/blending_job.h"
@@ -105,7 +107,11 @@ void update_stage(benchmark::State& state, Stage stage) {
   const std::vector<rig::Transform> walk_pose = a.local;
   const rig::BlendLayer layers[2] = {{a.local, a.morph_weights, 1.0f, {}},
                                      {b.local, b.morph_weights, 0.5f, {}}};
-  const rig::BlendingJob blend{layers, a.local, a.morph_weights};
+  std::vector<int> blend_nodes;  // what either clip animates, as the Character blends
+  std::set_union(walk.animated_nodes().begin(), walk.animated_nodes().end(),
+                 run.animated_nodes().begin(), run.animated_nodes().end(),
+                 std::back_inserter(blend_nodes));
+  const rig::BlendingJob blend{layers, a.local, a.morph_weights, blend_nodes};
   std::vector<glm::mat4> world(model.nodes.size()), skinning(model.skins[0].joints.size());
   const rig::NodeHierarchy hierarchy = rig::NodeHierarchy::build(model);
   const rig::LocalToWorldJob to_world{&model, &hierarchy, a.local, world, -1};

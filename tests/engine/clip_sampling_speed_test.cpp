@@ -390,6 +390,66 @@ TEST(RawClipSourceFast, CharacterCrossfadeMatchesTheReadablePipeline) {
   }
 }
 
+// animated_nodes(): exactly the nodes with a T/R/S channel, ascending, each once (a brute-force
+// scan of the channels).
+TEST(RawClipSourceFast, AnimatedNodesAreTheChannelsNodes) {
+  const RandomClipModel r = random_model(14);
+  for (const Clip& clip : r.model.clips) {
+    const RawClipSource source(r.model, clip);
+    std::vector<int> want;
+    for (int node = 0; node < int(r.model.nodes.size()); ++node)
+      for (const Channel& c : clip.channels)
+        if (c.node == node) {
+          want.push_back(node);
+          break;
+        }
+    const std::span<const int> got = source.animated_nodes();
+    EXPECT_EQ(std::vector<int>(got.begin(), got.end()), want);
+    EXPECT_LT(want.size(), r.model.nodes.size());  // some nodes are left alone
+  }
+}
+
+// A blend restricted to a node list: the listed nodes as the full blend gives them, bit for bit
+// (masked and unmasked, override and additive), the others the base layer's values untouched;
+// a list naming a node past the pose is rejected.
+TEST(BlendingJobNodes, ListedNodesBlendAndTheOthersKeepTheBase) {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f), w01(0.0f, 1.0f);
+  const size_t n = 23;
+  std::vector<Transform> a(n), b(n), ref(n);
+  std::vector<float> mask(n), morph;
+  for (size_t i = 0; i < n; ++i) {
+    for (Transform* t : {&a[i], &b[i], &ref[i]}) {
+      t->translation = {u(rng), u(rng), u(rng)};
+      t->rotation = random_quat(rng);
+      t->scale = glm::vec3(1.0f) + 0.2f * glm::vec3(u(rng), u(rng), u(rng));
+    }
+    mask[i] = w01(rng);
+  }
+  const std::vector<int> nodes = {0, 2, 3, 7, 8, 9, 10, 11, 15, 22};  // 10: a short last batch
+  for (const bool masked : {false, true})
+    for (const BlendMode mode : {BlendMode::Override, BlendMode::Additive}) {
+      BlendLayer top{b, morph, 0.6f,
+                     masked ? std::span<const float>(mask) : std::span<const float>()};
+      top.mode = mode;
+      top.reference = ref;
+      const BlendLayer layers[2] = {{a, morph, 1.0f, {}}, top};
+      std::vector<Transform> full(n), partial(n);
+      ASSERT_TRUE((BlendingJob{layers, full, morph}.run()));
+      ASSERT_TRUE((BlendingJob{layers, partial, morph, nodes}.run()));
+      for (size_t i = 0; i < n; ++i) {
+        const bool listed = std::find(nodes.begin(), nodes.end(), int(i)) != nodes.end();
+        const Transform& want = listed ? full[i] : a[i];
+        EXPECT_EQ(std::memcmp(&partial[i], &want, sizeof(Transform)), 0)
+            << "node " << i << (masked ? " masked" : "") << " mode " << int(mode);
+      }
+    }
+  std::vector<Transform> out(n);
+  const BlendLayer layers[2] = {{a, morph, 1.0f, {}}, {b, morph, 0.5f, {}}};
+  const std::vector<int> bad = {1, int(n)};
+  EXPECT_FALSE((BlendingJob{layers, out, morph, bad}.validate()));
+}
+
 // The SSE2 world × inverse bind is glm's product bit for bit (== compares −0 and +0 equal), for
 // affine inverse binds (the shortcut) and general ones.
 TEST(UpdateSpeed, SkinningMatricesAreGlmsProductBitForBit) {
