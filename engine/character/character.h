@@ -1,8 +1,9 @@
 // One animated character: the per-character buffers of a model and the per-frame pose pipeline,
 // run as small jobs in order:
 //
-//   sample (SamplingJob per playing clip, cursors kept)  → blend (BlendingJob: base + layers)
-//   → local → world (LocalToWorldJob)  → constraints (the plug-in point below)
+//   sample (SamplingJob per playing clip, cursors kept)  → blend (BlendingJob: base + layers;
+//   a crossfade only over the nodes its two clips animate)
+//   → local → world (LocalToWorldJob, by depth)  → constraints (the plug-in point below)
 //   → skinning matrices (world × inverse bind)  → palettes, lazily, per method asked for.
 //
 // Constraints (IK, look-at) plug in after blending, where they see the blended local pose and

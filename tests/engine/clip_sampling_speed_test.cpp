@@ -390,6 +390,36 @@ TEST(RawClipSourceFast, CharacterCrossfadeMatchesTheReadablePipeline) {
   }
 }
 
+// The layout's limits: more distinct timelines than the per-sample buffer holds (the extra
+// channels go through sample_channel), and a clip targeting one node and path twice (the whole
+// clip falls back to the readable sampler, where the later channel wins).
+TEST(RawClipSourceFast, ManyTimelinesAndRepeatedTargetsStayExact) {
+  std::mt19937 rng(17);
+  Model m;
+  for (int i = 0; i < 90; ++i) test::add_node(m, "n" + std::to_string(i), i == 0 ? -1 : 0, {});
+  Clip many;
+  for (int i = 0; i < 90; ++i) {
+    const std::vector<float> times = key_times(rng, 3 + size_t(i % 5), 0.01f * float(i));
+    std::vector<glm::quat> keys;
+    for (size_t k = 0; k < times.size(); ++k) keys.push_back(random_quat(rng));
+    many.channels.push_back(test::rotation_channel(i, times, keys));
+  }
+  Clip twice;
+  twice.channels = {many.channels[3], many.channels[4]};
+  twice.channels[1].node = 3;
+  for (const Clip* clip : {&many, &twice}) {
+    const RawClipSource source(m, *clip);
+    std::vector<uint32_t> cursors(source.cursor_count(), 0);
+    for (float t = -0.1f; t < 2.0f; t += 0.01f) {
+      std::vector<Transform> fast = rest_of(m), readable = rest_of(m);
+      source.sample(t, cursors, fast, {});
+      sample_clip_channels(m, *clip, t, {}, readable, {});
+      expect_same_pose(fast, readable, kRotationBound, clip == &many ? "many" : "twice");
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 // animated_nodes(): exactly the nodes with a T/R/S channel, ascending, each once (a brute-force
 // scan of the channels).
 TEST(RawClipSourceFast, AnimatedNodesAreTheChannelsNodes) {
