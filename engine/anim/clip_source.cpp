@@ -248,8 +248,8 @@ void RawClipSource::sample(float time, std::span<uint32_t> cursors, std::span<Tr
       case TargetPath::Scale:
         t.scale = glm::vec3(c.value[0], c.value[1], c.value[2]);
         break;
-      default:
-        t.rotation = glm::quat(c.value[3], c.value[0], c.value[1], c.value[2]);
+      default:  // one 16-byte store, which forwards to local → world's 16-byte load
+        _mm_storeu_ps(&t.rotation.x, _mm_loadu_ps(c.value));
         break;
     }
   }

@@ -1,7 +1,6 @@
 #include "anim/local_to_world_job.h"
 
 #include <algorithm>
-#include <cstddef>
 
 #include "anim/quat_simd.h"
 
@@ -63,10 +62,12 @@ void local_matrices4(std::span<const Transform> local, std::span<glm::mat4> worl
   const __m128 qxz = mul(q.x, q.z), qxy = mul(q.x, q.y), qyz = mul(q.y, q.z);
   const __m128 qwx = mul(q.w, q.x), qwy = mul(q.w, q.y), qwz = mul(q.w, q.z);
   const __m128 one = k(1.0f), two = k(2.0f);
-  // The scales as rows [qw sx sy sz] (Transform's last four floats), transposed.
-  static_assert(offsetof(Transform, scale) == offsetof(Transform, rotation) + 4 * sizeof(float));
-  const Quat4 ws = gather_quats(&t0.rotation.w, &t1.rotation.w, &t2.rotation.w, &t3.rotation.w);
-  const __m128 sx = ws.y, sy = ws.z, sz = ws.w;
+  // Scales by scalar loads: a 16-byte row load across the rotation would straddle the
+  // sampler's and the blend's rotation stores, which cannot forward to it (the load then waits
+  // for the stores to retire).
+  const __m128 sx = _mm_setr_ps(t0.scale.x, t1.scale.x, t2.scale.x, t3.scale.x);
+  const __m128 sy = _mm_setr_ps(t0.scale.y, t1.scale.y, t2.scale.y, t3.scale.y);
+  const __m128 sz = _mm_setr_ps(t0.scale.z, t1.scale.z, t2.scale.z, t3.scale.z);
   const __m128 zero = _mm_setzero_ps();
   __m128 c0[4] = {mul(sub(one, mul(two, add(qyy, qzz))), sx), mul(mul(two, add(qxy, qwz)), sx),
                   mul(mul(two, sub(qxz, qwy)), sx), zero};
