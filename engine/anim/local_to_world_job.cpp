@@ -40,6 +40,11 @@ NodeHierarchy NodeHierarchy::build(const Model& model) {
     if (model.nodes[size_t(node)].parent < 0) h.by_depth.push_back(node);
   for (size_t i = 0; i < h.by_depth.size(); ++i)
     for (int child : model.nodes[size_t(h.by_depth[i])].children) h.by_depth.push_back(child);
+  h.by_depth_parent.reserve(h.by_depth.size());
+  for (const int node : h.by_depth) {
+    const Node& n = model.nodes[size_t(node)];
+    h.by_depth_parent.push_back(n.has_shear ? kShear : n.parent);
+  }
   return h;
 }
 
@@ -129,8 +134,10 @@ bool LocalToWorldJob::run() const {
   // The whole model in the importer's parents-first order, or one subtree as a range of the
   // depth-first order.
   std::span<const int> nodes = m.node_order;
-  if (root < 0 && hierarchy && hierarchy->by_depth.size() == m.node_order.size())
-    nodes = hierarchy->by_depth;
+  const bool by_depth = root < 0 && hierarchy &&
+                        hierarchy->by_depth.size() == m.node_order.size() &&
+                        hierarchy->by_depth_parent.size() == m.node_order.size();
+  if (by_depth) nodes = hierarchy->by_depth;
   if (root >= 0)
     nodes = std::span<const int>(hierarchy->order)
                 .subspan(hierarchy->position[size_t(root)],
@@ -141,6 +148,21 @@ bool LocalToWorldJob::run() const {
     int batch[4];
     for (size_t j = 0; j < 4; ++j) batch[j] = nodes[i0 + j < nodes.size() ? i0 + j : i0];
     local_matrices4(local, world, batch);
+  }
+  if (by_depth) {
+    const int* parents = hierarchy->by_depth_parent.data();
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      const int p = parents[k];
+      if (p >= 0) {
+        parent_times_local(world[size_t(p)], world[size_t(nodes[k])]);
+      } else if (p == NodeHierarchy::kShear) {
+        const Node& node = m.nodes[size_t(nodes[k])];
+        glm::mat4& w = world[size_t(nodes[k])];
+        w = w * node.shear;
+        if (node.parent >= 0) w = world[size_t(node.parent)] * w;
+      }
+    }
+    return true;
   }
   for (const int i : nodes) {
     const Node& node = m.nodes[size_t(i)];

@@ -480,6 +480,42 @@ TEST(BlendingJobNodes, ListedNodesBlendAndTheOthersKeepTheBase) {
   EXPECT_FALSE((BlendingJob{layers, out, morph, bad}.validate()));
 }
 
+// Local → world by depth (a hierarchy given) against the readable recursion world(parent) ·
+// trs(local) · shear written here, with sheared nodes (roots and children), bit for bit.
+TEST(UpdateSpeed, LocalToWorldByDepthMatchesTheRecursionWithShear) {
+  RandomClipModel r = random_model(31, 45);
+  Model& m = r.model;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-0.3f, 0.3f);
+  for (size_t i = 0; i < m.nodes.size(); i += 4) {
+    Node& n = m.nodes[i];
+    n.has_shear = true;
+    n.shear = glm::mat4(1.0f);
+    n.shear[1][0] = u(rng), n.shear[2][1] = u(rng);
+  }
+  std::vector<Transform> local = rest_of(m);
+  for (Transform& t : local) t.rotation = random_quat(rng);
+  const NodeHierarchy h = NodeHierarchy::build(m);
+  ASSERT_EQ(h.by_depth.size(), m.nodes.size());
+  std::vector<glm::mat4> world(m.nodes.size());
+  ASSERT_TRUE((LocalToWorldJob{&m, &h, local, world, -1}.run()));
+  std::vector<glm::mat4> want(m.nodes.size());
+  std::vector<bool> done(m.nodes.size(), false);
+  // Recursion by hand: each node after its parent, whatever order the job used.
+  for (size_t pass = 0; pass < m.nodes.size(); ++pass)
+    for (size_t i = 0; i < m.nodes.size(); ++i) {
+      const Node& n = m.nodes[i];
+      if (done[i] || (n.parent >= 0 && !done[size_t(n.parent)])) continue;
+      glm::mat4 l = trs_matrix(local[i]);
+      if (n.has_shear) l = l * n.shear;
+      want[i] = n.parent < 0 ? l : want[size_t(n.parent)] * l;
+      done[i] = true;
+    }
+  for (size_t i = 0; i < m.nodes.size(); ++i)
+    for (int c = 0; c < 4; ++c)
+      for (int k = 0; k < 4; ++k) EXPECT_EQ(world[i][c][k], want[i][c][k]) << i;
+}
+
 // The SSE2 world × inverse bind is glm's product bit for bit (== compares −0 and +0 equal), for
 // affine inverse binds (the shortcut) and general ones.
 TEST(UpdateSpeed, SkinningMatricesAreGlmsProductBitForBit) {
