@@ -4,6 +4,8 @@
 // put this file in as rig_side.cpp and run its run.sh with OZZ_MIRROR (see its header). The
 // harness that builds ozz is not kept in this repository. Not built by the project's CMake.
 #include <glm/gtc/type_ptr.hpp>
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <memory>
 
@@ -69,6 +71,8 @@ struct RigAnim {
   rig::Pose pose, pose_b;
   std::vector<glm::mat4> world, skinning;
   std::vector<glm::vec4> palette;
+  rig::NodeHierarchy hierarchy;  // the by-depth order local → world runs in
+  std::vector<int> blend_nodes;  // what either clip animates: all a crossfade blends
 };
 
 std::map<std::string, std::unique_ptr<RigAnim>>& anims() {
@@ -114,10 +118,10 @@ void evaluate_jobs(RigAnim& a, const rig::PoseSelection& sel) {
     const rig::BlendLayer layers[2] = {
         {a.pose.local, a.pose.morph_weights, 1.0f, {}},
         {a.pose_b.local, a.pose_b.morph_weights, sel.blend_weight, {}}};
-    const rig::BlendingJob blend{layers, a.pose.local, a.pose.morph_weights};
+    const rig::BlendingJob blend{layers, a.pose.local, a.pose.morph_weights, a.blend_nodes};
     blend.run();
   }
-  const rig::LocalToWorldJob to_world{&m, nullptr, a.pose.local, a.world, -1};
+  const rig::LocalToWorldJob to_world{&m, &a.hierarchy, a.pose.local, a.world, -1};
   to_world.run();
   rig::compute_skinning_matrices(m.skins[0], a.world, a.skinning);
   rig::method_info(rig::SkinningMethod::Linear).write_palette(a.skinning, a.palette);
@@ -146,6 +150,10 @@ bool rig_load(const AnimCase& c, RigInfo& info, std::string& error) {
   rig::init_rest_pose(m, a->pose);
   rig::init_rest_pose(m, a->pose_b);
   a->world.assign(m.nodes.size(), glm::mat4(1));
+  a->hierarchy = rig::NodeHierarchy::build(m);
+  std::set_union(a->source_a->animated_nodes().begin(), a->source_a->animated_nodes().end(),
+                 a->source_b->animated_nodes().begin(), a->source_b->animated_nodes().end(),
+                 std::back_inserter(a->blend_nodes));
   a->skinning.assign(m.skins[0].joints.size(), glm::mat4(1));
   a->palette.assign(
       m.skins[0].joints.size() * rig::method_info(rig::SkinningMethod::Linear).palette_rows,

@@ -1,10 +1,10 @@
 #include "anim/blending_job.h"
 
-#include <emmintrin.h>
-
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
+#include "anim/quat_simd.h"
 #include "anim/sampling.h"
 
 namespace rig {
@@ -45,101 +45,153 @@ Transform add_transform_difference(const Transform& base, const Transform& value
 
 namespace {
 
-// slerp_shortest (anim/sampling.h) on four quaternion pairs at once, one component per SSE
-// lane group: the same operations in the same order, both of its branches computed and
-// selected, so each lane is bit for bit what the scalar function returns. A crossfade's
-// rotations take the polynomial branch for most joints; four at a time hides its latency.
-struct Quat4 {
-  __m128 x, y, z, w;
+using namespace quat4;
+
+// The nodes a job blends: every node (list null) or BlendingJob::nodes.
+struct NodeList {
+  const int* list;
+  size_t count;
+  size_t operator[](size_t k) const { return list ? size_t(list[k]) : k; }
 };
 
-inline Quat4 load_quats(const glm::quat* q) {
-  __m128 r0 = _mm_loadu_ps(&q[0].x), r1 = _mm_loadu_ps(&q[1].x), r2 = _mm_loadu_ps(&q[2].x),
-         r3 = _mm_loadu_ps(&q[3].x);
-  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  return {r0, r1, r2, r3};
+// Four nodes' override blend from node i0 on (count of them real; spare lanes repeat node i0
+// with its weight): rotations gathered straight from the transforms, one batch slerp, lanes of
+// weight 0 given back their own bits.
+struct Batch {
+  const float* a[4];
+  const float* b[4];
+  float* out[4];
+  alignas(16) float w[4];
+};
+
+inline bool prepare(const BlendLayer& layer, float weight, std::span<Transform> output,
+                    NodeList nodes, size_t i0, size_t count, Batch& batch) {
+  bool any = false;
+  for (size_t j = 0; j < 4; ++j) {
+    const size_t i = nodes[i0 + (j < count ? j : 0)];
+    batch.w[j] = layer.joint_weights.empty()
+                     ? weight
+                     : weight * std::clamp(layer.joint_weights[i], 0.0f, 1.0f);
+    batch.a[j] = &output[i].rotation.x;
+    batch.b[j] = &layer.local[i].rotation.x;
+    batch.out[j] = &output[i].rotation.x;
+    any = any || batch.w[j] != 0.0f;
+  }
+  return any;
 }
 
-inline void store_quats(Quat4 v, glm::quat* q) {
-  _MM_TRANSPOSE4_PS(v.x, v.y, v.z, v.w);
-  _mm_storeu_ps(&q[0].x, v.x);
-  _mm_storeu_ps(&q[1].x, v.y);
-  _mm_storeu_ps(&q[2].x, v.z);
-  _mm_storeu_ps(&q[3].x, v.w);
+inline Quat4 slerp_batch(const Batch& batch) {
+  const Quat4 a = gather_quats(batch.a[0], batch.a[1], batch.a[2], batch.a[3]);
+  const __m128 w = _mm_load_ps(batch.w);
+  const Quat4 q =
+      slerp_shortest4(a, gather_quats(batch.b[0], batch.b[1], batch.b[2], batch.b[3]), w);
+  const __m128 keep = _mm_cmpeq_ps(w, _mm_setzero_ps());
+  return {select(keep, a.x, q.x), select(keep, a.y, q.y), select(keep, a.z, q.z),
+          select(keep, a.w, q.w)};
 }
 
-inline __m128 mul(__m128 a, __m128 b) { return _mm_mul_ps(a, b); }
-inline __m128 add(__m128 a, __m128 b) { return _mm_add_ps(a, b); }
-inline __m128 sub(__m128 a, __m128 b) { return _mm_sub_ps(a, b); }
-inline __m128 k(float v) { return _mm_set1_ps(v); }
-inline __m128 select(__m128 mask, __m128 a, __m128 b) {
-  return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+inline void lerp_vectors(const BlendLayer& layer, std::span<Transform> output, NodeList nodes,
+                         size_t i0, size_t count, const Batch& batch) {
+  for (size_t j = 0; j < count; ++j) {
+    const float w = batch.w[j];
+    if (w == 0.0f) continue;
+    Transform& o = output[nodes[i0 + j]];
+    const Transform& b = layer.local[nodes[i0 + j]];
+    o.translation = o.translation + (b.translation - o.translation) * w;
+    o.scale = o.scale + (b.scale - o.scale) * w;
+  }
 }
 
-inline __m128 acos01_4(__m128 x) {  // slerp_detail::acos01
-  const __m128 x2 = mul(x, x), x4 = mul(x2, x2);
-  const __m128 p01 = sub(k(1.5707963050f), mul(k(0.2145988016f), x));
-  const __m128 p23 = sub(k(0.0889789874f), mul(k(0.0501743046f), x));
-  const __m128 p45 = sub(k(0.0308918810f), mul(k(0.0170881256f), x));
-  const __m128 p67 = sub(k(0.0066700901f), mul(k(0.0012624911f), x));
-  const __m128 p = add(add(p01, mul(p23, x2)), mul(add(p45, mul(p67, x2)), x4));
-  return mul(_mm_sqrt_ps(sub(k(1.0f), x)), p);
+// Four nodes of a layer without a mask (one weight w for all): rotations gathered first, then
+// translation and scale lerped as two 4-float rows each, [tx ty tz qx] and [qw sx sy sz] (the
+// rotation lanes come out wrong and are overwritten), then the slerped rotations stored. The
+// operations of blend_transforms, lane by lane.
+struct Uniform4 {
+  Transform* out[4];
+  const Transform* b[4];
+  Quat4 qa, qb;
+};
+
+inline void load_uniform4(std::span<Transform> output, std::span<const Transform> layer,
+                          NodeList nodes, size_t i0, size_t count, Uniform4& u) {
+  for (size_t j = 0; j < 4; ++j) {
+    const size_t i = nodes[i0 + (j < count ? j : 0)];
+    u.out[j] = &output[i];
+    u.b[j] = &layer[i];
+  }
+  u.qa = gather_quats(&u.out[0]->rotation.x, &u.out[1]->rotation.x, &u.out[2]->rotation.x,
+                      &u.out[3]->rotation.x);
+  u.qb = gather_quats(&u.b[0]->rotation.x, &u.b[1]->rotation.x, &u.b[2]->rotation.x,
+                      &u.b[3]->rotation.x);
 }
 
-inline __m128 sin_half_pi_4(__m128 x) {  // slerp_detail::sin_half_pi
-  const __m128 x2 = mul(x, x), x4 = mul(x2, x2);
-  const __m128 q01 = add(k(-1.0f / 6.0f), mul(k(1.0f / 120.0f), x2));
-  const __m128 q23 = add(k(-1.0f / 5040.0f), mul(k(1.0f / 362880.0f), x2));
-  const __m128 q = add(q01, mul(sub(q23, mul(k(1.0f / 39916800.0f), x4)), x4));
-  return add(x, mul(mul(x, x2), q));
+// A short batch's repeated lanes would lerp their node twice (the lerp is not idempotent): only
+// the `count` real ones.
+inline void lerp_rows(const Uniform4& u, size_t count, __m128 w) {
+  for (size_t j = 0; j < count; ++j) {
+    float* o = &u.out[j]->translation.x;
+    const float* b = &u.b[j]->translation.x;
+    const __m128 t = _mm_loadu_ps(o), s = _mm_loadu_ps(o + 6);
+    _mm_storeu_ps(o, add(t, mul(sub(_mm_loadu_ps(b), t), w)));
+    _mm_storeu_ps(o + 6, add(s, mul(sub(_mm_loadu_ps(b + 6), s), w)));
+  }
 }
 
-inline Quat4 slerp_shortest4(const Quat4& a, Quat4 b, __m128 t) {
-  __m128 d = add(add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)), mul(a.w, b.w));
-  const __m128 flip = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), k(-0.0f));
-  b = {_mm_xor_ps(b.x, flip), _mm_xor_ps(b.y, flip), _mm_xor_ps(b.z, flip), _mm_xor_ps(b.w, flip)};
-  d = _mm_xor_ps(d, flip);
-  __m128 s0 = sub(k(1.0f), t), s1 = t;
-  const __m128 near = _mm_cmpgt_ps(d, k(0.9995f));
-  const __m128 theta = acos01_4(d);
-  s0 = select(near, s0, sin_half_pi_4(mul(s0, theta)));
-  s1 = select(near, s1, sin_half_pi_4(mul(s1, theta)));
-  const __m128 x = add(mul(s0, a.x), mul(s1, b.x)), y = add(mul(s0, a.y), mul(s1, b.y)),
-               z = add(mul(s0, a.z), mul(s1, b.z)), w = add(mul(s0, a.w), mul(s1, b.w));
-  const __m128 len2 = add(add(add(mul(x, x), mul(y, y)), mul(z, z)), mul(w, w));
-  const __m128 ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
-  const __m128 inv = _mm_div_ps(k(1.0f), _mm_sqrt_ps(len2));
-  return {select(ok, mul(x, inv), a.x), select(ok, mul(y, inv), a.y), select(ok, mul(z, inv), a.z),
-          select(ok, mul(w, inv), a.w)};
-}
-
-// One override layer over `output`, four nodes at a time: blend_transforms where the node's
-// weight is not 0, nothing written where it is.
-void blend_override(const BlendLayer& layer, float weight, std::span<Transform> output) {
-  const bool per_joint = !layer.joint_weights.empty();
-  const size_t n = output.size();
-  for (size_t i0 = 0; i0 < n; i0 += 4) {
-    const size_t count = std::min<size_t>(4, n - i0);
-    alignas(16) float w[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    glm::quat qa[4], qb[4], q[4];
-    bool any = false;
-    for (size_t j = 0; j < count; ++j) {
-      const size_t i = i0 + j;
-      w[j] = per_joint ? weight * std::clamp(layer.joint_weights[i], 0.0f, 1.0f) : weight;
-      qa[j] = output[i].rotation;
-      qb[j] = layer.local[i].rotation;
-      any = any || w[j] != 0.0f;
+void blend_override_uniform(const BlendLayer& layer, float weight, std::span<Transform> output,
+                            NodeList nodes) {
+  static_assert(sizeof(Transform) == 40 && offsetof(Transform, rotation) == 12 &&
+                    offsetof(Transform, scale) == 28,
+                "the row loads assume Transform's layout");
+  const size_t n = nodes.count;
+  const __m128 w = _mm_set1_ps(weight);
+  for (size_t i0 = 0; i0 < n; i0 += 8) {
+    Uniform4 u0, u1;
+    const bool second = i0 + 4 < n;
+    load_uniform4(output, layer.local, nodes, i0, std::min<size_t>(4, n - i0), u0);
+    if (second)
+      load_uniform4(output, layer.local, nodes, i0 + 4, std::min<size_t>(4, n - i0 - 4), u1);
+    // Rows after the rotations are read, before they are written.
+    lerp_rows(u0, std::min<size_t>(4, n - i0), w);
+    if (second) {
+      lerp_rows(u1, std::min<size_t>(4, n - i0 - 4), w);
+      const Quat4 q1 = slerp_shortest4(u1.qa, u1.qb, w);
+      scatter_quats(q1, &u1.out[0]->rotation.x, &u1.out[1]->rotation.x, &u1.out[2]->rotation.x,
+                    &u1.out[3]->rotation.x);
     }
-    if (!any) continue;
-    store_quats(slerp_shortest4(load_quats(qa), load_quats(qb), _mm_load_ps(w)), q);
-    for (size_t j = 0; j < count; ++j) {
-      if (w[j] == 0.0f) continue;
-      Transform& o = output[i0 + j];
-      const Transform& b = layer.local[i0 + j];
-      o.translation = o.translation + (b.translation - o.translation) * w[j];
-      o.scale = o.scale + (b.scale - o.scale) * w[j];
-      o.rotation = q[j];
+    const Quat4 q0 = slerp_shortest4(u0.qa, u0.qb, w);
+    scatter_quats(q0, &u0.out[0]->rotation.x, &u0.out[1]->rotation.x, &u0.out[2]->rotation.x,
+                  &u0.out[3]->rotation.x);
+  }
+}
+
+// One override layer over `output`: blend_transforms where the node's weight is not 0, nothing
+// changed where it is. Eight nodes at a time, as two independent batches whose slerp latencies
+// overlap.
+void blend_override(const BlendLayer& layer, float weight, std::span<Transform> output,
+                    NodeList nodes) {
+  if (layer.joint_weights.empty()) {
+    blend_override_uniform(layer, weight, output, nodes);
+    return;
+  }
+  const size_t n = nodes.count;
+  for (size_t i0 = 0; i0 < n; i0 += 8) {
+    Batch b0, b1;
+    const size_t c0 = std::min<size_t>(4, n - i0);
+    const size_t c1 = i0 + 4 < n ? std::min<size_t>(4, n - i0 - 4) : 0;
+    const bool any0 = prepare(layer, weight, output, nodes, i0, c0, b0);
+    const bool any1 = c1 > 0 && prepare(layer, weight, output, nodes, i0 + 4, c1, b1);
+    // Both batches read before either writes (they never share a node).
+    if (any0 && any1) {
+      const Quat4 q0 = slerp_batch(b0), q1 = slerp_batch(b1);
+      scatter_quats(q0, b0.out[0], b0.out[1], b0.out[2], b0.out[3]);
+      scatter_quats(q1, b1.out[0], b1.out[1], b1.out[2], b1.out[3]);
+    } else if (any0) {
+      scatter_quats(slerp_batch(b0), b0.out[0], b0.out[1], b0.out[2], b0.out[3]);
+    } else if (any1) {
+      scatter_quats(slerp_batch(b1), b1.out[0], b1.out[1], b1.out[2], b1.out[3]);
     }
+    if (any0) lerp_vectors(layer, output, nodes, i0, c0, b0);
+    if (any1) lerp_vectors(layer, output, nodes, i0 + 4, c1, b1);
   }
 }
 
@@ -147,6 +199,8 @@ void blend_override(const BlendLayer& layer, float weight, std::span<Transform> 
 
 bool BlendingJob::validate() const {
   if (layers.empty()) return false;
+  for (const int i : nodes)
+    if (i < 0 || size_t(i) >= output.size()) return false;
   for (size_t l = 0; l < layers.size(); ++l) {
     const BlendLayer& layer = layers[l];
     if (layer.local.size() != output.size() ||
@@ -170,6 +224,8 @@ bool BlendingJob::run() const {
     std::copy(base.local.begin(), base.local.end(), output.begin());
   if (base.morph_weights.data() != output_morph_weights.data())
     std::copy(base.morph_weights.begin(), base.morph_weights.end(), output_morph_weights.begin());
+  const NodeList list =
+      nodes.empty() ? NodeList{nullptr, output.size()} : NodeList{nodes.data(), nodes.size()};
   for (size_t l = 1; l < layers.size(); ++l) {
     const BlendLayer& layer = layers[l];
     const float weight = std::clamp(layer.weight, 0.0f, 1.0f);
@@ -177,14 +233,15 @@ bool BlendingJob::run() const {
     const bool per_joint = !layer.joint_weights.empty();
     const bool additive = layer.mode == BlendMode::Additive;
     if (additive) {
-      for (size_t i = 0; i < output.size(); ++i) {
+      for (size_t k = 0; k < list.count; ++k) {
+        const size_t i = list[k];
         const float w =
             per_joint ? weight * std::clamp(layer.joint_weights[i], 0.0f, 1.0f) : weight;
         if (w == 0.0f) continue;
         output[i] = add_transform_difference(output[i], layer.local[i], layer.reference[i], w);
       }
     } else {
-      blend_override(layer, weight, output);  // blend_transforms, four nodes at a time
+      blend_override(layer, weight, output, list);  // blend_transforms, four nodes at a time
     }
     // Morph weights belong to mesh nodes, not joints: they follow the layer weight alone.
     for (size_t i = 0; i < output_morph_weights.size(); ++i) {

@@ -52,6 +52,11 @@ struct BlendingJob {
   std::span<const BlendLayer> layers;  // at least one; layers[0]'s mode is ignored
   std::span<Transform> output;         // may be layers[0].local's storage
   std::span<float> output_morph_weights;
+  // The nodes to blend, each once (ascending keeps memory order); empty: every node. The others
+  // keep the base layer's values: leave out only nodes whose transform is the same in every
+  // layer (nodes no playing clip animates), where a blend would give that value back up to the
+  // rounding of a renormalized rotation. Morph weights always blend.
+  std::span<const int> nodes;
 
   bool validate() const;
   bool run() const;  // false (and nothing written) when validate() fails

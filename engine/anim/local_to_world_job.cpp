@@ -1,8 +1,8 @@
 #include "anim/local_to_world_job.h"
 
-#include <emmintrin.h>
-
 #include <algorithm>
+
+#include "anim/quat_simd.h"
 
 namespace rig {
 
@@ -34,30 +34,87 @@ NodeHierarchy NodeHierarchy::build(const Model& model) {
       end = std::max(end, h.subtree_end[size_t(child)]);
     h.subtree_end[size_t(node)] = end;
   }
+  // Breadth first from the roots (in the order above).
+  h.by_depth.reserve(n);
+  for (const int node : h.order)
+    if (model.nodes[size_t(node)].parent < 0) h.by_depth.push_back(node);
+  for (size_t i = 0; i < h.by_depth.size(); ++i)
+    for (int child : model.nodes[size_t(h.by_depth[i])].children) h.by_depth.push_back(child);
+  h.by_depth_parent.reserve(h.by_depth.size());
+  for (const int node : h.by_depth) {
+    const Node& n = model.nodes[size_t(node)];
+    h.by_depth_parent.push_back(n.has_shear ? kShear : n.parent);
+  }
   return h;
 }
 
 namespace {
 
-// world = parent · trs(local), four columns at a time (SSE2). The same products and sums, in
-// the same order, as glm's scalar mat4 product (Σ_k parent[k] · local[j][k], k = 0..3 left to
-// right), minus the terms of local's last row (0, 0, 0, 1), which add exact zeros and ones:
-// the result is glm's bit for bit (but for the sign of a zero).
-inline __m128 load(const glm::vec4& v) { return _mm_loadu_ps(&v.x); }
+using namespace quat4;
 
-inline __m128 column(const __m128 p[4], const glm::vec3& c) {
-  __m128 r = _mm_mul_ps(p[0], _mm_set1_ps(c.x));
-  r = _mm_add_ps(r, _mm_mul_ps(p[1], _mm_set1_ps(c.y)));
-  return _mm_add_ps(r, _mm_mul_ps(p[2], _mm_set1_ps(c.z)));
+// Pass 1: trs_matrix(local[i]) into world[i] for four nodes at once: glm's mat3_cast formulas
+// in its operation order on four quaternions, columns times the scale, then transposed to one
+// matrix per node: trs_matrix bit for bit. Independent per node, so batches pipeline, which the
+// parent-to-child chain of pass 2 cannot.
+void local_matrices4(std::span<const Transform> local, std::span<glm::mat4> world,
+                     const int nodes[4]) {
+  const Transform& t0 = local[size_t(nodes[0])];
+  const Transform& t1 = local[size_t(nodes[1])];
+  const Transform& t2 = local[size_t(nodes[2])];
+  const Transform& t3 = local[size_t(nodes[3])];
+  const Quat4 q = gather_quats(&t0.rotation.x, &t1.rotation.x, &t2.rotation.x, &t3.rotation.x);
+  const __m128 qxx = mul(q.x, q.x), qyy = mul(q.y, q.y), qzz = mul(q.z, q.z);
+  const __m128 qxz = mul(q.x, q.z), qxy = mul(q.x, q.y), qyz = mul(q.y, q.z);
+  const __m128 qwx = mul(q.w, q.x), qwy = mul(q.w, q.y), qwz = mul(q.w, q.z);
+  const __m128 one = k(1.0f), two = k(2.0f);
+  // Scales by scalar loads: a 16-byte row load across the rotation would straddle the
+  // sampler's and the blend's rotation stores, which cannot forward to it (the load then waits
+  // for the stores to retire).
+  const __m128 sx = _mm_setr_ps(t0.scale.x, t1.scale.x, t2.scale.x, t3.scale.x);
+  const __m128 sy = _mm_setr_ps(t0.scale.y, t1.scale.y, t2.scale.y, t3.scale.y);
+  const __m128 sz = _mm_setr_ps(t0.scale.z, t1.scale.z, t2.scale.z, t3.scale.z);
+  const __m128 zero = _mm_setzero_ps();
+  __m128 c0[4] = {mul(sub(one, mul(two, add(qyy, qzz))), sx), mul(mul(two, add(qxy, qwz)), sx),
+                  mul(mul(two, sub(qxz, qwy)), sx), zero};
+  __m128 c1[4] = {mul(mul(two, sub(qxy, qwz)), sy), mul(sub(one, mul(two, add(qxx, qzz))), sy),
+                  mul(mul(two, add(qyz, qwx)), sy), zero};
+  __m128 c2[4] = {mul(mul(two, add(qxz, qwy)), sz), mul(mul(two, sub(qyz, qwx)), sz),
+                  mul(sub(one, mul(two, add(qxx, qyy))), sz), zero};
+  _MM_TRANSPOSE4_PS(c0[0], c0[1], c0[2], c0[3]);
+  _MM_TRANSPOSE4_PS(c1[0], c1[1], c1[2], c1[3]);
+  _MM_TRANSPOSE4_PS(c2[0], c2[1], c2[2], c2[3]);
+  const Transform* t[4] = {&t0, &t1, &t2, &t3};
+  for (int j = 0; j < 4; ++j) {
+    glm::mat4& m = world[size_t(nodes[j])];
+    _mm_storeu_ps(&m[0].x, c0[j]);
+    _mm_storeu_ps(&m[1].x, c1[j]);
+    _mm_storeu_ps(&m[2].x, c2[j]);
+    m[3] = glm::vec4(t[j]->translation, 1.0f);
+  }
 }
 
-void parent_times_trs(const glm::mat4& parent, const Transform& t, glm::mat4& out) {
-  const glm::mat3 r = glm::mat3_cast(t.rotation);
+// Pass 2: world = parent · local, local read from `m` (pass 1's output) and replaced. The same
+// products and sums, in the same order, as glm's scalar mat4 product (Σ_k parent[k] ·
+// local[j][k], k = 0..3 left to right), minus the terms of local's last row (0, 0, 0, 1), which
+// add exact zeros and ones: glm's result bit for bit (but for the sign of a zero).
+inline __m128 load(const glm::vec4& v) { return _mm_loadu_ps(&v.x); }
+
+// One load and three shuffles for the three broadcasts (rather than a load and a shuffle each).
+inline __m128 column(const __m128 p[4], const glm::vec4& c) {
+  const __m128 v = _mm_loadu_ps(&c.x);
+  __m128 r = _mm_mul_ps(p[0], _mm_shuffle_ps(v, v, 0x00));
+  r = _mm_add_ps(r, _mm_mul_ps(p[1], _mm_shuffle_ps(v, v, 0x55)));
+  return _mm_add_ps(r, _mm_mul_ps(p[2], _mm_shuffle_ps(v, v, 0xAA)));
+}
+
+inline void parent_times_local(const glm::mat4& parent, glm::mat4& m) {
   const __m128 p[4] = {load(parent[0]), load(parent[1]), load(parent[2]), load(parent[3])};
-  _mm_storeu_ps(&out[0].x, column(p, r[0] * t.scale.x));
-  _mm_storeu_ps(&out[1].x, column(p, r[1] * t.scale.y));
-  _mm_storeu_ps(&out[2].x, column(p, r[2] * t.scale.z));
-  _mm_storeu_ps(&out[3].x, _mm_add_ps(column(p, t.translation), p[3]));
+  const __m128 c0 = column(p, m[0]), c1 = column(p, m[1]), c2 = column(p, m[2]);
+  const __m128 c3 = _mm_add_ps(column(p, m[3]), p[3]);
+  _mm_storeu_ps(&m[0].x, c0);
+  _mm_storeu_ps(&m[1].x, c1);
+  _mm_storeu_ps(&m[2].x, c2);
+  _mm_storeu_ps(&m[3].x, c3);
 }
 
 }  // namespace
@@ -77,19 +134,45 @@ bool LocalToWorldJob::run() const {
   // The whole model in the importer's parents-first order, or one subtree as a range of the
   // depth-first order.
   std::span<const int> nodes = m.node_order;
+  const bool by_depth = root < 0 && hierarchy &&
+                        hierarchy->by_depth.size() == m.node_order.size() &&
+                        hierarchy->by_depth_parent.size() == m.node_order.size();
+  if (by_depth) nodes = hierarchy->by_depth;
   if (root >= 0)
     nodes = std::span<const int>(hierarchy->order)
                 .subspan(hierarchy->position[size_t(root)],
                          hierarchy->subtree_end[size_t(root)] - hierarchy->position[size_t(root)]);
+  // Pass 1 over every node of the range (a short last batch repeats its first node), pass 2
+  // parents first.
+  for (size_t i0 = 0; i0 < nodes.size(); i0 += 4) {
+    int batch[4];
+    for (size_t j = 0; j < 4; ++j) batch[j] = nodes[i0 + j < nodes.size() ? i0 + j : i0];
+    local_matrices4(local, world, batch);
+  }
+  if (by_depth) {
+    const int* parents = hierarchy->by_depth_parent.data();
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      const int p = parents[k];
+      if (p >= 0) {
+        parent_times_local(world[size_t(p)], world[size_t(nodes[k])]);
+      } else if (p == NodeHierarchy::kShear) {
+        const Node& node = m.nodes[size_t(nodes[k])];
+        glm::mat4& w = world[size_t(nodes[k])];
+        w = w * node.shear;
+        if (node.parent >= 0) w = world[size_t(node.parent)] * w;
+      }
+    }
+    return true;
+  }
   for (const int i : nodes) {
     const Node& node = m.nodes[size_t(i)];
-    if (node.parent >= 0 && !node.has_shear) {
-      parent_times_trs(world[size_t(node.parent)], local[size_t(i)], world[size_t(i)]);
-      continue;
-    }
-    glm::mat4 l = trs_matrix(local[size_t(i)]);
-    if (node.has_shear) l = l * node.shear;
-    world[size_t(i)] = node.parent < 0 ? l : world[size_t(node.parent)] * l;
+    glm::mat4& w = world[size_t(i)];
+    if (node.has_shear) w = w * node.shear;
+    if (node.parent < 0) continue;  // a root: its local matrix
+    if (node.has_shear)
+      w = world[size_t(node.parent)] * w;
+    else
+      parent_times_local(world[size_t(node.parent)], w);
   }
   return true;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "anim/blending_job.h"
 #include "anim/sampling_job.h"
@@ -40,6 +41,7 @@ Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_
   for (const Node& n : model.nodes) rest_local_.push_back(n.rest);
   init_rest_pose(model, pose_);
   init_rest_pose(model, blend_pose_);
+  blend_nodes_.reserve(model.nodes.size());
   world_.assign(model.nodes.size(), glm::mat4(1.0f));
   uint32_t total = 0;
   skin_offset_.reserve(model.skins.size() + 1);
@@ -83,6 +85,7 @@ void Character::set_dqs_amounts(std::span<const float> per_node) {
 void Character::set_clip_source(int clip, const ClipSource* source) {
   if (clip < 0 || size_t(clip) >= clip_sources_.size()) return;
   clip_sources_[size_t(clip)] = source ? source : &raw_clips_[size_t(clip)];
+  blend_pair_[0] = blend_pair_[1] = nullptr;  // the crossfade's node set is recomputed
   const size_t needed = clip_sources_[size_t(clip)]->cursor_count();
   if (needed > cursors_.size()) {
     cursors_.resize(needed, 0);
@@ -102,6 +105,27 @@ void Character::sample(int clip, float time, std::span<uint32_t> cursors, Pose& 
   job.run();
 }
 
+std::span<const int> Character::crossfade_nodes(int clip_a, int clip_b) {
+  const ClipSource* a = clip_sources_[size_t(clip_a)];
+  const ClipSource* b = clip_sources_[size_t(clip_b)];
+  if (blend_pair_[0] != a || blend_pair_[1] != b) {  // a new pair: not per frame
+    blend_pair_[0] = a;
+    blend_pair_[1] = b;
+    const std::span<const int> na = a->animated_nodes(), nb = b->animated_nodes();
+    blend_nodes_.clear();
+    // Within the capacity reserved for every node: no allocation.
+    if (!na.empty() && !nb.empty())
+      std::set_union(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(blend_nodes_));
+    // A source breaking animated_nodes()' contract: blend every node rather than fail the job.
+    for (const int i : blend_nodes_)
+      if (i < 0 || size_t(i) >= model_->nodes.size()) {
+        blend_nodes_.clear();
+        break;
+      }
+  }
+  return blend_nodes_;
+}
+
 void Character::evaluate(const PoseSelection& sel) {
   const Model& m = *model_;
   const int clips = static_cast<int>(m.clips.size());
@@ -116,6 +140,7 @@ void Character::evaluate(const PoseSelection& sel) {
       blend.layers = layers;
       blend.output = pose_.local;
       blend.output_morph_weights = pose_.morph_weights;
+      blend.nodes = crossfade_nodes(sel.clip, sel.blend_clip);
       blend.run();
     }
   } else {
@@ -193,6 +218,7 @@ void Character::finish_frame() {
   const Model& m = *model_;
   LocalToWorldJob to_world;
   to_world.model = &m;
+  to_world.hierarchy = &hierarchy_;  // its by-depth order
   to_world.local = pose_.local;
   to_world.world = world_;
   to_world.run();

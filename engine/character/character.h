@@ -1,8 +1,9 @@
 // One animated character: the per-character buffers of a model and the per-frame pose pipeline,
 // run as small jobs in order:
 //
-//   sample (SamplingJob per playing clip, cursors kept)  → blend (BlendingJob: base + layers)
-//   → local → world (LocalToWorldJob)  → constraints (the plug-in point below)
+//   sample (SamplingJob per playing clip, cursors kept)  → blend (BlendingJob: base + layers;
+//   a crossfade only over the nodes its two clips animate)
+//   → local → world (LocalToWorldJob, by depth)  → constraints (the plug-in point below)
 //   → skinning matrices (world × inverse bind)  → palettes, lazily, per method asked for.
 //
 // Constraints (IK, look-at) plug in after blending, where they see the blended local pose and
@@ -111,6 +112,8 @@ class Character {
 
  private:
   void sample(int clip, float time, std::span<uint32_t> cursors, Pose& out) const;
+  // The nodes to blend in a crossfade of clip_a and clip_b (empty: every node); cached per pair.
+  std::span<const int> crossfade_nodes(int clip_a, int clip_b);
   // local → world, constraints, skinning matrices; invalidates the palettes.
   void finish_frame();
 
@@ -123,6 +126,10 @@ class Character {
   std::vector<Transform> rest_local_;  // Node::rest, flat: what sampling starts from
   Pose pose_, blend_pose_;
   std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips
+  // The nodes a crossfade of clip blend_pair_[0] with blend_pair_[1] blends: the union of their
+  // sources' animated nodes (empty: all). Capacity for every node, reserved once.
+  std::vector<int> blend_nodes_;
+  const ClipSource* blend_pair_[2] = {nullptr, nullptr};
   std::vector<glm::mat4> world_;
   std::vector<glm::mat4> skinning_;      // all skins, flat
   std::vector<uint32_t> skin_offset_;    // first joint of each skin in skinning_, plus the total

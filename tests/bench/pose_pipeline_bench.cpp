@@ -5,9 +5,11 @@
 // pipeline did before the cursors existed.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <vector>
 
 #include "anim/blending_job.h"
@@ -75,5 +77,79 @@ void BM_CharacterEvaluate_FoxWalkRun(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_CharacterEvaluate_FoxWalkRun);
+
+}  // namespace
+
+namespace {
+
+// The Walk+Run frame's stages one at a time, to see where a frame's time goes: sampling one
+// clip (the rest-pose copy included), the 50/50 blend, local → world, world × inverse bind.
+enum class Stage { Sample, Blend, LocalToWorld, SkinningMatrices };
+
+void update_stage(benchmark::State& state, Stage stage) {
+  rig::Model model;
+  if (!load_corpus_model(state, kFox, model)) return;
+  std::vector<rig::Transform> rest;
+  for (const rig::Node& n : model.nodes) rest.push_back(n.rest);
+  const rig::RawClipSource walk(model, model.clips[kFoxWalk]), run(model, model.clips[kFoxRun]);
+  std::vector<uint32_t> cursors(walk.cursor_count());
+  rig::Pose a, b;
+  rig::init_rest_pose(model, a);
+  rig::init_rest_pose(model, b);
+  rig::SamplingJob sample{&walk,   0.0f,           cursors, rest, model.rest_morph_weights,
+                          a.local, a.morph_weights};
+  sample.time = wrap(model.clips[kFoxWalk], 0.3f);
+  sample.run();
+  const rig::SamplingJob sample_b{&run,           wrap(model.clips[kFoxRun], 0.3f), cursors,
+                                  rest,           model.rest_morph_weights,         b.local,
+                                  b.morph_weights};
+  sample_b.run();
+  const std::vector<rig::Transform> walk_pose = a.local;
+  const rig::BlendLayer layers[2] = {{a.local, a.morph_weights, 1.0f, {}},
+                                     {b.local, b.morph_weights, 0.5f, {}}};
+  std::vector<int> blend_nodes;  // what either clip animates, as the Character blends
+  std::set_union(walk.animated_nodes().begin(), walk.animated_nodes().end(),
+                 run.animated_nodes().begin(), run.animated_nodes().end(),
+                 std::back_inserter(blend_nodes));
+  const rig::BlendingJob blend{layers, a.local, a.morph_weights, blend_nodes};
+  std::vector<glm::mat4> world(model.nodes.size()), skinning(model.skins[0].joints.size());
+  const rig::NodeHierarchy hierarchy = rig::NodeHierarchy::build(model);
+  const rig::LocalToWorldJob to_world{&model, &hierarchy, a.local, world, -1};
+  to_world.run();
+  float t = 0.0f;
+  for (auto _ : state) {
+    switch (stage) {
+      case Stage::Sample:
+        t += 1.0f / 60.0f;
+        sample.time = wrap(model.clips[kFoxWalk], t);
+        sample.run();
+        break;
+      case Stage::Blend:  // the same two poses every time: restore the base first
+        std::copy(walk_pose.begin(), walk_pose.end(), a.local.begin());
+        blend.run();
+        break;
+      case Stage::LocalToWorld:
+        to_world.run();
+        break;
+      case Stage::SkinningMatrices:
+        rig::compute_skinning_matrices(model.skins[0], world, skinning);
+        break;
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void BM_UpdateStage_FoxWalkRun_Sample(benchmark::State& s) { update_stage(s, Stage::Sample); }
+void BM_UpdateStage_FoxWalkRun_Blend(benchmark::State& s) { update_stage(s, Stage::Blend); }
+void BM_UpdateStage_FoxWalkRun_LocalToWorld(benchmark::State& s) {
+  update_stage(s, Stage::LocalToWorld);
+}
+void BM_UpdateStage_FoxWalkRun_SkinningMatrices(benchmark::State& s) {
+  update_stage(s, Stage::SkinningMatrices);
+}
+BENCHMARK(BM_UpdateStage_FoxWalkRun_Sample);
+BENCHMARK(BM_UpdateStage_FoxWalkRun_Blend);
+BENCHMARK(BM_UpdateStage_FoxWalkRun_LocalToWorld);
+BENCHMARK(BM_UpdateStage_FoxWalkRun_SkinningMatrices);
 
 }  // namespace
