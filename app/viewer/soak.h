@@ -3,8 +3,8 @@
 // heat maps) and reopens models (RIGVIEW_VIEWER_SOAK_MODELS, ':'-separated, a broken one among
 // them), then prints one summary line and exits non-zero when the resident memory grew by 5% or
 // more after warm-up, any OpenGL error was reported, or the frame time crept up. Creep is judged
-// on the process's CPU time per frame (all its threads, llvmpipe's included), which other load
-// on the machine barely changes; the wall-clock frame time is reported beside it.
+// on the UI thread's CPU time per frame (background jobs excluded), which other load on the
+// machine barely changes; the wall-clock frame time is reported beside it.
 #pragma once
 
 #include <string>
@@ -34,8 +34,8 @@ class Soak {
   size_t next_model_ = 0;
   long rss_after_warmup_kb_ = 0, rss_end_kb_ = 0, rss_peak_kb_ = 0;
   double first_window_ms_ = 0.0, last_window_ms_ = 0.0;          // wall clock
-  double first_window_cpu_ms_ = 0.0, last_window_cpu_ms_ = 0.0;  // process CPU time
-  double last_cpu_ms_ = -1.0;  // process CPU time at the previous measure()
+  double first_window_cpu_ms_ = 0.0, last_window_cpu_ms_ = 0.0;  // UI-thread CPU time
+  double last_cpu_ms_ = -1.0;  // UI-thread CPU time at the previous measure()
   int first_window_frames_ = 0, last_window_frames_ = 0, frames_ = 0, opens_ = 0;
   double warm_at_ = -1.0;  // seconds into the run when warm-up ended
 };
