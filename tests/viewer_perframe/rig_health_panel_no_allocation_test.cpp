@@ -1,6 +1,6 @@
 // The Rig health and Teaching aids panels and the rig findings legend, drawn every frame into a
 // Dear ImGui context without a window (no backend, no GL): once warmed up, a frame allocates
-// nothing, neither through operator new (replaced below to count) nor through ImGui's own
+// nothing, neither through operator new (counted: counting_new.h) nor through ImGui's own
 // allocator (counted too). Everything they show is made with the diagnosis.
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -10,31 +10,10 @@
 #include <new>
 #include <string>
 
+#include "counting_new.h"  // this binary counts every operator new (g_allocations)
 #include "viewer/document.h"
 #include "viewer/panels.h"
 #include "viewer/viewer_state.h"
-
-// The replacements below pair malloc with free on purpose (as tests/perframe does).
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace rigview {
 namespace {
