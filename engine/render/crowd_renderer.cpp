@@ -203,27 +203,7 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
   }
 
   // Base colour textures (sRGB), as Renderer::set_model makes them.
-  r.textures.assign(model.images.size(), 0);
-  for (const rig::Material& mat : model.materials) {
-    const int i = mat.base_color_image;
-    if (i < 0 || i >= int(model.images.size()) || r.textures[size_t(i)]) continue;
-    const rig::Image& img = model.images[size_t(i)];
-    if (img.width <= 0 || img.height <= 0 ||
-        img.rgba.size() != size_t(img.width) * size_t(img.height) * 4)
-      continue;
-    glGenTextures(1, &r.textures[size_t(i)]);
-    glBindTexture(GL_TEXTURE_2D, r.textures[size_t(i)]);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, img.width, img.height, 0, GL_RGBA,
-                 GL_UNSIGNED_BYTE, img.rgba.data());
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-  }
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glBindTexture(GL_TEXTURE_2D, 0);
+  r.textures = upload_base_color_textures(model);
 
   const rig::SkinMeshes& meshes = *crowd.shared_skin_meshes();
   r.items.resize(model.draws.size());

@@ -190,27 +190,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
   }
 
   // Base colour textures (sRGB), only for images a material uses.
-  r.textures.assign(model.images.size(), 0);
-  for (const rig::Material& m : model.materials) {
-    const int i = m.base_color_image;
-    if (i < 0 || i >= int(model.images.size()) || r.textures[i]) continue;
-    const rig::Image& img = model.images[i];
-    if (img.width <= 0 || img.height <= 0 ||
-        img.rgba.size() != size_t(img.width) * size_t(img.height) * 4)
-      continue;
-    glGenTextures(1, &r.textures[i]);
-    glBindTexture(GL_TEXTURE_2D, r.textures[i]);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, img.width, img.height, 0, GL_RGBA,
-                 GL_UNSIGNED_BYTE, img.rgba.data());
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-  }
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // the GL default, which the app's own uploads expect
-  glBindTexture(GL_TEXTURE_2D, 0);
+  r.textures = upload_base_color_textures(model);
 
   // Draw items: one VAO each (morph weights and node matrices are per node).
   size_t max_morph_vertices = 0, max_vertices = 0;
