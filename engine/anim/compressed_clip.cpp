@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
+
+#include "anim/quat_simd.h"
 
 namespace rig {
 
@@ -45,6 +49,15 @@ inline uint32_t read_bits(const uint8_t* data, uint64_t bit, uint32_t count) {
   return count >= 32 ? uint32_t(word) : uint32_t(word & ((uint64_t(1) << count) - 1u));
 }
 
+// A new tag for a clip's content: never 0, so a zeroed context never matches.
+uint32_t next_serial() {
+  static std::atomic<uint32_t> counter{0};
+  uint32_t s;
+  do s = counter.fetch_add(1, std::memory_order_relaxed) + 1;
+  while (s == 0);
+  return s;
+}
+
 void write_bits(std::vector<uint8_t>& data, uint64_t bit, uint32_t count, uint32_t value) {
   for (uint32_t i = 0; i < count; ++i, ++bit)
     if ((value >> i) & 1u) data[size_t(bit >> 3)] |= uint8_t(1u << (bit & 7u));
@@ -63,14 +76,16 @@ uint32_t smallest_three_encode(const float q[4], float out[3]) {
 }
 
 void smallest_three_decode(uint32_t index, const float in[3], float q[4]) {
+  // Where the three stored components go, per dropped index: no branch per component (the
+  // index changes from track to track, so branches on it mispredict).
+  static constexpr uint8_t kSlots[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+  const uint8_t* slot = kSlots[index & 3u];
   float sum = 0.0f;
-  for (uint32_t i = 0, o = 0; i < 4; ++i)
-    if (i != index) {
-      q[i] = in[o];
-      sum += in[o] * in[o];
-      ++o;
-    }
-  q[index] = std::sqrt(std::max(0.0f, 1.0f - sum));
+  for (uint32_t o = 0; o < 3; ++o) {
+    q[slot[o]] = in[o];
+    sum += in[o] * in[o];
+  }
+  q[index & 3u] = std::sqrt(std::max(0.0f, 1.0f - sum));
 }
 
 void CompressedClip::set_frames(float start, float end, uint32_t frame_count, float rate_hz,
@@ -80,6 +95,7 @@ void CompressedClip::set_frames(float start, float end, uint32_t frame_count, fl
   frame_count_ = std::max<uint32_t>(frame_count, 1);
   rate_ = rate_hz;
   table_ = std::move(table);
+  serial_ = next_serial();
 }
 
 float CompressedClip::frame_time(uint32_t frame) const {
@@ -149,6 +165,7 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
           std::clamp(std::round((double(raw[c]) + kRotationRange) / (2 * kRotationRange) * 65535.0),
                      0.0, 65535.0)));
     tracks_.push_back(t);
+    serial_ = next_serial();
     return true;
   }
   std::vector<float> lo(stored), step_size(stored);
@@ -207,6 +224,7 @@ bool CompressedClip::add_track(int node, TargetPath path, bool step, uint32_t co
   }
   tracks_.push_back(t);
   if (path == TargetPath::Weights) weight_offsets_.push_back(morph_offset);
+  serial_ = next_serial();
   return true;
 }
 
@@ -339,103 +357,476 @@ float CompressedClip::frame_coordinate(float time, uint32_t& cursor) const {
   return float(i) + (time - table_[i]) / (table_[i + 1] - table_[i]);
 }
 
-void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
-                            std::span<float> morph_weights) const {
-  uint32_t scratch = 0;
-  const size_t track_count = tracks_.size();
-  uint32_t& frame_cursor = cursors.empty() ? scratch : cursors[0];
-  const float x = frame_coordinate(time, frame_cursor);
+CompressedClip::KeySegment CompressedClip::find_segment(const Track& t, uint32_t mask_offset,
+                                                        uint32_t fl) const {
+  const uint32_t keys = t.key_count;
+  if (keys == 1) return {0, 0, frame_count_, true};
+  if (t.flags & kDense) {  // key i at frame i
+    if (fl + 1 >= keys) return {keys - 1, keys - 1, frame_count_, true};
+    return {fl, fl, fl + 1, false};
+  }
+  // Keys at the set bits of the mask: the last at or before fl, the first after. Bits past the
+  // last frame in the last word belong to the next mask: every search below stops at a real
+  // key before reaching them.
+  const uint8_t* masks = key_masks_.data() + mask_offset;
+  uint32_t wd = fl / 64;
+  uint64_t below = mask_word(masks, wd) & (~uint64_t(0) >> (63 - fl % 64));  // bits 0..fl%64
+  while (below == 0 && wd > 0) below = mask_word(masks, --wd);
+  uint32_t v = fl / 64;
+  uint64_t above = fl % 64 == 63 ? 0 : mask_word(masks, v) & (~uint64_t(0) << (fl % 64 + 1));
+  if (below == 0) {                                    // before the first key, which holds
+    while (above == 0) above = mask_word(masks, ++v);  // a key after fl exists
+    return {0, 0, v * 64 + uint32_t(std::countr_zero(above)), true};
+  }
+  const uint32_t prev = wd * 64 + 63 - uint32_t(std::countl_zero(below));
+  uint32_t rank = uint32_t(std::popcount(below)) - 1;
+  for (uint32_t i = 0; i < wd; ++i) rank += uint32_t(std::popcount(mask_word(masks, i)));
+  if (rank + 1 >= keys) return {rank, prev, frame_count_, true};  // the last key holds
+  while (above == 0) above = mask_word(masks, ++v);               // a key after prev exists
+  return {rank, prev, v * 64 + uint32_t(std::countr_zero(above)), false};
+}
+
+float CompressedClip::segment_u(const Track& t, const KeySegment& s, float x, float time) const {
+  if (s.hold || (t.flags & kStep)) return 0.0f;
+  // Linear in time: on a grid frames are evenly spaced, in a table they are not (dense tracks
+  // interpolate in x, whose fraction is already the table segment's).
+  if ((t.flags & kDense) || rate_ > 0.0f) return (x - float(s.prev)) / float(s.next - s.prev);
+  return (time - table_[s.prev]) / (table_[s.next] - table_[s.prev]);
+}
+
+void CompressedClip::sample_weight_track(const Track& t, const Offsets& o, uint32_t weight_index,
+                                         float x, float time,
+                                         std::span<float> morph_weights) const {
   float a[256], b[256];
-  size_t w = 0;  // weight tracks seen: index into weight_offsets_
-  Offsets o;     // the stream offsets of track i, summed on the way
+  const uint32_t kb = key_bits(t, o);
+  const uint32_t fl = std::min(uint32_t(x), frame_count_ - 1);
+  const KeySegment s = find_segment(t, o.mask, fl);
+  const float u = segment_u(t, s, x, time);
+  decode(t, o, kb, s.k, a);
+  const uint32_t m = t.components;
+  if (u > 0.0f) {
+    decode(t, o, kb, s.k + 1, b);
+    for (uint32_t j = 0; j < m; ++j) a[j] = a[j] + (b[j] - a[j]) * u;
+  }
+  const uint32_t offset = weight_offsets_[weight_index];
+  if (size_t(offset) + m <= morph_weights.size()) std::copy_n(a, m, &morph_weights[offset]);
+}
+
+// The readable form, and the reference of the context path: every track located and decoded.
+void CompressedClip::sample_uncached(float x, float time, std::span<Transform> local,
+                                     std::span<float> morph_weights) const {
+  const uint32_t fl = std::min(uint32_t(x), frame_count_ - 1);
+  uint32_t w = 0;  // weight tracks seen: index into weight_offsets_
+  Offsets o;       // the stream offsets of track i, summed on the way
   uint32_t kb = 0;
-  for (size_t i = 0; i < track_count; ++i, advance(tracks_[i - 1], kb, o)) {
+  for (size_t i = 0; i < tracks_.size(); ++i, advance(tracks_[i - 1], kb, o)) {
     const Track& t = tracks_[i];
     kb = key_bits(t, o);
-    if (t.node >= local.size()) {
-      if (t.path == uint8_t(TargetPath::Weights)) ++w;
+    if (t.path == uint8_t(TargetPath::Weights)) {
+      if (t.node < local.size()) sample_weight_track(t, o, w, x, time, morph_weights);
+      ++w;
       continue;
     }
-    const uint32_t m = t.components;
-    const uint32_t keys = t.key_count;
-    float* out = a;
-    if (keys == 1) {
-      decode(t, o, kb, 0, a);
-    } else {
-      // Segment k: key_frame(k) <= x < key_frame(k + 1), the ends held.
-      uint32_t k;
-      float u = 0.0f;
-      bool hold = false;
-      if (t.flags & kDense) {
-        const float fl = std::floor(x);
-        k = uint32_t(fl);
-        if (k + 1 >= keys) {
-          k = keys - 1;
-          hold = true;
-        } else {
-          u = x - fl;
-        }
+    if (t.node >= local.size()) continue;
+    const KeySegment s = find_segment(t, o.mask, fl);
+    const float u = segment_u(t, s, x, time);
+    float a[4], b[4];
+    decode(t, o, kb, s.k, a);
+    if (u > 0.0f) {  // between two keys: interpolate (u = 0: key k exactly)
+      decode(t, o, kb, s.k + 1, b);
+      if (t.path == uint8_t(TargetPath::Rotation)) {
+        slerp_keys(a, b, u, a);
       } else {
-        // Keys at the set bits of the mask: the last at or before floor(x), the first after.
-        // Bits past the last frame in the last word belong to the next mask: every search
-        // below stops at a real key before reaching them.
-        const uint8_t* masks = key_masks_.data() + o.mask;
-        const uint32_t fl = std::min(uint32_t(x), frame_count_ - 1);
-        uint32_t wd = fl / 64;
-        uint64_t below = mask_word(masks, wd) & (~uint64_t(0) >> (63 - fl % 64));  // 0..fl%64
-        while (below == 0 && wd > 0) below = mask_word(masks, --wd);
-        if (below == 0) {  // x before the first key
-          k = 0;
-          hold = true;
-        } else {
-          const uint32_t prev = wd * 64 + 63 - uint32_t(std::countl_zero(below));
-          uint32_t rank = uint32_t(std::popcount(below)) - 1;
-          for (uint32_t i2 = 0; i2 < wd; ++i2)
-            rank += uint32_t(std::popcount(mask_word(masks, i2)));
-          k = rank;
-          if (k + 1 >= keys) {
-            hold = true;
-          } else if (!(t.flags & kStep)) {
-            uint32_t v = fl / 64;
-            uint64_t above =
-                fl % 64 == 63 ? 0 : mask_word(masks, v) & (~uint64_t(0) << (fl % 64 + 1));
-            while (above == 0) above = mask_word(masks, ++v);  // a key after prev exists
-            const uint32_t next = v * 64 + uint32_t(std::countr_zero(above));
-            // Linear in time: on a grid frames are evenly spaced, in a table they are not.
-            u = rate_ > 0.0f ? (x - float(prev)) / float(next - prev)
-                             : (time - table_[prev]) / (table_[next] - table_[prev]);
-          }
-        }
-      }
-      decode(t, o, kb, k, a);
-      if (!hold && !(t.flags & kStep) && u > 0.0f) {
-        decode(t, o, kb, k + 1, b);
-        if (t.path == uint8_t(TargetPath::Rotation)) {
-          float q[4];
-          slerp_keys(a, b, u, q);
-          std::copy_n(q, 4, a);
-        } else {
-          for (uint32_t j = 0; j < m; ++j) a[j] = a[j] + (b[j] - a[j]) * u;
-        }
+        for (uint32_t j = 0; j < 3; ++j) a[j] = a[j] + (b[j] - a[j]) * u;
       }
     }
     Transform& tr = local[t.node];
-    switch (TargetPath(t.path)) {
-      case TargetPath::Translation:
-        tr.translation = glm::vec3(out[0], out[1], out[2]);
-        break;
-      case TargetPath::Scale:
-        tr.scale = glm::vec3(out[0], out[1], out[2]);
-        break;
-      case TargetPath::Rotation:
-        tr.rotation = glm::quat(out[3], out[0], out[1], out[2]);
-        break;
-      case TargetPath::Weights: {
-        const uint32_t offset = weight_offsets_[w++];
-        if (size_t(offset) + m <= morph_weights.size()) std::copy_n(out, m, &morph_weights[offset]);
-        break;
+    if (t.path == uint8_t(TargetPath::Translation))
+      tr.translation = glm::vec3(a[0], a[1], a[2]);
+    else if (t.path == uint8_t(TargetPath::Scale))
+      tr.scale = glm::vec3(a[0], a[1], a[2]);
+    else
+      tr.rotation = glm::quat(a[3], a[0], a[1], a[2]);
+  }
+}
+
+namespace {
+
+// A group of four tracks in the playback context, kGroupWords words, SoA (word + lane):
+//   kA, kB      the current segment's keys, component-major rows: key k, and key k + 1 (on k's
+//               side for rotations: negated where kFlipped says so); b = a where u stays 0
+//   kTheta      θ as slerp_shortest computes it for the pair, or −1 (its normalized-lerp branch)
+//   kOrigin, kLength   u = (coordinate − origin) / length, the coordinate x (grid, dense tracks)
+//               or the time (table frames); segment_u's operations
+//   kPrev, kNext       the segment holds for frames prev ≤ floor(x) < next
+//   kFlags      see below; kDest: the byte offset of the value in the pose (T/R/S) or the node
+//   kKey        k; then what decoding needs, found once: the stream's bit offset (lo, hi), the
+//               key mask, bits per key, per component the quantization's min and step as the
+//               decoder computes them (float), and the component bit widths (a byte each)
+namespace ctx {
+constexpr uint32_t kA = 0, kB = 16, kTheta = 32, kOrigin = 36, kLength = 40, kPrev = 44, kNext = 48,
+                   kFlags = 52, kDest = 56, kKey = 60, kBitLo = 64, kBitHi = 68, kMask = 72,
+                   kKeyBits = 76, kLo = 80, kStep = 92, kBits = 104, kWords = 108;
+// A T/R/S track (sampled in the group), a rotation among them, a weight track (sampled on its
+// own; its index among the weight tracks in bits 16 and up), and of the current segment: key k
+// holds (u = 0), u runs on the time, b was negated, b is key k + 1.
+constexpr uint32_t kTrs = 1, kRotation = 2, kWeights = 4, kHold = 8, kTimeCoordinate = 16,
+                   kFlipped = 32, kBIsNext = 64;
+}  // namespace ctx
+
+inline void put_float(uint32_t* at, float v) { std::memcpy(at, &v, 4); }
+
+// The SSE lane mask of four lane bits.
+inline __m128 lane_mask(uint32_t lanes) {
+  return _mm_castsi128_ps(_mm_set_epi32((lanes & 8) ? -1 : 0, (lanes & 4) ? -1 : 0,
+                                        (lanes & 2) ? -1 : 0, (lanes & 1) ? -1 : 0));
+}
+
+inline float get_float(const uint32_t* at) {
+  float v;
+  std::memcpy(&v, at, 4);
+  return v;
+}
+
+}  // namespace
+
+static_assert(CompressedClip::kGroupWords == ctx::kWords);
+
+void CompressedClip::init_context(uint32_t* context) const {
+  context[1] = serial_;
+  context[2] = ~serial_;
+  uint32_t bound = 0;  // 1 + the largest node a T/R/S track writes
+  Offsets o;
+  uint32_t weights = 0;
+  const size_t groups = (tracks_.size() + 3) / 4;
+  std::fill_n(context + kContextHeader, groups * kGroupWords, 0u);
+  for (size_t i = 0; i < tracks_.size(); ++i) {
+    const Track& t = tracks_[i];
+    uint32_t* g = context + kContextHeader + (i / 4) * kGroupWords;
+    const uint32_t lane = uint32_t(i % 4);
+    const bool rotation = t.path == uint8_t(TargetPath::Rotation);
+    uint32_t flags;
+    if (t.path == uint8_t(TargetPath::Weights)) {
+      flags = ctx::kWeights | (weights++ << 16);
+      g[ctx::kDest + lane] = t.node;
+    } else {
+      flags = ctx::kTrs | (rotation ? ctx::kRotation : 0u);
+      const size_t field = t.path == uint8_t(TargetPath::Translation)
+                               ? offsetof(Transform, translation)
+                           : rotation ? offsetof(Transform, rotation)
+                                      : offsetof(Transform, scale);
+      g[ctx::kDest + lane] = uint32_t(size_t(t.node) * sizeof(Transform) + field);
+      bound = std::max(bound, uint32_t(t.node) + 1);
+    }
+    g[ctx::kFlags + lane] = flags;
+    g[ctx::kPrev + lane] = 1;  // [1, 0): holds for no frame, so the first sample decodes
+    g[ctx::kNext + lane] = 0;
+    g[ctx::kBitLo + lane] = uint32_t(o.bit);
+    g[ctx::kBitHi + lane] = uint32_t(o.bit >> 32);
+    g[ctx::kMask + lane] = o.mask;
+    const uint32_t kb = key_bits(t, o);
+    g[ctx::kKeyBits + lane] = kb;
+    if (!(t.flags & kFloat) && !constant_rotation(t) && t.path != uint8_t(TargetPath::Weights)) {
+      // decode()'s per-component min and step, computed as it computes them.
+      const uint32_t stored = std::min(stored_components(t), 3u);
+      uint32_t packed = 0;
+      for (uint32_t c = 0; c < stored; ++c) {
+        const uint8_t width = bits_[o.bits + c];
+        float lo, step;
+        if (rotation) {
+          lo = rotation_end(rotation_ranges_[o.rotation_range + c]);
+          step = kExtents[rotation_extents_[o.rotation_extent + c]] * kInvLevels[width];
+        } else {
+          lo = ranges_[o.range + 2 * c];
+          step = ranges_[o.range + 2 * c + 1];
+        }
+        put_float(g + ctx::kLo + c * 4 + lane, lo);
+        put_float(g + ctx::kStep + c * 4 + lane, step);
+        packed |= uint32_t(width) << (8 * c);
+      }
+      g[ctx::kBits + lane] = packed;
+    } else {  // float32, one-key rotation, weights: decode() from these offsets
+      g[ctx::kLo + lane] = o.range;
+      g[ctx::kLo + 4 + lane] = o.bits;
+      g[ctx::kLo + 8 + lane] = o.rotation_range;
+    }
+    advance(t, kb, o);
+  }
+  context[3] = bound;
+}
+
+// decode()'s offsets of a float32, one-key rotation or weight track in `lane`.
+CompressedClip::Offsets CompressedClip::offsets_of_lane(const uint32_t* g, uint32_t lane) const {
+  Offsets o;
+  o.bit = uint64_t(g[ctx::kBitLo + lane]) | (uint64_t(g[ctx::kBitHi + lane]) << 32);
+  o.mask = g[ctx::kMask + lane];
+  o.range = g[ctx::kLo + lane];
+  o.bits = g[ctx::kLo + 4 + lane];
+  o.rotation_range = g[ctx::kLo + 8 + lane];
+  return o;
+}
+
+// Key k of the track in `lane` as decode() gives it, in two parts: here, per lane, what is
+// read from the streams; in refill_group, four lanes at a time, the arithmetic (dequantization
+// min + code·step, smallest-three's fourth component). `direct`: the value itself (float32
+// tracks, the rare kinds, a key decoded before); else the codes as floats (exact: ≤ 24 bits)
+// and the dropped component's index.
+struct CompressedClip::LaneKey {
+  float value[4];
+  int32_t index;
+  bool direct;
+};
+
+inline void CompressedClip::read_lane_key(const uint32_t* g, uint32_t lane, const Track& t,
+                                          uint32_t k, LaneKey& out) const {
+  const bool rotation = t.path == uint8_t(TargetPath::Rotation);
+  if ((t.flags & kFloat) || (rotation && t.key_count == 1) ||
+      t.path == uint8_t(TargetPath::Weights)) {
+    out.value[3] = 0.0f;
+    decode(t, offsets_of_lane(g, lane), g[ctx::kKeyBits + lane], k, out.value);
+    out.direct = true;
+    out.index = 0;
+    return;
+  }
+  const uint8_t* data = data_.data();
+  uint64_t bit = (uint64_t(g[ctx::kBitLo + lane]) | (uint64_t(g[ctx::kBitHi + lane]) << 32)) +
+                 uint64_t(k) * g[ctx::kKeyBits + lane];
+  const uint32_t packed = g[ctx::kBits + lane];
+  out.index = 0;
+  if (rotation) {
+    if (t.flags & kOneIndex) {
+      out.index = int32_t((t.flags >> 4) & 3u);
+    } else {
+      out.index = int32_t(read_bits(data, bit, 2));
+      bit += 2;
+    }
+  }
+  for (uint32_t c = 0; c < 3; ++c) {
+    const uint32_t width = (packed >> (8 * c)) & 0xffu;
+    out.value[c] = float(read_bits(data, bit, width));
+    bit += width;
+  }
+  out.value[3] = 0.0f;
+  out.direct = false;
+}
+
+namespace {
+
+// Four lanes' keys from LaneKeys: decode()'s arithmetic, in its operations and order (so the
+// same bits): s = min + code·step per component, and for quantized rotations
+// smallest_three_decode (sum of squares in order, sqrt(max(0, 1 − sum)) into the dropped slot).
+quat4::Quat4 finish_keys(const float (&value)[4][4], const int32_t (&index)[4], __m128 direct,
+                         __m128 rotation, const float* lo_rows, const float* step_rows) {
+  using namespace quat4;
+  const __m128 v0 = _mm_loadu_ps(value[0]), v1 = _mm_loadu_ps(value[1]),
+               v2 = _mm_loadu_ps(value[2]), v3 = _mm_loadu_ps(value[3]);
+  const __m128 s0 = add(_mm_loadu_ps(lo_rows), mul(v0, _mm_loadu_ps(step_rows)));
+  const __m128 s1 = add(_mm_loadu_ps(lo_rows + 4), mul(v1, _mm_loadu_ps(step_rows + 4)));
+  const __m128 s2 = add(_mm_loadu_ps(lo_rows + 8), mul(v2, _mm_loadu_ps(step_rows + 8)));
+  const __m128 sum = add(add(mul(s0, s0), mul(s1, s1)), mul(s2, s2));
+  const __m128 d = _mm_sqrt_ps(_mm_max_ps(sub(k(1.0f), sum), _mm_setzero_ps()));
+  const __m128i idx = _mm_loadu_si128(reinterpret_cast<const __m128i*>(index));
+  const __m128 i0 = _mm_castsi128_ps(_mm_cmpeq_epi32(idx, _mm_set1_epi32(0)));
+  const __m128 i1 = _mm_castsi128_ps(_mm_cmpeq_epi32(idx, _mm_set1_epi32(1)));
+  const __m128 i2 = _mm_castsi128_ps(_mm_cmpeq_epi32(idx, _mm_set1_epi32(2)));
+  const __m128 i3 = _mm_castsi128_ps(_mm_cmpeq_epi32(idx, _mm_set1_epi32(3)));
+  // Rotations: the stored three around the dropped slot; translations and scales: s itself.
+  const Quat4 r{select(i0, d, s0), select(i0, s0, select(i1, d, s1)),
+                select(_mm_or_ps(i0, i1), s1, select(i2, d, s2)), select(i3, d, s2)};
+  const Quat4 q{select(rotation, r.x, s0), select(rotation, r.y, s1), select(rotation, r.z, s2),
+                _mm_and_ps(rotation, r.w)};
+  return {select(direct, v0, q.x), select(direct, v1, q.y), select(direct, v2, q.z),
+          select(direct, v3, q.w)};
+}
+
+}  // namespace
+
+void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uint32_t fl) const {
+  using namespace quat4;
+  float av[4][4] = {}, bv[4][4] = {};  // [component][lane]
+  int32_t ai[4] = {0, 0, 0, 0}, bi[4] = {0, 0, 0, 0};
+  uint32_t a_direct = 0, b_direct = 0, interpolating = 0, flipped_before = 0;
+  uint32_t lanes = stale;
+  while (lanes) {
+    const uint32_t lane = uint32_t(std::countr_zero(lanes));
+    lanes &= lanes - 1;
+    const Track& t = tracks_[first + lane];
+    const KeySegment s = (t.flags & kDense) && t.key_count > 1 && fl + 1 < t.key_count
+                             ? KeySegment{fl, fl, fl + 1, false}
+                             : find_segment(t, g[ctx::kMask + lane], fl);
+    uint32_t flags = g[ctx::kFlags + lane];
+    LaneKey key;
+    if ((flags & ctx::kBIsNext) && s.k == g[ctx::kKey + lane] + 1) {
+      // Forward into the next segment: its key k is the old key k + 1, decoded already.
+      a_direct |= 1u << lane;
+      flipped_before |= ((flags & ctx::kFlipped) ? 1u : 0u) << lane;
+      for (uint32_t c = 0; c < 4; ++c) av[c][lane] = get_float(g + ctx::kB + c * 4 + lane);
+    } else {
+      read_lane_key(g, lane, t, s.k, key);
+      if (key.direct) a_direct |= 1u << lane;
+      for (uint32_t c = 0; c < 4; ++c) av[c][lane] = key.value[c];
+      ai[lane] = key.index;
+    }
+    flags &= ~(ctx::kHold | ctx::kTimeCoordinate | ctx::kFlipped | ctx::kBIsNext);
+    float origin = 0.0f, length = 1.0f;
+    if (s.hold || (t.flags & kStep)) {
+      flags |= ctx::kHold;  // u stays 0: key k (b is set to a below)
+    } else {
+      read_lane_key(g, lane, t, s.k + 1, key);
+      if (key.direct) b_direct |= 1u << lane;
+      for (uint32_t c = 0; c < 4; ++c) bv[c][lane] = key.value[c];
+      bi[lane] = key.index;
+      interpolating |= 1u << lane;
+      flags |= ctx::kBIsNext;
+      // segment_u's operands.
+      if ((t.flags & kDense) || rate_ > 0.0f) {
+        origin = float(s.prev);
+        length = float(s.next - s.prev);
+      } else {
+        origin = table_[s.prev];
+        length = table_[s.next] - table_[s.prev];
+        flags |= ctx::kTimeCoordinate;
       }
     }
+    put_float(g + ctx::kOrigin + lane, origin);
+    put_float(g + ctx::kLength + lane, length);
+    g[ctx::kFlags + lane] = flags;
+    g[ctx::kKey + lane] = s.k;
+    g[ctx::kPrev + lane] = s.prev;
+    g[ctx::kNext + lane] = s.next;
+  }
+  const float* f = reinterpret_cast<const float*>(g);
+  const __m128i flags = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
+  const __m128i rot_flag = _mm_set1_epi32(int32_t(ctx::kRotation));
+  const __m128 rotations =
+      _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(flags, rot_flag), rot_flag));
+  Quat4 a = finish_keys(av, ai, lane_mask(a_direct), rotations, f + ctx::kLo, f + ctx::kStep);
+  // A key carried over was stored on the previous key's side: back to its own sign (exact).
+  const __m128 unflip = _mm_and_ps(lane_mask(flipped_before), k(-0.0f));
+  a = {_mm_xor_ps(a.x, unflip), _mm_xor_ps(a.y, unflip), _mm_xor_ps(a.z, unflip),
+       _mm_xor_ps(a.w, unflip)};
+  const __m128 moving = lane_mask(interpolating);
+  Quat4 b = finish_keys(bv, bi, lane_mask(b_direct), rotations, f + ctx::kLo, f + ctx::kStep);
+  b = {select(moving, b.x, a.x), select(moving, b.y, a.y), select(moving, b.z, a.z),
+       select(moving, b.w, a.w)};
+  // slerp_shortest's first steps, in its operations and order (so the batch gives its bits):
+  // the dot product, the flip to the short way round, acos; −1 for its lerp branch.
+  __m128 d = add(add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)), mul(a.w, b.w));
+  const __m128 flip = _mm_and_ps(
+      _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), _mm_and_ps(moving, rotations)), k(-0.0f));
+  b = {_mm_xor_ps(b.x, flip), _mm_xor_ps(b.y, flip), _mm_xor_ps(b.z, flip), _mm_xor_ps(b.w, flip)};
+  d = _mm_xor_ps(d, flip);
+  __m128 theta = select(_mm_cmpgt_ps(d, k(0.9995f)), k(-1.0f), acos01_4(d));
+  theta = select(_mm_and_ps(moving, rotations), theta, k(-1.0f));
+  const uint32_t flipped = uint32_t(_mm_movemask_ps(flip));
+  // Only the stale lanes change.
+  const __m128 mask = lane_mask(stale);
+  float* out = reinterpret_cast<float*>(g);
+  const __m128 rows_a[4] = {a.x, a.y, a.z, a.w}, rows_b[4] = {b.x, b.y, b.z, b.w};
+  for (uint32_t c = 0; c < 4; ++c) {
+    _mm_storeu_ps(out + ctx::kA + c * 4,
+                  select(mask, rows_a[c], _mm_loadu_ps(f + ctx::kA + c * 4)));
+    _mm_storeu_ps(out + ctx::kB + c * 4,
+                  select(mask, rows_b[c], _mm_loadu_ps(f + ctx::kB + c * 4)));
+  }
+  _mm_storeu_ps(out + ctx::kTheta, select(mask, theta, _mm_loadu_ps(f + ctx::kTheta)));
+  for (lanes = stale & flipped; lanes; lanes &= lanes - 1)
+    g[ctx::kFlags + uint32_t(std::countr_zero(lanes))] |= ctx::kFlipped;
+}
+
+void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
+                            std::span<float> morph_weights) const {
+  uint32_t scratch = 0;
+  uint32_t& frame_cursor = cursors.empty() ? scratch : cursors[0];
+  const float x = frame_coordinate(time, frame_cursor);
+  if (cursors.size() < cursor_count()) {
+    sample_uncached(x, time, local, morph_weights);
+    return;
+  }
+  uint32_t* context = cursors.data();
+  if (context[1] != serial_ || context[2] != ~serial_) init_context(context);
+  const uint32_t fl = std::min(uint32_t(x), frame_count_ - 1);
+  const size_t track_count = tracks_.size();
+  // Every node written exists (the usual case): no per-track check.
+  const bool all_nodes = context[3] <= local.size();
+  char* pose = reinterpret_cast<char*>(local.data());
+  using namespace quat4;
+  const __m128i frame = _mm_set1_epi32(int32_t(fl));
+  const __m128 xs = _mm_set1_ps(x), times = _mm_set1_ps(time);
+  for (size_t first = 0; first < track_count; first += 4) {
+    uint32_t* g = context + kContextHeader + (first / 4) * kGroupWords;
+    const uint32_t lanes = uint32_t(std::min<size_t>(4, track_count - first));
+    // Lane bits of the flags (lanes past the last track have none).
+    const __m128i flags = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
+    auto lanes_with = [&](uint32_t flag) {
+      const __m128i f = _mm_set1_epi32(int32_t(flag));
+      return uint32_t(
+          _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(flags, f), f))));
+    };
+    uint32_t active = lanes_with(ctx::kTrs);
+    if (!all_nodes)
+      for (uint32_t lane = 0; lane < lanes; ++lane)
+        if (tracks_[first + lane].node >= local.size()) active &= ~(1u << lane);
+    if (!active) continue;
+    // Lanes whose segment does not hold this frame (frames < 2^16: signed compares are exact).
+    const __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kPrev));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kNext));
+    const uint32_t before =
+        uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(frame, prev))));
+    const uint32_t inside =
+        uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(next, frame))));
+    uint32_t stale = (before | (~inside & 0xfu)) & active;
+    if (stale) refill_group(g, stale, first, fl);
+    // The segments' flags, after the refills.
+    const __m128i now = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
+    auto now_with = [&](uint32_t flag) {
+      const __m128i f = _mm_set1_epi32(int32_t(flag));
+      return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(now, f), f));
+    };
+    const uint32_t rotations = lanes_with(ctx::kRotation);
+    const float* f = reinterpret_cast<const float*>(g);  // the context's float rows
+    // u per lane (segment_u), 0 where key k holds.
+    const __m128 coordinate = select(now_with(ctx::kTimeCoordinate), times, xs);
+    __m128 u =
+        _mm_div_ps(sub(coordinate, _mm_loadu_ps(f + ctx::kOrigin)), _mm_loadu_ps(f + ctx::kLength));
+    u = _mm_andnot_ps(now_with(ctx::kHold), u);
+    const __m128 moving = _mm_cmpgt_ps(u, _mm_setzero_ps());
+    const Quat4 a{_mm_loadu_ps(f + ctx::kA), _mm_loadu_ps(f + ctx::kA + 4),
+                  _mm_loadu_ps(f + ctx::kA + 8), _mm_loadu_ps(f + ctx::kA + 12)};
+    const Quat4 b{_mm_loadu_ps(f + ctx::kB), _mm_loadu_ps(f + ctx::kB + 4),
+                  _mm_loadu_ps(f + ctx::kB + 8), _mm_loadu_ps(f + ctx::kB + 12)};
+    // Key k where u = 0, else a + (b − a)·u, or for rotations the slerp.
+    Quat4 r{select(moving, add(a.x, mul(sub(b.x, a.x), u)), a.x),
+            select(moving, add(a.y, mul(sub(b.y, a.y), u)), a.y),
+            select(moving, add(a.z, mul(sub(b.z, a.z), u)), a.z),
+            select(moving, add(a.w, mul(sub(b.w, a.w), u)), a.w)};
+    const __m128 slerped = _mm_and_ps(moving, lane_mask(rotations));
+    if (_mm_movemask_ps(slerped)) {
+      const Quat4 q = slerp_prepared4(a, b, _mm_loadu_ps(f + ctx::kTheta), u);
+      r = {select(slerped, q.x, r.x), select(slerped, q.y, r.y), select(slerped, q.z, r.z),
+           select(slerped, q.w, r.w)};
+    }
+    _MM_TRANSPOSE4_PS(r.x, r.y, r.z, r.w);
+    const __m128 rows[4] = {r.x, r.y, r.z, r.w};
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      if (!(active & (1u << lane))) continue;
+      char* dest = pose + g[ctx::kDest + lane];
+      if (rotations & (1u << lane)) {
+        _mm_storeu_ps(reinterpret_cast<float*>(dest), rows[lane]);
+      } else {  // 12 bytes: x, y, then z
+        _mm_storel_pi(reinterpret_cast<__m64*>(dest), rows[lane]);
+        _mm_store_ss(reinterpret_cast<float*>(dest) + 2,
+                     _mm_shuffle_ps(rows[lane], rows[lane], _MM_SHUFFLE(2, 2, 2, 2)));
+      }
+    }
+  }
+  if (weight_offsets_.empty()) return;
+  for (size_t i = 0; i < track_count; ++i) {  // morph weights, each track on its own
+    const uint32_t* g = context + kContextHeader + (i / 4) * kGroupWords;
+    const uint32_t lane = uint32_t(i % 4), flags = g[ctx::kFlags + lane];
+    const Track& t = tracks_[i];
+    if (!(flags & ctx::kWeights) || t.node >= local.size()) continue;
+    sample_weight_track(t, offsets_of_lane(g, lane), flags >> 16, x, time, morph_weights);
   }
 }
 

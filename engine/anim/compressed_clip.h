@@ -24,8 +24,19 @@
 //
 // Time → frame coordinate x: on a grid x = (t − start)·rate; with a frame table x is the index of
 // the table segment plus the fraction inside it. A track interpolates its keys linearly in x
-// (shortest-path slerp for rotations) or holds them (STEP). Sampling allocates
-// nothing; one cursor for the frame table (keys are found in the masks by bit scans).
+// (shortest-path slerp for rotations, slerp_shortest's float form) or holds them (STEP).
+//
+// Playback context. Like ozz's SamplingJob::Context, the caller owns per-playback state: the
+// cursor_count() words of SamplingJob::cursors (not part of the clip's bytes). They hold the
+// frame-table cursor, a tag naming the clip, each track's stream offsets and dequantization
+// constants (found once, not by a walk over every track per frame) and its current key segment
+// decoded: while playback stays between the same two keys a sample decodes nothing and only
+// interpolates, four tracks at a time (quat_simd.h); moving forward to the next segment decodes
+// one key per track (the old key k + 1 is the new key k), the arithmetic four tracks at a time. Any content is valid: a context
+// whose tag is not this clip's is rebuilt, and a segment that does not hold the frame is
+// decoded again. Without a context (fewer words) every track is located and decoded per
+// sample; both ways give the same bits (tests/engine/compress_clip_test.cpp), so the error the
+// compressor measures is the error played. Sampling allocates nothing.
 #pragma once
 
 #include <cmath>
@@ -34,6 +45,7 @@
 #include <vector>
 
 #include "anim/clip_source.h"
+#include "anim/sampling.h"
 #include "model/model.h"
 
 namespace rig {
@@ -54,10 +66,14 @@ class CompressedClip final : public ClipSource {
   static constexpr uint8_t kStep = 1, kDense = 2, kFloat = 4, kOneIndex = 8;
 
   CompressedClip() = default;
+  static constexpr size_t kContextHeader = 4, kGroupWords = 108;
 
   float start() const override { return start_; }
   float end() const override { return end_; }
-  size_t cursor_count() const override { return 1; }
+  // The playback context: kContextHeader words, then kGroupWords per group of four tracks.
+  size_t cursor_count() const override {
+    return kContextHeader + (tracks_.size() + 3) / 4 * kGroupWords;
+  }
   void sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
               std::span<float> morph_weights) const override;
 
@@ -104,12 +120,32 @@ class CompressedClip final : public ClipSource {
     uint32_t mask = 0, range = 0, rotation_range = 0, rotation_extent = 0, bits = 0;
     uint64_t bit = 0;
   };
+  // The keys around frame `fl` of one track: key k (at frame prev) and the next one (at frame
+  // next); hold: before the first key, from the last key on, or a one-key track (key k holds;
+  // [prev, next) is then the frames where it does).
+  struct KeySegment {
+    uint32_t k = 0, prev = 0, next = 0;
+    bool hold = true;
+  };
   float frame_coordinate(float time, uint32_t& cursor) const;
   uint32_t key_bits(const Track& t, const Offsets& o) const;
   void advance(const Track& t, uint32_t key_bits, Offsets& o) const;
   Offsets offsets_of(size_t track) const;
   void decode(const Track& t, const Offsets& o, uint32_t key_bits, uint32_t k, float* out) const;
+  KeySegment find_segment(const Track& t, uint32_t mask_offset, uint32_t fl) const;
+  float segment_u(const Track& t, const KeySegment& s, float x, float time) const;
+  void sample_uncached(float x, float time, std::span<Transform> local,
+                       std::span<float> morph_weights) const;
+  void init_context(uint32_t* context) const;
+  struct LaneKey;
+  void read_lane_key(const uint32_t* group, uint32_t lane, const Track& t, uint32_t k,
+                     LaneKey& out) const;
+  void refill_group(uint32_t* group, uint32_t stale, size_t first, uint32_t fl) const;
+  Offsets offsets_of_lane(const uint32_t* group, uint32_t lane) const;
+  void sample_weight_track(const Track& t, const Offsets& o, uint32_t weight_index, float x,
+                           float time, std::span<float> morph_weights) const;
 
+  uint32_t serial_ = 0;  // names this content in playback contexts; new on every change
   float start_ = 0.0f, end_ = 0.0f;
   uint32_t frame_count_ = 1;
   float rate_ = 0.0f;         // > 0: frames on the grid start + i / rate; 0: table_
@@ -126,31 +162,12 @@ class CompressedClip final : public ClipSource {
   uint64_t data_bits_ = 0;
 };
 
-// Rotation keys (x, y, z, w) slerped on the shortest path in float, normalized; a normalized
-// lerp when nearly parallel (the spec sampler's rule, at float precision: about 1.5× cheaper
-// than its double version, and the compressor measures with this very function).
+// Rotation keys (x, y, z, w) slerped on the shortest path: slerp_shortest (anim/sampling.h), the
+// function the runtime's batches reproduce bit for bit and the compressor measures with.
 inline void slerp_keys(const float* a, const float* b, float u, float* out) {
-  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-  float sign = 1.0f;
-  if (d < 0.0f) d = -d, sign = -1.0f;
-  float s0, s1;
-  if (d > 0.9995f) {
-    s0 = 1.0f - u;
-    s1 = u;
-  } else {
-    const float theta = std::acos(d);
-    const float inv = 1.0f / std::sin(theta);
-    s0 = std::sin((1.0f - u) * theta) * inv;
-    s1 = std::sin(u * theta) * inv;
-  }
-  s1 *= sign;
-  float len = 0.0f;
-  for (int j = 0; j < 4; ++j) {
-    out[j] = s0 * a[j] + s1 * b[j];
-    len += out[j] * out[j];
-  }
-  const float inv = len > 0.0f ? 1.0f / std::sqrt(len) : 1.0f;
-  for (int j = 0; j < 4; ++j) out[j] *= inv;
+  const glm::quat q =
+      slerp_shortest(glm::quat(a[3], a[0], a[1], a[2]), glm::quat(b[3], b[0], b[1], b[2]), u);
+  out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
 }
 
 // Smallest-three of a unit quaternion (x, y, z, w): index of the largest |component| and the

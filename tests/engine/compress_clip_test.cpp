@@ -9,6 +9,7 @@
 #include "anim/sampling.h"
 #include "character/character.h"
 #include "compress/clip_compression.h"
+#include "compressed_context_check.h"
 #include "test_models.h"
 
 namespace rig {
@@ -216,6 +217,7 @@ TEST(CompressClip, StepBehaviourSurvives) {
         << time;
   ASSERT_EQ(r.clip.tracks().size(), 1u);
   EXPECT_TRUE(r.clip.tracks()[0].flags & CompressedClip::kStep);
+  test::expect_context_matches_uncached(model, r.clip);
 }
 
 TEST(CompressClip, CubicSplineBehaviourSurvives) {
@@ -240,6 +242,7 @@ TEST(CompressClip, CubicSplineBehaviourSurvives) {
   // segments between 60 Hz frames of this gentle curve stay within it too.
   EXPECT_LE(measure_clip_error(model, 0, r.clip, 60.0f, false).e_max, 1e-4);
   EXPECT_LE(measure_clip_error(model, 0, r.clip, 240.0f, false).e_max, 1e-4);
+  test::expect_context_matches_uncached(model, r.clip);
 }
 
 TEST(CompressClip, KeysOffAnyGridPlayLinearlyInTime) {
@@ -266,6 +269,7 @@ TEST(CompressClip, KeysOffAnyGridPlayLinearlyInTime) {
     EXPECT_LE(glm::length(root_position(model, r.clip, time) - root_position(model, raw, time)),
               1e-6f)
         << time;
+  test::expect_context_matches_uncached(model, r.clip);
 }
 
 TEST(CompressClip, ZeroLengthClipIsOneFrame) {
@@ -310,6 +314,7 @@ TEST(CompressClip, MorphWeightsHaveTheirOwnTolerance) {
     if (mt >= 1e-3) {  // at 1e-4 every key of this sine is needed
       EXPECT_LT(r.clip.tracks()[0].key_count, 61);
     }
+    test::expect_context_matches_uncached(model, r.clip);
   }
 }
 
@@ -374,9 +379,69 @@ TEST(CompressClip, SamplingMatchesDecodedKeysAndHoldsOutsideTheClip) {
     }
   }
   r.clip.sample(r.clip.end(), cursors, end, morph);
+  EXPECT_GT(r.clip.cursor_count(), CompressedClip::kContextHeader);
   r.clip.sample(r.clip.end() + 5.0f, cursors, after, morph);
   for (size_t i = 0; i < end.size(); ++i) EXPECT_EQ(end[i].translation, after[i].translation);
   (void)before;
+}
+
+TEST(CompressClip, PlaybackContextGivesTheBitsOfTheReadableSampler) {
+  // Every kind of track in one clip: quantized and float rotations, one-key and dense tracks,
+  // translations, a STEP track and morph weights; then the context path against the readable
+  // one, also after another clip's context and garbage.
+  Model model = chain_model();
+  model.nodes[2].morph_count = 2;
+  model.nodes[2].morph_offset = 0;
+  model.morph_weight_count = 2;
+  model.rest_morph_weights = {0.0f, 0.0f};
+  const std::vector<float> t = grid(31, 30.0f);
+  Channel w;
+  w.node = 2;
+  w.path = TargetPath::Weights;
+  w.components = 2;
+  w.times = t;
+  for (float time : t) w.values.insert(w.values.end(), {0.5f + 0.5f * std::sin(3 * time), time});
+  model.clips[0].channels.push_back(w);
+  std::vector<glm::vec3> steps;
+  for (float time : t) steps.push_back({0, 0, std::floor(time * 4.0f) * 0.05f});
+  model.clips[0].channels.push_back(
+      vec3_channel(3, TargetPath::Scale, t, std::vector<glm::vec3>(steps.size(), glm::vec3(1.0f)),
+                   Interpolation::Linear));
+  model.clips[0].channels.push_back(
+      vec3_channel(4, TargetPath::Translation, t, steps, Interpolation::Step));
+  model.clips[0].end = t.back();
+  const CompressionResult r = compress_clip(model, 0);
+  ASSERT_TRUE(r.ok) << r.error;
+  const CompressedClip other = compress_clip(chain_model(), 0).clip;
+  test::expect_context_matches_uncached(model, r.clip, &other, "reduced and quantized");
+  // Hand-built: every frame a key (dense), a float32 rotation, a one-key rotation.
+  CompressedClip built;
+  built.set_frames(0.0f, 1.0f, 31, 30.0f, {});
+  std::vector<uint32_t> frames;
+  std::vector<float> rot, rot_sparse;
+  std::vector<uint32_t> sparse{0, 4, 5, 17, 30};
+  for (uint32_t f = 0; f < 31; ++f) {
+    frames.push_back(f);
+    const glm::quat q = axis_angle({1, 0.2f, 0}, 170.0f * std::sin(0.3f * float(f)));
+    rot.insert(rot.end(), {q.x, q.y, q.z, q.w});
+  }
+  for (uint32_t f : sparse)
+    rot_sparse.insert(rot_sparse.end(), rot.begin() + 4 * f, rot.begin() + 4 * f + 4);
+  const uint8_t twelve[] = {12}, floats[] = {32};
+  ASSERT_TRUE(built.add_track(0, TargetPath::Rotation, false, 4, twelve, frames, rot));
+  ASSERT_TRUE(built.add_track(1, TargetPath::Rotation, false, 4, floats, sparse, rot_sparse));
+  ASSERT_TRUE(built.add_track(2, TargetPath::Rotation, false, 4, twelve, std::vector<uint32_t>{3},
+                              std::span<const float>(rot).subspan(12, 4)));
+  ASSERT_TRUE(built.add_track(3, TargetPath::Rotation, true, 4, twelve, sparse, rot_sparse));
+  ASSERT_TRUE(built.add_track(4, TargetPath::Rotation, false, 4, twelve, sparse, rot_sparse));
+  test::expect_context_matches_uncached(model, built, &r.clip, "hand-built");
+  // A context sized for fewer tracks is not used (the readable form runs instead).
+  std::vector<Transform> local(model.nodes.size());
+  std::vector<float> morph(2);
+  std::vector<uint32_t> small(built.cursor_count() - 1, 0xffffffffu);
+  built.sample(0.5f, small, local, morph);
+  EXPECT_TRUE(
+      std::all_of(small.begin() + 1, small.end(), [](uint32_t v) { return v == 0xffffffffu; }));
 }
 
 }  // namespace

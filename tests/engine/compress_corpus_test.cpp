@@ -12,6 +12,7 @@
 #include "anim/clip_source.h"
 #include "compress/clip_compression.h"
 #include "compress/gltf_writer.h"
+#include "compressed_context_check.h"
 #include "import/gltf_import.h"
 #include "test_support.h"
 
@@ -51,6 +52,8 @@ void check_corpus_at(const fs::path& root, double tolerance_m, bool print, Total
       ASSERT_TRUE(r.ok) << where << ": " << r.error;
       EXPECT_LE(r.report.e_max, tolerance_m) << where;
       EXPECT_LE(r.report.morph_max, settings.morph_tolerance) << where;
+      // The played bits are the measured bits: the playback context against the readable form.
+      if (print) test::expect_context_matches_uncached(model, r.clip, nullptr, where);
       totals.raw += r.sizes.raw_bytes;
       totals.file += r.sizes.file_bytes;
       totals.compressed += r.sizes.compressed_bytes;
