@@ -49,9 +49,11 @@ inline void expect_context_matches_uncached(const Model& model, const Compressed
               morph_without.begin());
     clip.sample(times[i], context, with, morph_with);
     clip.sample(times[i], {}, without, morph_without);
-    const bool same = std::memcmp(with.data(), without.data(), n * sizeof(Transform)) == 0 &&
-                      std::memcmp(morph_with.data(), morph_without.data(),
-                                  morph_with.size() * sizeof(float)) == 0;
+    // Bit for bit (memcmp: empty vectors may hold null pointers, which memcmp must not see).
+    const bool same =
+        (n == 0 || std::memcmp(with.data(), without.data(), n * sizeof(Transform)) == 0) &&
+        (morph_with.empty() || std::memcmp(morph_with.data(), morph_without.data(),
+                                           morph_with.size() * sizeof(float)) == 0);
     if (!same && ++mismatches <= 3) ADD_FAILURE() << where << ": time " << times[i] << " differs";
   }
   EXPECT_EQ(mismatches, 0u) << where;
