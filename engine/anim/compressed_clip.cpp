@@ -592,7 +592,29 @@ inline void CompressedClip::read_lane_key(const uint32_t* g, uint32_t lane, cons
   uint64_t bit = (uint64_t(g[ctx::kBitLo + lane]) | (uint64_t(g[ctx::kBitHi + lane]) << 32)) +
                  uint64_t(k) * g[ctx::kKeyBits + lane];
   const uint32_t packed = g[ctx::kBits + lane];
+  out.value[3] = 0.0f;
+  out.direct = false;
   out.index = 0;
+  if (g[ctx::kKeyBits + lane] <= 57) {
+    // The whole key in one 64-bit read (read_bits' bits, taken from one register).
+    uint64_t word;
+    std::memcpy(&word, data + (bit >> 3), sizeof word);
+    word >>= (bit & 7u);
+    if (rotation) {
+      if (t.flags & kOneIndex) {
+        out.index = int32_t((t.flags >> 4) & 3u);
+      } else {
+        out.index = int32_t(word & 3u);
+        word >>= 2;
+      }
+    }
+    for (uint32_t c = 0; c < 3; ++c) {
+      const uint32_t width = (packed >> (8 * c)) & 0xffu;
+      out.value[c] = float(uint32_t(word & ((uint64_t(1) << width) - 1u)));
+      word >>= width;
+    }
+    return;
+  }
   if (rotation) {
     if (t.flags & kOneIndex) {
       out.index = int32_t((t.flags >> 4) & 3u);
@@ -606,8 +628,6 @@ inline void CompressedClip::read_lane_key(const uint32_t* g, uint32_t lane, cons
     out.value[c] = float(read_bits(data, bit, width));
     bit += width;
   }
-  out.value[3] = 0.0f;
-  out.direct = false;
 }
 
 namespace {
@@ -645,7 +665,9 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
   using namespace quat4;
   float av[4][4] = {}, bv[4][4] = {};  // [component][lane]
   int32_t ai[4] = {0, 0, 0, 0}, bi[4] = {0, 0, 0, 0};
-  uint32_t a_direct = 0, b_direct = 0, interpolating = 0, flipped_before = 0;
+  uint32_t a_direct = 0, b_direct = 0, interpolating = 0, carried = 0;
+  // The flags as the previous segments left them (the loop below rewrites them).
+  const __m128i old_flags = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
   uint32_t lanes = stale;
   while (lanes) {
     const uint32_t lane = uint32_t(std::countr_zero(lanes));
@@ -657,10 +679,9 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
     uint32_t flags = g[ctx::kFlags + lane];
     LaneKey key;
     if ((flags & ctx::kBIsNext) && s.k == g[ctx::kKey + lane] + 1) {
-      // Forward into the next segment: its key k is the old key k + 1, decoded already.
-      a_direct |= 1u << lane;
-      flipped_before |= ((flags & ctx::kFlipped) ? 1u : 0u) << lane;
-      for (uint32_t c = 0; c < 4; ++c) av[c][lane] = get_float(g + ctx::kB + c * 4 + lane);
+      // Forward into the next segment: its key k is the old key k + 1, decoded already (taken
+      // from the b rows below).
+      carried |= 1u << lane;
     } else {
       read_lane_key(g, lane, t, s.k, key);
       if (key.direct) a_direct |= 1u << lane;
@@ -700,13 +721,35 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
   const __m128i rot_flag = _mm_set1_epi32(int32_t(ctx::kRotation));
   const __m128 rotations =
       _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(flags, rot_flag), rot_flag));
-  Quat4 a = finish_keys(av, ai, lane_mask(a_direct), rotations, f + ctx::kLo, f + ctx::kStep);
-  // A key carried over was stored on the previous key's side: back to its own sign (exact).
-  const __m128 unflip = _mm_and_ps(lane_mask(flipped_before), k(-0.0f));
-  a = {_mm_xor_ps(a.x, unflip), _mm_xor_ps(a.y, unflip), _mm_xor_ps(a.z, unflip),
-       _mm_xor_ps(a.w, unflip)};
+  // finish_keys passes direct values through: when every lane's key is direct (forward play
+  // carries key k over), they are the rows as they stand.
+  auto rows_of = [](const float(&v)[4][4]) {
+    return Quat4{_mm_loadu_ps(v[0]), _mm_loadu_ps(v[1]), _mm_loadu_ps(v[2]), _mm_loadu_ps(v[3])};
+  };
+  // Carried keys: the old b rows, which were stored on the previous key's side: back to their
+  // own sign (exact). The old flags say which were flipped.
+  const __m128i flipped_flag = _mm_set1_epi32(int32_t(ctx::kFlipped));
+  const __m128 unflip = _mm_and_ps(
+      _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(old_flags, flipped_flag), flipped_flag)),
+      k(-0.0f));
+  const Quat4 old_b{_mm_xor_ps(_mm_loadu_ps(f + ctx::kB), unflip),
+                    _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 4), unflip),
+                    _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 8), unflip),
+                    _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 12), unflip)};
+  Quat4 a = old_b;
+  if (stale & ~carried) {
+    const Quat4 read =
+        (stale & ~carried & ~a_direct) == 0
+            ? rows_of(av)
+            : finish_keys(av, ai, lane_mask(a_direct), rotations, f + ctx::kLo, f + ctx::kStep);
+    const __m128 c = lane_mask(carried);
+    a = {select(c, old_b.x, read.x), select(c, old_b.y, read.y), select(c, old_b.z, read.z),
+         select(c, old_b.w, read.w)};
+  }
   const __m128 moving = lane_mask(interpolating);
-  Quat4 b = finish_keys(bv, bi, lane_mask(b_direct), rotations, f + ctx::kLo, f + ctx::kStep);
+  Quat4 b = (interpolating & ~b_direct) == 0
+                ? rows_of(bv)
+                : finish_keys(bv, bi, lane_mask(b_direct), rotations, f + ctx::kLo, f + ctx::kStep);
   b = {select(moving, b.x, a.x), select(moving, b.y, a.y), select(moving, b.z, a.z),
        select(moving, b.w, a.w)};
   // slerp_shortest's first steps, in its operations and order (so the batch gives its bits):
@@ -795,6 +838,19 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
                   _mm_loadu_ps(f + ctx::kA + 8), _mm_loadu_ps(f + ctx::kA + 12)};
     const Quat4 b{_mm_loadu_ps(f + ctx::kB), _mm_loadu_ps(f + ctx::kB + 4),
                   _mm_loadu_ps(f + ctx::kB + 8), _mm_loadu_ps(f + ctx::kB + 12)};
+    if (active == 0xfu && rotations == 0xfu) {  // four rotations: slerp or key k, 16 bytes each
+      Quat4 r = a;
+      if (_mm_movemask_ps(moving)) {
+        const Quat4 q = slerp_prepared4(a, b, _mm_loadu_ps(f + ctx::kTheta), u);
+        r = {select(moving, q.x, a.x), select(moving, q.y, a.y), select(moving, q.z, a.z),
+             select(moving, q.w, a.w)};
+      }
+      scatter_quats(r, reinterpret_cast<float*>(pose + g[ctx::kDest]),
+                    reinterpret_cast<float*>(pose + g[ctx::kDest + 1]),
+                    reinterpret_cast<float*>(pose + g[ctx::kDest + 2]),
+                    reinterpret_cast<float*>(pose + g[ctx::kDest + 3]));
+      continue;
+    }
     // Key k where u = 0, else a + (b − a)·u, or for rotations the slerp.
     Quat4 r{select(moving, add(a.x, mul(sub(b.x, a.x), u)), a.x),
             select(moving, add(a.y, mul(sub(b.y, a.y), u)), a.y),
