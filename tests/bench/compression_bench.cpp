@@ -114,18 +114,38 @@ void BM_FoxCompress(benchmark::State& state) {
   state.SetLabel(model->clips[size_t(clip)].name);
 }
 
+// The file's keys through the readable spec sampler (sample_clip_channels, a binary search or
+// cursor per channel and the spec's slerp per rotation): how raw clips were sampled before the
+// prepared layout of RawClipSource.
+class SpecClipSource final : public rig::ClipSource {
+ public:
+  SpecClipSource(const rig::Model& model, const rig::Clip& clip) : model_(&model), clip_(&clip) {}
+  float start() const override { return clip_->start; }
+  float end() const override { return clip_->end; }
+  size_t cursor_count() const override { return clip_->channels.size(); }
+  void sample(float time, std::span<uint32_t> cursors, std::span<rig::Transform> local,
+              std::span<float> morph_weights) const override {
+    rig::sample_clip_channels(*model_, *clip_, time, cursors, local, morph_weights);
+  }
+
+ private:
+  const rig::Model* model_;
+  const rig::Clip* clip_;
+};
+
 // Raw and compressed in alternating runs of 256 frames, timed in the same windows: on a shared,
 // noisy machine the ratio of the two is what to read (counters raw_ns, compressed_ns per frame
-// and ratio = compressed / raw).
+// and ratio = compressed / raw; spec_ns and ratio_spec against SpecClipSource).
 void BM_FoxPlaybackRatio(benchmark::State& state) {
   const rig::Model* model = fox(state);
   if (!model) return;
   const int clip = int(state.range(0));
   const rig::RawClipSource raw_source(*model, model->clips[size_t(clip)]);
   const rig::CompressedClip& c = compressed_fox(*model, clip);
-  Player raw(*model, raw_source), compressed(*model, c);
+  const SpecClipSource spec_source(*model, model->clips[size_t(clip)]);
+  Player raw(*model, raw_source), compressed(*model, c), spec(*model, spec_source);
   using clock = std::chrono::steady_clock;
-  clock::duration raw_time{}, compressed_time{};
+  clock::duration raw_time{}, compressed_time{}, spec_time{};
   uint64_t frames = 0;
   constexpr int kRun = 256;
   for (auto _ : state) {
@@ -134,8 +154,11 @@ void BM_FoxPlaybackRatio(benchmark::State& state) {
     const auto t1 = clock::now();
     for (int i = 0; i < kRun; ++i) compressed.frame();
     const auto t2 = clock::now();
+    for (int i = 0; i < kRun; ++i) spec.frame();
+    const auto t3 = clock::now();
     raw_time += t1 - t0;
     compressed_time += t2 - t1;
+    spec_time += t3 - t2;
     frames += kRun;
   }
   const double r = std::chrono::duration<double, std::nano>(raw_time).count() / double(frames);
@@ -144,6 +167,9 @@ void BM_FoxPlaybackRatio(benchmark::State& state) {
   state.counters["raw_ns"] = r;
   state.counters["compressed_ns"] = k;
   state.counters["ratio"] = k / r;
+  const double sp = std::chrono::duration<double, std::nano>(spec_time).count() / double(frames);
+  state.counters["spec_ns"] = sp;
+  state.counters["ratio_spec"] = k / sp;
   state.SetLabel(model->clips[size_t(clip)].name);
 }
 
