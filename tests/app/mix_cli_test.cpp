@@ -13,31 +13,19 @@
 
 #include "import/gltf_import.h"
 #include "options.h"
+#include "parse_args.h"
 #include "pose_options.h"
 #include "test_support.h"
 
 namespace {
 
+using rig::test::parse;
+using rig::test::Parsed;
 using rig::test::quote;
 using rig::test::run_rigview;
 
 const std::string kTwistArm = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
 const std::string kMannequin = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
-
-struct Parsed {
-  bool ok = false;
-  rigview::Options options;
-  std::string error;
-};
-
-Parsed parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "rigview");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  Parsed p;
-  p.ok = rigview::parse_options(static_cast<int>(argv.size()), argv.data(), p.options, p.error);
-  return p;
-}
 
 TEST(MixOptions, DqsJointsAreAListAndNeedTheMix) {
   const Parsed p = parse({"--skinning", "mix", "--dqs-joints", "LeftArm,RightHand"});

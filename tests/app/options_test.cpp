@@ -8,26 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "parse_args.h"
 #include "test_support.h"
 
 namespace {
 
 using Method = rig::SkinningMethod;
-
-struct Parsed {
-  bool ok = false;
-  rigview::Options options;
-  std::string error;
-};
-
-Parsed parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "rigview");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  Parsed p;
-  p.ok = rigview::parse_options(static_cast<int>(argv.size()), argv.data(), p.options, p.error);
-  return p;
-}
+using rig::test::parse;
+using rig::test::Parsed;
 
 TEST(Options, EverySkinningTableNameSelectsItsMethodAlone) {
   const Parsed none = parse({});

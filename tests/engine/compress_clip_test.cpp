@@ -16,20 +16,9 @@ namespace rig {
 namespace {
 
 using test::axis_angle;
+using test::make_clip;
 using test::rotation_channel;
 using test::vec3_channel;
-
-Clip make_clip(std::vector<Channel> channels) {
-  Clip c;
-  c.channels = std::move(channels);
-  c.start = 1e30f;
-  c.end = -1e30f;
-  for (const Channel& ch : c.channels) {
-    c.start = std::min(c.start, ch.times.front());
-    c.end = std::max(c.end, ch.times.back());
-  }
-  return c;
-}
 
 std::vector<float> grid(int count, float rate) {
   std::vector<float> t;

@@ -15,20 +15,9 @@ namespace {
 using test::add_node;
 using test::axis_angle;
 using test::kDeg;
+using test::make_clip;
 using test::rotation_channel;
 using test::vec3_channel;
-
-Clip make_clip(std::vector<Channel> channels) {
-  Clip c;
-  c.channels = std::move(channels);
-  c.start = 1e30f;
-  c.end = -1e30f;
-  for (const Channel& ch : c.channels) {
-    c.start = std::min(c.start, ch.times.front());
-    c.end = std::max(c.end, ch.times.back());
-  }
-  return c;
-}
 
 // Shoulder at the origin, elbow 1 m along x; the clip bends the elbow 0° → 90° over 1 s.
 struct Arm {

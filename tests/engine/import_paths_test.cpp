@@ -10,24 +10,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-// A triangle whose buffer lives in an external file named by `uri` (36 bytes of floats).
-std::string triangle_gltf(const std::string& uri) {
-  return rig::test::fill_in(R"({
-    "asset":{"version":"2.0"},
-    "buffers":[{"byteLength":36,"uri":"{URI}"}],
-    "bufferViews":[{"buffer":0,"byteLength":36}],
-    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
-    "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
-    "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]})",
-                            "URI", uri);
-}
-
-std::vector<uint8_t> triangle_bin(float x) {
-  rig::test::ByteBuffer bin;
-  bin.put<float>({x, 0, 0, 1, 0, 0, 0, 1, 0});
-  return bin.data;
-}
+using rig::test::triangle_bin;
+using rig::test::triangle_gltf;
 
 // Runs the body with the working directory set to `dir`, restoring it afterwards.
 class WorkingDirectory {

@@ -124,4 +124,23 @@ inline std::vector<uint8_t> make_glb(std::string json, std::vector<uint8_t> bin)
   return glb.data;
 }
 
+// A triangle whose buffer lives in an external file named by `uri` (36 bytes of floats), and
+// such a file: the triangle (x, 0, 0), (1, 0, 0), (0, 1, 0).
+inline std::string triangle_gltf(const std::string& uri) {
+  return fill_in(R"({
+    "asset":{"version":"2.0"},
+    "buffers":[{"byteLength":36,"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteLength":36}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+    "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]})",
+                 "URI", uri);
+}
+
+inline std::vector<uint8_t> triangle_bin(float x) {
+  ByteBuffer bin;
+  bin.put<float>({x, 0, 0, 1, 0, 0, 0, 1, 0});
+  return bin.data;
+}
+
 }  // namespace rig::test

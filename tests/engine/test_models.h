@@ -1,6 +1,7 @@
 // Small models built in code for engine tests (no importer involved).
 #pragma once
 
+#include <algorithm>
 #include <glm/gtc/matrix_transform.hpp>
 #include <numbers>
 #include <string>
@@ -74,6 +75,19 @@ inline Channel vec3_channel(int node, TargetPath path, std::vector<float> times,
   c.components = 3;
   c.times = std::move(times);
   for (const glm::vec3& v : keys) c.values.insert(c.values.end(), {v.x, v.y, v.z});
+  return c;
+}
+
+// A clip of these channels, spanning their keys (start: the earliest key, end: the latest).
+inline Clip make_clip(std::vector<Channel> channels) {
+  Clip c;
+  c.channels = std::move(channels);
+  c.start = 1e30f;
+  c.end = -1e30f;
+  for (const Channel& ch : c.channels) {
+    c.start = std::min(c.start, ch.times.front());
+    c.end = std::max(c.end, ch.times.back());
+  }
   return c;
 }
 

@@ -23,18 +23,8 @@ using test::ChainJoint;
 Model shifted_box() {
   std::vector<ChainJoint> chain(1);
   chain[0].translation = glm::vec3(10.0f, 0.0f, 0.0f);
-  std::vector<glm::vec3> pos, nrm;
-  std::vector<uint16_t> ids;
-  std::vector<float> w;
-  for (int i = 0; i < 8; ++i) {
-    pos.push_back(glm::vec3(i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : 0.0f, i & 4 ? 0.25f : -0.25f));
-    nrm.push_back(glm::vec3(0, 1, 0));
-    ids.insert(ids.end(), {0, 0, 0, 0});
-    w.insert(w.end(), {1.0f, 0.0f, 0.0f, 0.0f});
-  }
-  std::vector<uint32_t> idx = {0, 1, 3, 0, 3, 2, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-                               2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 3, 7, 1, 7, 5};
-  return test::chain_model(chain, pos, nrm, 4, ids, w, idx);
+  return test::box_on_chain(chain, {0, 1, 3, 0, 3, 2, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                                    2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 3, 7, 1, 7, 5});
 }
 
 TEST(Bounds, PoseBoundsAreTheSkinnedWorldBox) {

@@ -95,6 +95,21 @@ inline Model chain_model(const std::vector<ChainJoint>& joints, std::vector<glm:
 }
 
 // Pixels of an RGBA8 image differing from `rgb` by more than `tolerance` in any channel.
+// A 2 x 1 x 0.5 box's eight corners (x -1..1, y 0..1, z -0.25..0.25), every one skinned to joint
+// 0 alone, on chain_model's joints; `indices` picks the triangles.
+inline Model box_on_chain(const std::vector<ChainJoint>& chain, std::vector<uint32_t> indices) {
+  std::vector<glm::vec3> pos, nrm;
+  std::vector<uint16_t> ids;
+  std::vector<float> w;
+  for (int i = 0; i < 8; ++i) {
+    pos.push_back(glm::vec3(i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : 0.0f, i & 4 ? 0.25f : -0.25f));
+    nrm.push_back(glm::vec3(0, 1, 0));
+    ids.insert(ids.end(), {0, 0, 0, 0});
+    w.insert(w.end(), {1.0f, 0.0f, 0.0f, 0.0f});
+  }
+  return chain_model(chain, pos, nrm, 4, ids, w, std::move(indices));
+}
+
 inline size_t count_pixels_unlike(const std::vector<uint8_t>& rgba, glm::ivec3 rgb,
                                   int tolerance = 3, int x0 = 0, int x1 = -1, int width = 0) {
   size_t count = 0;
