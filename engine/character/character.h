@@ -23,6 +23,7 @@
 #include <span>
 #include <vector>
 
+#include "anim/blending_job.h"
 #include "anim/clip_source.h"
 #include "anim/local_to_world_job.h"
 #include "anim/pose.h"
@@ -130,6 +131,7 @@ class Character {
   std::vector<PoseConstraint*> constraints_;
   std::vector<Transform> rest_local_;  // Node::rest, flat: what sampling starts from
   Pose pose_, blend_pose_;
+  BlendLayer crossfade_layers_[2];  // pose_ under blend_pose_ (its weight set per frame)
   std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips
   // The nodes a crossfade of clip blend_pair_[0] with blend_pair_[1] blends: the union of their
   // sources' animated nodes (empty: all). Capacity for every node, reserved once.
