@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "anim/quat_simd.h"
-#include "anim/skinning_product.h"
 
 namespace rig {
 
@@ -47,28 +46,6 @@ NodeHierarchy NodeHierarchy::build(const Model& model) {
     h.by_depth_parent.push_back(n.has_shear ? kShear : n.parent);
   }
   return h;
-}
-
-SkinningTargets SkinningTargets::build(const Model& model, const NodeHierarchy& hierarchy) {
-  SkinningTargets t;
-  std::vector<std::vector<Joint>> per_node(model.nodes.size());
-  for (const Skin& skin : model.skins) {
-    for (size_t j = 0; j < skin.joints.size(); ++j) {
-      const int node = skin.joints[j];
-      // What compute_skinning_matrices reads; the importer guarantees both.
-      if (node >= 0 && size_t(node) < per_node.size() && j < skin.inverse_bind.size())
-        per_node[size_t(node)].push_back({t.slot_count + uint32_t(j), &skin.inverse_bind[j]});
-    }
-    t.slot_count += uint32_t(skin.joints.size());
-  }
-  t.first.reserve(hierarchy.by_depth.size() + 1);
-  for (const int node : hierarchy.by_depth) {
-    t.first.push_back(uint32_t(t.joints.size()));
-    if (node >= 0 && size_t(node) < per_node.size())
-      t.joints.insert(t.joints.end(), per_node[size_t(node)].begin(), per_node[size_t(node)].end());
-  }
-  t.first.push_back(uint32_t(t.joints.size()));
-  return t;
 }
 
 namespace {
@@ -145,11 +122,6 @@ inline void parent_times_local(const glm::mat4& parent, glm::mat4& m) {
 bool LocalToWorldJob::validate() const {
   if (!model || local.size() != model->nodes.size() || world.size() != model->nodes.size())
     return false;
-  if (skinning_targets &&
-      (root >= 0 || !hierarchy || hierarchy->by_depth.size() != model->nodes.size() ||
-       skinning_targets->first.size() != hierarchy->by_depth.size() + 1 ||
-       skinning.size() < skinning_targets->slot_count))
-    return false;
   if (root < 0) return true;
   return hierarchy && size_t(root) < model->nodes.size() &&
          hierarchy->position.size() == model->nodes.size() &&
@@ -179,23 +151,16 @@ bool LocalToWorldJob::run() const {
   }
   if (by_depth) {
     const int* parents = hierarchy->by_depth_parent.data();
-    const uint32_t* first = skinning_targets ? skinning_targets->first.data() : nullptr;
-    const SkinningTargets::Joint* joints =
-        skinning_targets ? skinning_targets->joints.data() : nullptr;
     for (size_t k = 0; k < nodes.size(); ++k) {
       const int p = parents[k];
-      glm::mat4& w = world[size_t(nodes[k])];
       if (p >= 0) {
-        parent_times_local(world[size_t(p)], w);
+        parent_times_local(world[size_t(p)], world[size_t(nodes[k])]);
       } else if (p == NodeHierarchy::kShear) {
         const Node& node = m.nodes[size_t(nodes[k])];
+        glm::mat4& w = world[size_t(nodes[k])];
         w = w * node.shear;
         if (node.parent >= 0) w = world[size_t(node.parent)] * w;
       }
-      // Off the chain: nothing later in this loop reads a skinning matrix.
-      if (first)
-        for (uint32_t j = first[k]; j < first[k + 1]; ++j)
-          detail::world_times_inverse_bind(w, *joints[j].inverse_bind, skinning[joints[j].slot]);
     }
     return true;
   }

@@ -32,24 +32,6 @@ struct NodeHierarchy {
   static NodeHierarchy build(const Model& model);
 };
 
-// Skinning matrices (world × inverse bind, as compute_skinning_matrices makes them) written by a
-// full update as each joint's world matrix is made: the products then fill the waits of the
-// parent-to-child chain instead of running after it. Joints [first[k], first[k + 1]) are those
-// whose node is by_depth[k]; each writes slot `slot` of the output. Every skin's joints, skin
-// after skin: the slots are the flat layout of all skins' skinning matrices (skin s from the
-// sum of the earlier skins' joint counts). Built once per model (allocates).
-struct SkinningTargets {
-  struct Joint {
-    uint32_t slot = 0;
-    const glm::mat4* inverse_bind = nullptr;  // into the model's skin
-  };
-  std::vector<uint32_t> first;  // by_depth.size() + 1 entries
-  std::vector<Joint> joints;
-  uint32_t slot_count = 0;  // every skin's joints: the output's size
-
-  static SkinningTargets build(const Model& model, const NodeHierarchy& hierarchy);
-};
-
 struct LocalToWorldJob {
   const Model* model = nullptr;  // parents, order, per-node shear
   // Needed when root >= 0; with root -1, optional: its by_depth order is then used (faster).
@@ -59,10 +41,6 @@ struct LocalToWorldJob {
   // -1: every node. Otherwise only `root` and its descendants are recomputed; the world matrix
   // of root's parent must already be current.
   int root = -1;
-  // Optional, for a full update (root -1) with a hierarchy: the skinning matrices `targets`
-  // names, written into `skinning` (targets->slot_count of them) as the world matrices are.
-  const SkinningTargets* skinning_targets = nullptr;
-  std::span<glm::mat4> skinning;
 
   bool validate() const;
   bool run() const;  // false (and nothing written) when validate() fails

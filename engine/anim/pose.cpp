@@ -1,12 +1,13 @@
 #include "anim/pose.h"
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/blending_job.h"
 #include "anim/clip_source.h"
 #include "anim/local_to_world_job.h"
-#include "anim/skinning_product.h"
 
 namespace rig {
 
@@ -54,8 +55,28 @@ void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm:
 
 void compute_skinning_matrices(const Skin& skin, std::span<const glm::mat4> world,
                                std::span<glm::mat4> out) {
-  for (size_t j = 0; j < skin.joints.size(); ++j)
-    detail::world_times_inverse_bind(world[size_t(skin.joints[j])], skin.inverse_bind[j], out[j]);
+  // glm's product, four rows at a time (SSE2): column c = Σ_k world[k] · ibm[c][k], summed
+  // k = 0..3 left to right as glm does. Where the inverse bind matrix is affine (last row
+  // 0 0 0 1, as files write them), its terms k = 3 add exact zeros and multiply by exactly one
+  // and are left out. So the result is glm's bit for bit, but for the sign of a zero (tested).
+  for (size_t j = 0; j < skin.joints.size(); ++j) {
+    const glm::mat4& a = world[size_t(skin.joints[j])];
+    const glm::mat4& b = skin.inverse_bind[j];
+    const __m128 a0 = _mm_loadu_ps(&a[0].x), a1 = _mm_loadu_ps(&a[1].x), a2 = _mm_loadu_ps(&a[2].x),
+                 a3 = _mm_loadu_ps(&a[3].x);
+    const bool affine = b[0].w == 0.0f && b[1].w == 0.0f && b[2].w == 0.0f && b[3].w == 1.0f;
+    for (int c = 0; c < 4; ++c) {
+      const __m128 v = _mm_loadu_ps(&b[c].x);  // broadcast by shuffles, one load per column
+      __m128 r = _mm_mul_ps(a0, _mm_shuffle_ps(v, v, 0x00));
+      r = _mm_add_ps(r, _mm_mul_ps(a1, _mm_shuffle_ps(v, v, 0x55)));
+      r = _mm_add_ps(r, _mm_mul_ps(a2, _mm_shuffle_ps(v, v, 0xAA)));
+      if (!affine)
+        r = _mm_add_ps(r, _mm_mul_ps(a3, _mm_shuffle_ps(v, v, 0xFF)));
+      else if (c == 3)
+        r = _mm_add_ps(r, a3);
+      _mm_storeu_ps(&out[j][c].x, r);
+    }
+  }
 }
 
 }  // namespace rig

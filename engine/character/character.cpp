@@ -28,7 +28,6 @@ Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_
       skin_meshes_(skin_meshes ? std::move(skin_meshes)
                                : std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))) {
   hierarchy_ = NodeHierarchy::build(model);
-  skinning_targets_ = SkinningTargets::build(model, hierarchy_);
   raw_clips_.reserve(model.clips.size());
   for (const Clip& clip : model.clips) raw_clips_.emplace_back(model, clip);
   clip_sources_.resize(model.clips.size());
@@ -212,20 +211,14 @@ void Character::evaluate(PoseStack& stack) {
 
 void Character::finish_frame() {
   const Model& m = *model_;
-  LocalToWorldJob to_world{&m, &hierarchy_, pose_.local, world_, -1};  // by depth
-  if (constraints_.empty()) {
-    // No constraint can change a world matrix: the skinning matrices are made with them.
-    to_world.skinning_targets = &skinning_targets_;
-    to_world.skinning = skinning_;
-    to_world.run();
-    palette_valid_ = 0;
-    return;
-  }
+  const LocalToWorldJob to_world{&m, &hierarchy_, pose_.local, world_, -1};  // by depth
   to_world.run();
 
   // The constraint stage: after blending, with current world matrices.
-  const ConstraintContext context{m, hierarchy_, pose_.local, world_};
-  for (PoseConstraint* c : constraints_) c->apply(context);
+  if (!constraints_.empty()) {
+    const ConstraintContext context{m, hierarchy_, pose_.local, world_};
+    for (PoseConstraint* c : constraints_) c->apply(context);
+  }
 
   for (size_t s = 0; s < m.skins.size(); ++s) {
     std::span<glm::mat4> out(skinning_.data() + skin_offset_[s], m.skins[s].joints.size());

@@ -6,10 +6,6 @@
 //   → local → world (LocalToWorldJob, by depth)  → constraints (the plug-in point below)
 //   → skinning matrices (world × inverse bind)  → palettes, lazily, per method asked for.
 //
-// Without constraints the skinning matrices are made inside local → world, each as soon as its
-// joint's world matrix is (SkinningTargets), where they fill the waits of the parent-to-child
-// chain; with constraints they follow them, as above.
-//
 // Constraints (IK, look-at) plug in after blending, where they see the blended local pose and
 // current world matrices; one that edits a chain's local transforms refreshes only that
 // chain's subtree (ConstraintContext::update_world) before the skinning matrices are made.
@@ -125,7 +121,6 @@ class Character {
   const Model* model_;
   std::shared_ptr<const SkinMeshes> skin_meshes_;
   NodeHierarchy hierarchy_;
-  SkinningTargets skinning_targets_;  // the skinning matrices made by local → world
   std::vector<RawClipSource> raw_clips_;
   std::vector<const ClipSource*> clip_sources_;  // per clip: raw_clips_[i] or a replacement
   std::vector<PoseConstraint*> constraints_;

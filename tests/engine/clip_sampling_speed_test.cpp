@@ -390,50 +390,6 @@ TEST(RawClipSourceFast, CharacterCrossfadeMatchesTheReadablePipeline) {
   }
 }
 
-// The skinning matrices local → world makes as it goes (SkinningTargets, what the Character
-// uses without constraints) are compute_skinning_matrices' over the same world matrices, bit for
-// bit: two skins sharing joints (one node in both, so in two slots), a non-affine inverse bind,
-// and joints in no particular order. A job whose targets do not fit is rejected.
-TEST(RawClipSourceFast, FusedSkinningMatricesAreComputeSkinningMatricesBitForBit) {
-  RandomClipModel r = random_model(11, 29);
-  Model& m = r.model;
-  Skin second;
-  for (const int node : {27, 3, 0, 14, 2}) {
-    second.joints.push_back(node);
-    glm::mat4 ibm = glm::rotate(glm::mat4(1.0f), 0.3f * float(node), glm::vec3(0.2f, 1.0f, 0.1f));
-    if (node == 14) ibm[2].w = 0.25f;  // not affine: the k = 3 terms count
-    second.inverse_bind.push_back(ibm);
-  }
-  m.skins.push_back(second);
-  Character character(m);
-  for (float t = 0.0f; t < 1.0f; t += 0.1f) {
-    character.evaluate(PoseSelection{r.clip_a, t, r.clip_b, 0.5f * t, 0.4f});
-    for (size_t s = 0; s < m.skins.size(); ++s) {
-      std::vector<glm::mat4> want(m.skins[s].joints.size());
-      compute_skinning_matrices(m.skins[s], character.world(), want);
-      const std::span<const glm::mat4> got = character.skinning_matrices(int(s));
-      ASSERT_EQ(got.size(), want.size());
-      EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size() * sizeof(glm::mat4)), 0)
-          << "skin " << s << " t " << t;
-    }
-  }
-  const NodeHierarchy h = NodeHierarchy::build(m);
-  const SkinningTargets targets = SkinningTargets::build(m, h);
-  EXPECT_EQ(targets.slot_count, uint32_t(m.skins[0].joints.size() + second.joints.size()));
-  std::vector<Transform> local = rest_of(m);
-  std::vector<glm::mat4> world(m.nodes.size()), skinning(targets.slot_count);
-  LocalToWorldJob job{&m, &h, local, world, -1, &targets, skinning};
-  EXPECT_TRUE(job.validate());
-  job.skinning = std::span<glm::mat4>(skinning).first(skinning.size() - 1);
-  EXPECT_FALSE(job.validate());  // too few slots
-  job.skinning = skinning;
-  job.hierarchy = nullptr;
-  EXPECT_FALSE(job.validate());  // no by-depth order to run in
-  job.hierarchy = &h;
-  job.root = 1;
-  EXPECT_FALSE(job.validate());  // a subtree update does not make them
-}
-
 // The layout's limits: more distinct timelines than the per-sample buffer holds (the extra
 // channels go through sample_channel), and a clip targeting one node and path twice (the whole
 // clip falls back to the readable sampler, where the later channel wins).
