@@ -24,14 +24,25 @@ Character::Character(const Model& model)
     : Character(model, std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))) {}
 
 Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes)
+    : Character(model, std::move(skin_meshes), nullptr) {}
+
+std::shared_ptr<const std::vector<RawClipSource>> Character::prepare_raw_clips(const Model& model) {
+  auto clips = std::make_shared<std::vector<RawClipSource>>();
+  clips->reserve(model.clips.size());
+  for (const Clip& clip : model.clips) clips->emplace_back(model, clip);
+  return clips;
+}
+
+Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes,
+                     std::shared_ptr<const std::vector<RawClipSource>> raw_clips)
     : model_(&model),
       skin_meshes_(skin_meshes ? std::move(skin_meshes)
-                               : std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))) {
+                               : std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))),
+      raw_clips_(raw_clips && raw_clips->size() == model.clips.size() ? std::move(raw_clips)
+                                                                      : prepare_raw_clips(model)) {
   hierarchy_ = NodeHierarchy::build(model);
-  raw_clips_.reserve(model.clips.size());
-  for (const Clip& clip : model.clips) raw_clips_.emplace_back(model, clip);
   clip_sources_.resize(model.clips.size());
-  for (size_t c = 0; c < model.clips.size(); ++c) clip_sources_[c] = &raw_clips_[c];
+  for (size_t c = 0; c < model.clips.size(); ++c) clip_sources_[c] = &(*raw_clips_)[c];
   size_t cursors = 0;
   for (const ClipSource* source : clip_sources_)
     cursors = std::max(cursors, source->cursor_count());
@@ -86,7 +97,7 @@ void Character::set_dqs_amounts(std::span<const float> per_node) {
 
 void Character::set_clip_source(int clip, const ClipSource* source) {
   if (clip < 0 || size_t(clip) >= clip_sources_.size()) return;
-  clip_sources_[size_t(clip)] = source ? source : &raw_clips_[size_t(clip)];
+  clip_sources_[size_t(clip)] = source ? source : &(*raw_clips_)[size_t(clip)];
   blend_pair_[0] = blend_pair_[1] = nullptr;  // the crossfade's node set is recomputed
   const size_t needed = clip_sources_[size_t(clip)]->cursor_count();
   if (needed > cursors_.size()) {
