@@ -1,6 +1,9 @@
 #include "anim/blending_job.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 
@@ -164,13 +167,144 @@ void blend_override_uniform(const BlendLayer& layer, float weight, std::span<Tra
   }
 }
 
+// The unmasked override blend with AVX: eight nodes a batch, so that each batch's long slerp
+// latency chain is shared by twice the nodes (the chains, not the arithmetic, bound this loop:
+// a batch's dependent operations fill the processor's floating-point scheduler before the next
+// batch's can start). AVX without FMA rounds every lane as SSE2 does, and the operations and
+// their order are slerp_shortest4's: blend_override_uniform's result bit for bit. Compiled for
+// AVX whatever the build's flags; called only where the processor has it (blend_kernel).
+#define RIG_AVX __attribute__((target("avx")))
+
+RIG_AVX inline __m256 k8(float v) { return _mm256_set1_ps(v); }
+RIG_AVX inline __m256 mul8(__m256 a, __m256 b) { return _mm256_mul_ps(a, b); }
+RIG_AVX inline __m256 add8(__m256 a, __m256 b) { return _mm256_add_ps(a, b); }
+RIG_AVX inline __m256 sub8(__m256 a, __m256 b) { return _mm256_sub_ps(a, b); }
+RIG_AVX inline __m256 select8(__m256 mask, __m256 a, __m256 b) {
+  return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
+}
+
+struct Quat8 {
+  __m256 x, y, z, w;
+};
+
+RIG_AVX inline __m256 join(__m128 lo, __m128 hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+
+RIG_AVX inline Quat8 join(const Quat4& lo, const Quat4& hi) {
+  return {join(lo.x, hi.x), join(lo.y, hi.y), join(lo.z, hi.z), join(lo.w, hi.w)};
+}
+
+RIG_AVX inline __m256 acos01_8(__m256 x) {  // acos01_4
+  const __m256 x2 = mul8(x, x), x4 = mul8(x2, x2);
+  const __m256 p01 = sub8(k8(1.5707963050f), mul8(k8(0.2145988016f), x));
+  const __m256 p23 = sub8(k8(0.0889789874f), mul8(k8(0.0501743046f), x));
+  const __m256 p45 = sub8(k8(0.0308918810f), mul8(k8(0.0170881256f), x));
+  const __m256 p67 = sub8(k8(0.0066700901f), mul8(k8(0.0012624911f), x));
+  const __m256 p = add8(add8(p01, mul8(p23, x2)), mul8(add8(p45, mul8(p67, x2)), x4));
+  return mul8(_mm256_sqrt_ps(sub8(k8(1.0f), x)), p);
+}
+
+RIG_AVX inline __m256 sin_half_pi_8(__m256 x) {  // sin_half_pi_4
+  const __m256 x2 = mul8(x, x), x4 = mul8(x2, x2);
+  const __m256 q01 = add8(k8(-1.0f / 6.0f), mul8(k8(1.0f / 120.0f), x2));
+  const __m256 q23 = add8(k8(-1.0f / 5040.0f), mul8(k8(1.0f / 362880.0f), x2));
+  const __m256 q = add8(q01, mul8(sub8(q23, mul8(k8(1.0f / 39916800.0f), x4)), x4));
+  return add8(x, mul8(mul8(x, x2), q));
+}
+
+RIG_AVX inline Quat8 slerp_shortest8(const Quat8& a, Quat8 b, __m256 t) {  // slerp_shortest4
+  const __m256 zero = _mm256_setzero_ps();
+  __m256 d = add8(add8(add8(mul8(a.x, b.x), mul8(a.y, b.y)), mul8(a.z, b.z)), mul8(a.w, b.w));
+  const __m256 flip = _mm256_and_ps(_mm256_cmp_ps(d, zero, _CMP_LT_OS), k8(-0.0f));
+  b = {_mm256_xor_ps(b.x, flip), _mm256_xor_ps(b.y, flip), _mm256_xor_ps(b.z, flip),
+       _mm256_xor_ps(b.w, flip)};
+  d = _mm256_xor_ps(d, flip);
+  __m256 s0 = sub8(k8(1.0f), t), s1 = t;
+  const __m256 near = _mm256_cmp_ps(d, k8(0.9995f), _CMP_GT_OS);
+  const __m256 theta = acos01_8(d);
+  s0 = select8(near, s0, sin_half_pi_8(mul8(s0, theta)));
+  s1 = select8(near, s1, sin_half_pi_8(mul8(s1, theta)));
+  const __m256 x = add8(mul8(s0, a.x), mul8(s1, b.x)), y = add8(mul8(s0, a.y), mul8(s1, b.y)),
+               z = add8(mul8(s0, a.z), mul8(s1, b.z)), w = add8(mul8(s0, a.w), mul8(s1, b.w));
+  const __m256 len2 = add8(add8(add8(mul8(x, x), mul8(y, y)), mul8(z, z)), mul8(w, w));
+  // normalize_or_a
+  const __m256 inv = _mm256_div_ps(k8(1.0f), _mm256_sqrt_ps(len2));
+  const Quat8 r{mul8(x, inv), mul8(y, inv), mul8(z, inv), mul8(w, inv)};
+  const __m256 ok = _mm256_cmp_ps(len2, zero, _CMP_GT_OS);
+  if (_mm256_movemask_ps(ok) == 0xFF) return r;
+  return {select8(ok, r.x, a.x), select8(ok, r.y, a.y), select8(ok, r.z, a.z),
+          select8(ok, r.w, a.w)};
+}
+
+RIG_AVX void blend_override_uniform_avx(const BlendLayer& layer, float weight,
+                                        std::span<Transform> output, NodeList nodes) {
+  const size_t n = nodes.count;
+  const __m128 w = _mm_set1_ps(weight);
+  for (size_t i0 = 0; i0 < n; i0 += 8) {
+    const size_t count = std::min<size_t>(8, n - i0);
+    Transform* out[8];
+    const Transform* b[8];
+    for (size_t j = 0; j < 8; ++j) {  // a short batch repeats its first node
+      const size_t i = nodes[i0 + (j < count ? j : 0)];
+      out[j] = &output[i];
+      b[j] = &layer.local[i];
+    }
+    const Quat8 qa = join(gather_quats(&out[0]->rotation.x, &out[1]->rotation.x,
+                                       &out[2]->rotation.x, &out[3]->rotation.x),
+                          gather_quats(&out[4]->rotation.x, &out[5]->rotation.x,
+                                       &out[6]->rotation.x, &out[7]->rotation.x));
+    const Quat8 qb = join(
+        gather_quats(&b[0]->rotation.x, &b[1]->rotation.x, &b[2]->rotation.x, &b[3]->rotation.x),
+        gather_quats(&b[4]->rotation.x, &b[5]->rotation.x, &b[6]->rotation.x, &b[7]->rotation.x));
+    // Rows after the rotations are read, before they are written; only the real nodes (the lerp
+    // is not idempotent).
+    for (size_t j = 0; j < count; ++j) {
+      float* o = &out[j]->translation.x;
+      const float* v = &b[j]->translation.x;
+      const __m128 t = _mm_loadu_ps(o), s = _mm_loadu_ps(o + 6);
+      _mm_storeu_ps(o, add(t, mul(sub(_mm_loadu_ps(v), t), w)));
+      _mm_storeu_ps(o + 6, add(s, mul(sub(_mm_loadu_ps(v + 6), s), w)));
+    }
+    const Quat8 q = slerp_shortest8(qa, qb, _mm256_set1_ps(weight));
+    const Quat4 lo{_mm256_castps256_ps128(q.x), _mm256_castps256_ps128(q.y),
+                   _mm256_castps256_ps128(q.z), _mm256_castps256_ps128(q.w)};
+    const Quat4 hi{_mm256_extractf128_ps(q.x, 1), _mm256_extractf128_ps(q.y, 1),
+                   _mm256_extractf128_ps(q.z, 1), _mm256_extractf128_ps(q.w, 1)};
+    scatter_quats(lo, &out[0]->rotation.x, &out[1]->rotation.x, &out[2]->rotation.x,
+                  &out[3]->rotation.x);
+    scatter_quats(hi, &out[4]->rotation.x, &out[5]->rotation.x, &out[6]->rotation.x,
+                  &out[7]->rotation.x);
+  }
+}
+
+#undef RIG_AVX
+
+std::atomic<BlendKernel> g_kernel{BlendKernel::Auto};
+
+bool use_avx() {
+  // __builtin_cpu_supports("avx") also checks that the OS saves the YMM registers.
+  static const bool avx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
+  switch (g_kernel.load(std::memory_order_relaxed)) {
+    case BlendKernel::Sse2:
+      return false;
+    case BlendKernel::Avx:
+    case BlendKernel::Auto:
+      break;
+  }
+  return avx;
+}
+
 // One override layer over `output`: blend_transforms where the node's weight is not 0, nothing
 // changed where it is. Eight nodes at a time, as two independent batches whose slerp latencies
 // overlap.
 void blend_override(const BlendLayer& layer, float weight, std::span<Transform> output,
                     NodeList nodes) {
   if (layer.joint_weights.empty()) {
-    blend_override_uniform(layer, weight, output, nodes);
+    if (use_avx())
+      blend_override_uniform_avx(layer, weight, output, nodes);
+    else
+      blend_override_uniform(layer, weight, output, nodes);
     return;
   }
   const size_t n = nodes.count;
@@ -196,6 +330,14 @@ void blend_override(const BlendLayer& layer, float weight, std::span<Transform> 
 }
 
 }  // namespace
+
+void set_blend_kernel(BlendKernel kernel) { g_kernel.store(kernel, std::memory_order_relaxed); }
+
+bool blend_kernel_available(BlendKernel kernel) {
+  if (kernel != BlendKernel::Avx) return true;
+  static const bool avx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
+  return avx;
+}
 
 bool BlendingJob::validate() const {
   if (layers.empty()) return false;

@@ -48,6 +48,13 @@ struct BlendLayer {
   std::span<const float> reference_morph_weights;
 };
 
+// The kernel of an override layer without a mask: eight nodes at a time with AVX where the
+// processor has it (Auto), or four with SSE2; the same bits either way. Tests pin each in turn
+// (Avx falls back to SSE2 where the processor lacks it); not for per-frame use.
+enum class BlendKernel : uint8_t { Auto, Sse2, Avx };
+void set_blend_kernel(BlendKernel kernel);
+bool blend_kernel_available(BlendKernel kernel);
+
 struct BlendingJob {
   std::span<const BlendLayer> layers;  // at least one; layers[0]'s mode is ignored
   std::span<Transform> output;         // may be layers[0].local's storage

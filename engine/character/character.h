@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "anim/blending_job.h"
 #include "anim/clip_source.h"
 #include "anim/local_to_world_job.h"
 #include "anim/pose.h"
@@ -52,6 +53,13 @@ class Character {
   // Shares prepared skin meshes with other characters of the same model (a crowd); nullptr:
   // prepared here, as the one-argument form does.
   Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes);
+  // Also shares the prepared raw clips (one RawClipSource per clip of `model`, made by
+  // prepare_raw_clips): a crowd's characters then read one copy of every clip's keys, which stays
+  // in cache, instead of one copy each. nullptr, or a list of the wrong size: prepared here.
+  Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes,
+            std::shared_ptr<const std::vector<RawClipSource>> raw_clips);
+  // One RawClipSource per clip of `model`, to share between characters (allocates).
+  static std::shared_ptr<const std::vector<RawClipSource>> prepare_raw_clips(const Model& model);
 
   // Runs the pipeline for `selection`. No allocation.
   void evaluate(const PoseSelection& selection);
@@ -120,11 +128,12 @@ class Character {
   const Model* model_;
   std::shared_ptr<const SkinMeshes> skin_meshes_;
   NodeHierarchy hierarchy_;
-  std::vector<RawClipSource> raw_clips_;
+  std::shared_ptr<const std::vector<RawClipSource>> raw_clips_;  // immutable: shareable
   std::vector<const ClipSource*> clip_sources_;  // per clip: raw_clips_[i] or a replacement
   std::vector<PoseConstraint*> constraints_;
   std::vector<Transform> rest_local_;  // Node::rest, flat: what sampling starts from
   Pose pose_, blend_pose_;
+  BlendLayer crossfade_layers_[2];  // pose_ under blend_pose_ (its weight set per frame)
   std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips
   // The nodes a crossfade of clip blend_pair_[0] with blend_pair_[1] blends: the union of their
   // sources' animated nodes (empty: all). Capacity for every node, reserved once.

@@ -1,6 +1,7 @@
 // Many characters of one model at once (issue 13, "many characters").
 //
-// A Crowd owns N Characters sharing one SkinMeshes. Every instance plays its own clip at its own
+// A Crowd owns N Characters sharing one SkinMeshes and one prepared copy of the clips
+// (Character::prepare_raw_clips). Every instance plays its own clip at its own
 // phase and speed and crossfades into a second clip with a weight that rises and falls on its
 // own period; all of it is drawn from a seed, so a test can recompute any instance's pose
 // (Crowd::selection). Instances stand on a grid (Crowd::grid_offset): the pose itself stays the

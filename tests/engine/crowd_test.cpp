@@ -42,6 +42,30 @@ TEST(Crowd, GridIsCentredRowsOfCeilSqrtColumns) {
   EXPECT_EQ(Crowd::grid_offset(0, 1, 3.0f), glm::vec3(0.0f));
 }
 
+// Characters sharing one prepared copy of the clips (what a crowd's instances do) pose exactly as
+// characters preparing their own; a list that does not fit the model is not used.
+TEST(Crowd, SharedRawClipsPoseAsOwnOnes) {
+  const Model m = load(mannequin_path());
+  ASSERT_GE(m.clips.size(), 2u);
+  const auto shared = Character::prepare_raw_clips(m);
+  ASSERT_EQ(shared->size(), m.clips.size());
+  Character own(m), a(m, nullptr, shared), b(m, nullptr, shared);
+  const auto too_short = std::make_shared<const std::vector<RawClipSource>>();
+  Character fallback(m, nullptr, too_short);
+  for (float t = 0.0f; t < 1.0f; t += 0.1f) {
+    const PoseSelection sel{0, t, 1, 0.5f * t, 0.3f};
+    own.evaluate(sel);
+    for (Character* c : {&a, &b, &fallback}) {
+      c->evaluate(sel);
+      ASSERT_EQ(c->pose().local.size(), own.pose().local.size());
+      EXPECT_EQ(std::memcmp(c->pose().local.data(), own.pose().local.data(),
+                            own.pose().local.size() * sizeof(Transform)),
+                0)
+          << t;
+    }
+  }
+}
+
 TEST(Crowd, SelectionLoopsEachClipAtTheInstanceSpeedAndPhase) {
   Model m;
   m.clips.resize(2);
