@@ -11,6 +11,7 @@
 
 #include "character/character.h"
 #include "character/crowd.h"
+#include "compress/clip_compression.h"
 #include "counting_new.h"  // this binary counts every operator new (g_allocations)
 #include "import/gltf_import.h"
 #include "test_support.h"
@@ -19,7 +20,8 @@ namespace rig {
 namespace {
 
 // 50 frames of clip 0 crossfaded with clip 1, skinned with LBS and DQS: no allocation at all.
-void expect_frames_do_not_allocate(const std::string& path) {
+// `compressed`: both clips played from CompressedClips (compressed and set before counting).
+void expect_frames_do_not_allocate(const std::string& path, bool compressed = false) {
   SCOPED_TRACE(path);
   Model m;
   std::string error;
@@ -27,6 +29,17 @@ void expect_frames_do_not_allocate(const std::string& path) {
   ASSERT_GE(m.clips.size(), 2u);
   ASSERT_FALSE(m.draws.empty());
   Character anim(m);
+  CompressedClip clips[2];
+  if (compressed) {
+    for (int c = 0; c < 2; ++c) {
+      CompressionSettings settings;
+      settings.measure_vertices = false;
+      CompressionResult r = compress_clip(m, c, settings);
+      ASSERT_TRUE(r.ok) << r.error;
+      clips[c] = std::move(r.clip);
+      anim.set_clip_source(c, &clips[c]);
+    }
+  }
   size_t most = 0;
   for (const DrawItem& d : m.draws)
     most = std::max<size_t>(most, m.meshes[d.mesh].primitives[d.primitive].vertex_count());
@@ -49,6 +62,16 @@ void expect_frames_do_not_allocate(const std::string& path) {
 // Runs without the corpus: the committed mannequin (one skin, several clips).
 TEST(PerFrame, BundledMannequinEvaluateAndSkinDoNotAllocate) {
   expect_frames_do_not_allocate(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb");
+}
+
+// The compressed runtime clips too: their playback context lives in the Character's cursors.
+TEST(PerFrame, BundledMannequinCompressedPlaybackDoesNotAllocate) {
+  expect_frames_do_not_allocate(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", true);
+}
+
+TEST(PerFrame, CorpusFoxCompressedPlaybackDoesNotAllocate) {
+  RIG_REQUIRE_CORPUS(corpus);
+  expect_frames_do_not_allocate((corpus / "Fox/Fox.glb").string(), true);
 }
 
 TEST(PerFrame, CorpusModelsEvaluateAndSkinDoNotAllocate) {
