@@ -34,6 +34,11 @@ constexpr int kFramesPerStep = 3;
 constexpr double kWindowSeconds = 5.0;  // frame-time windows at both ends (after warm-up)
 
 double warmup_seconds(double total) { return std::clamp(0.15 * total, 3.0, 60.0); }
+// After warm-up the run goes on for at least this long (and to `seconds` at least), so that a
+// slow machine, whose warm-up takes most of a short run, still measures a real stretch.
+double measured_seconds(double total) { return std::max(20.0, 0.4 * total); }
+// A warm-up that has not ended by then fails the run (something keeps it from reopening models).
+double warmup_limit(double total) { return 5.0 * total; }
 
 }  // namespace
 
@@ -87,15 +92,18 @@ bool Soak::measure(double frame_ms, double elapsed) {
   // Warm-up: every lazily built thing (analysis, compression, CoR centres, rig diagnoses, each
   // model's GPU resources) has been made once. Which ones a model builds depends on the panels
   // and views the script has on when it opens, so every model must have been opened three times
-  // (about 36 scripted steps each), and a minimum time must have passed; a run too short for
-  // that starts measuring at 60% of its time anyway. (Once, as before, measured a 58% "growth"
-  // within a minute that was only such first builds: 30 minutes later the size was unchanged.)
-  if (warm_at_ < 0.0 &&
-      ((elapsed >= warmup_seconds(seconds_) && opens_ > 3 * int(models_.size())) ||
-       elapsed >= 0.6 * seconds_))
-    warm_at_ = elapsed;
-  if (warm_at_ < 0.0) return false;
+  // (about 36 scripted steps each), and a minimum time must have passed. Measuring before that
+  // sees first builds as growth (58% within a minute, once, on a machine too slow to finish the
+  // warm-up in 60% of the run; 30 minutes later the size was unchanged), so the run is extended
+  // instead: it ends measured_seconds() after warm-up at the earliest.
+  if (warm_at_ < 0.0) {
+    if (elapsed >= warmup_seconds(seconds_) && opens_ > 3 * int(models_.size()))
+      warm_at_ = elapsed;
+    else
+      return elapsed >= warmup_limit(seconds_);  // finish() then reports the failed warm-up
+  }
   const double warm = warm_at_;
+  const double end = std::max(seconds_, warm + measured_seconds(seconds_));
   const long rss = resident_kb();
   if (rss_after_warmup_kb_ == 0) rss_after_warmup_kb_ = rss;
   rss_peak_kb_ = std::max(rss_peak_kb_, rss);
@@ -105,12 +113,12 @@ bool Soak::measure(double frame_ms, double elapsed) {
     first_window_cpu_ms_ += cpu_ms;
     ++first_window_frames_;
   }
-  if (elapsed >= seconds_ - kWindowSeconds) {
+  if (elapsed >= end - kWindowSeconds) {
     last_window_ms_ += frame_ms;
     last_window_cpu_ms_ += cpu_ms;
     ++last_window_frames_;
   }
-  return elapsed >= seconds_;
+  return elapsed >= end;
 }
 
 int Soak::finish(uint64_t gl_errors) const {
@@ -127,7 +135,8 @@ int Soak::finish(uint64_t gl_errors) const {
   // noise). Wall-clock frame time follows whatever else runs on the machine, so it is reported
   // only.
   const bool creeping = first_cpu > 0.0 && last_cpu > 1.5 * first_cpu + 5.0;
-  const bool ok = growth < 5.0 && gl_errors == 0 && !creeping;
+  const bool warmed = warm_at_ >= 0.0;
+  const bool ok = warmed && growth < 5.0 && gl_errors == 0 && !creeping;
   std::printf(
       "soak: %s seconds=%.0f warmup_s=%.1f frames=%d opens=%d rss_after_warmup_kb=%ld "
       "rss_end_kb=%ld rss_peak_kb=%ld growth_percent=%.2f gl_errors=%llu frame_ms_first=%.2f "

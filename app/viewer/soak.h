@@ -4,7 +4,10 @@
 // them), then prints one summary line and exits non-zero when the resident memory grew by 5% or
 // more after warm-up, any OpenGL error was reported, or the frame time crept up. Creep is judged
 // on the UI thread's CPU time per frame (background jobs excluded), which other load on the
-// machine barely changes; the wall-clock frame time is reported beside it.
+// machine barely changes; the wall-clock frame time is reported beside it. Measuring starts
+// after a warm-up (every model reopened three times), and a run whose warm-up takes long goes on
+// past SECONDS until it has measured at least max(20 s, 40% of SECONDS); a warm-up that never
+// ends (5 × SECONDS) fails.
 #pragma once
 
 #include <string>

@@ -482,11 +482,6 @@ inline __m128 lane_mask(uint32_t lanes) {
                                         (lanes & 2) ? -1 : 0, (lanes & 1) ? -1 : 0));
 }
 
-inline float get_float(const uint32_t* at) {
-  float v;
-  std::memcpy(&v, at, 4);
-  return v;
-}
 
 }  // namespace
 
