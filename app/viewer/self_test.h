@@ -23,7 +23,9 @@ inline constexpr std::array<SelfTestHookInfo, 14> kSelfTestHooks = {{
      "on frame 2, press Measure cost with N draws and print each method's line on stdout"},
     {"RIGVIEW_VIEWER_SOAK=SECONDS",
      "soak run (tests/soak): switch clips, fades, methods, colours and models for that long, "
-     "print one summary line, fail on memory growth, GL errors or frame-time creep"},
+     "print one summary line, fail on memory growth, GL errors or frame-time creep; measuring "
+     "starts after a warm-up (every model reopened three times), and a slow machine's run is "
+     "extended until it has measured max(20 s, 40% of SECONDS) after it"},
     {"RIGVIEW_VIEWER_SOAK_MODELS=A:B:...", "the models the soak run reopens in turn"},
     {"RIGVIEW_VIEWER_BUGS=A,B,...",
      "from frame 2, one per frame: choose that Teaching aids bug (`--simulate-bug` names, or "
@@ -54,9 +56,9 @@ struct SelfTest {
   int measure_cost_draws = 0;  // > 0: Measure cost on frame 2 with that many draws
   double soak_seconds = 0.0;   // > 0: a soak run (real time), see viewer/soak.h
   std::string soak_models;     // ':'-separated
-  std::string bugs;           // ','-separated Teaching aids choices
-  int finding = -1;           // Rig health row to click
-  std::string rig_health;     // file for the Rig health panel's content
+  std::string bugs;            // ','-separated Teaching aids choices
+  int finding = -1;            // Rig health row to click
+  std::string rig_health;      // file for the Rig health panel's content
   bool active() const { return frames > 0; }
 };
 
