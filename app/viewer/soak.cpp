@@ -31,7 +31,10 @@ double ui_thread_cpu_ms() {
 }
 
 constexpr int kFramesPerStep = 3;
-constexpr double kWindowSeconds = 5.0;  // frame-time windows at both ends (after warm-up)
+// The creep windows at both ends (after warm-up): one whole cycle of the script's skinning-method
+// choices each (every method and compare, which draws them all, for the same number of frames),
+// so the two compare like with like wherever in the script they fall.
+int window_frames() { return kFramesPerStep * 6 * (int(rig::skinning_methods().size()) + 1); }
 
 double warmup_seconds(double total) { return std::clamp(0.15 * total, 3.0, 60.0); }
 // After warm-up the run goes on for at least this long (and to `seconds` at least), so that a
@@ -43,7 +46,10 @@ double warmup_limit(double total) { return 5.0 * total; }
 }  // namespace
 
 Soak::Soak(double seconds, std::vector<std::string> models)
-    : seconds_(seconds), models_(std::move(models)) {}
+    : seconds_(seconds),
+      models_(std::move(models)),
+      ring_ms_(size_t(window_frames()), 0.0),
+      ring_cpu_ms_(size_t(window_frames()), 0.0) {}
 
 void Soak::drive(ViewerState& state, const Document& doc, int frame) {
   if (frame % kFramesPerStep != 0) return;
@@ -97,9 +103,10 @@ bool Soak::measure(double frame_ms, double elapsed) {
   // warm-up in 60% of the run; 30 minutes later the size was unchanged), so the run is extended
   // instead: it ends measured_seconds() after warm-up at the earliest.
   if (warm_at_ < 0.0) {
-    if (elapsed >= warmup_seconds(seconds_) && opens_ > 3 * int(models_.size()))
+    if (elapsed >= warmup_seconds(seconds_) && opens_ > 3 * int(models_.size())) {
       warm_at_ = elapsed;
-    else
+      warm_frame_ = frames_ - 1;  // this frame is the first measured
+    } else
       return elapsed >= warmup_limit(seconds_);  // finish() then reports the failed warm-up
   }
   const double warm = warm_at_;
@@ -108,17 +115,19 @@ bool Soak::measure(double frame_ms, double elapsed) {
   if (rss_after_warmup_kb_ == 0) rss_after_warmup_kb_ = rss;
   rss_peak_kb_ = std::max(rss_peak_kb_, rss);
   rss_end_kb_ = rss;
-  if (elapsed < warm + kWindowSeconds) {
+  const int window = window_frames();
+  const int since = frames_ - warm_frame_;  // frames measured, this one included
+  if (since <= window) {
     first_window_ms_ += frame_ms;
     first_window_cpu_ms_ += cpu_ms;
     ++first_window_frames_;
   }
-  if (elapsed >= end - kWindowSeconds) {
-    last_window_ms_ += frame_ms;
-    last_window_cpu_ms_ += cpu_ms;
-    ++last_window_frames_;
-  }
-  return elapsed >= end;
+  // The last `window` frames, in a ring: the last window is whatever it holds at the end.
+  ring_ms_[size_t((since - 1) % window)] = frame_ms;
+  ring_cpu_ms_[size_t((since - 1) % window)] = cpu_ms;
+  measured_frames_ = since;
+  // Done at the end time, once both windows are whole and apart.
+  return elapsed >= end && since >= 2 * window;
 }
 
 int Soak::finish(uint64_t gl_errors) const {
@@ -128,9 +137,15 @@ int Soak::finish(uint64_t gl_errors) const {
           : 0.0;
   auto mean = [](double sum, int frames) { return frames ? sum / frames : 0.0; };
   const double first = mean(first_window_ms_, first_window_frames_);
-  const double last = mean(last_window_ms_, last_window_frames_);
+  double last_window_ms = 0.0, last_window_cpu_ms = 0.0;
+  const int last_window_frames = std::min(measured_frames_, int(ring_ms_.size()));
+  for (int i = 0; i < last_window_frames; ++i) {
+    last_window_ms += ring_ms_[size_t(i)];
+    last_window_cpu_ms += ring_cpu_ms_[size_t(i)];
+  }
+  const double last = mean(last_window_ms, last_window_frames);
   const double first_cpu = mean(first_window_cpu_ms_, first_window_frames_);
-  const double last_cpu = mean(last_window_cpu_ms_, last_window_frames_);
+  const double last_cpu = mean(last_window_cpu_ms, last_window_frames);
   // Creep: the last window's mean CPU time per frame well above the first's (with slack for
   // noise). Wall-clock frame time follows whatever else runs on the machine, so it is reported
   // only.

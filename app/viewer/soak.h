@@ -36,10 +36,12 @@ class Soak {
   std::vector<std::string> models_;
   size_t next_model_ = 0;
   long rss_after_warmup_kb_ = 0, rss_end_kb_ = 0, rss_peak_kb_ = 0;
-  double first_window_ms_ = 0.0, last_window_ms_ = 0.0;          // wall clock
-  double first_window_cpu_ms_ = 0.0, last_window_cpu_ms_ = 0.0;  // UI-thread CPU time
-  double last_cpu_ms_ = -1.0;  // UI-thread CPU time at the previous measure()
-  int first_window_frames_ = 0, last_window_frames_ = 0, frames_ = 0, opens_ = 0;
+  double first_window_ms_ = 0.0;               // wall clock
+  double first_window_cpu_ms_ = 0.0;           // UI-thread CPU time
+  std::vector<double> ring_ms_, ring_cpu_ms_;  // the last window's frames (made once)
+  double last_cpu_ms_ = -1.0;                  // UI-thread CPU time at the previous measure()
+  int first_window_frames_ = 0, frames_ = 0, opens_ = 0;
+  int warm_frame_ = 0, measured_frames_ = 0;
   double warm_at_ = -1.0;  // seconds into the run when warm-up ended
 };
 
