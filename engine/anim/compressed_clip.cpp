@@ -462,7 +462,11 @@ namespace {
 //   kFlags      see below; kDest: the byte offset of the value in the pose (T/R/S) or the node
 //   kKey        k; then what decoding needs, found once: the stream's bit offset (lo, hi), the
 //               key mask, bits per key, per component the quantization's min and step as the
-//               decoder computes them (float), and the component bit widths (a byte each)
+//               decoder computes them (float), and the component bit widths (a byte each).
+//               Float32, one-key rotation and weight tracks, which decode() reads, keep its
+//               offsets in the kLo rows instead: range, bits, rotation_range.
+// The context's header (kContextHeader words) before the groups: the frame-table cursor, the
+// clip's serial and its complement, and 1 + the largest node a T/R/S track writes.
 namespace ctx {
 constexpr uint32_t kA = 0, kB = 16, kTheta = 32, kOrigin = 36, kLength = 40, kPrev = 44, kNext = 48,
                    kFlags = 52, kDest = 56, kKey = 60, kBitLo = 64, kBitHi = 68, kMask = 72,
@@ -476,12 +480,17 @@ constexpr uint32_t kTrs = 1, kRotation = 2, kWeights = 4, kHold = 8, kTimeCoordi
 
 inline void put_float(uint32_t* at, float v) { std::memcpy(at, &v, 4); }
 
-// The SSE lane mask of four lane bits.
-inline __m128 lane_mask(uint32_t lanes) {
-  return _mm_castsi128_ps(_mm_set_epi32((lanes & 8) ? -1 : 0, (lanes & 4) ? -1 : 0,
-                                        (lanes & 2) ? -1 : 0, (lanes & 1) ? -1 : 0));
+// All ones in the lanes whose bit is set, for the 16 lane sets.
+alignas(16) constexpr int32_t kLaneMasks[16][4] = {
+    {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},
+    {0, 0, -1, 0},  {-1, 0, -1, 0},  {0, -1, -1, 0},  {-1, -1, -1, 0},
+    {0, 0, 0, -1},  {-1, 0, 0, -1},  {0, -1, 0, -1},  {-1, -1, 0, -1},
+    {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
+inline __m128i lane_mask_i(uint32_t lanes) {
+  return _mm_load_si128(reinterpret_cast<const __m128i*>(kLaneMasks[lanes & 15u]));
 }
 
+inline __m128 lane_mask(uint32_t lanes) { return _mm_castsi128_ps(lane_mask_i(lanes)); }
 
 }  // namespace
 
@@ -563,33 +572,26 @@ CompressedClip::Offsets CompressedClip::offsets_of_lane(const uint32_t* g, uint3
 
 // Key k of the track in `lane` as decode() gives it, in two parts: here, per lane, what is
 // read from the streams; in refill_group, four lanes at a time, the arithmetic (dequantization
-// min + code·step, smallest-three's fourth component). `direct`: the value itself (float32
-// tracks, the rare kinds, a key decoded before); else the codes as floats (exact: ≤ 24 bits)
-// and the dropped component's index.
-struct CompressedClip::LaneKey {
-  float value[4];
-  int32_t index;
-  bool direct;
-};
-
-inline void CompressedClip::read_lane_key(const uint32_t* g, uint32_t lane, const Track& t,
-                                          uint32_t k, LaneKey& out) const {
+// min + code·step, smallest-three's fourth component). Returns, with `direct` set, the value
+// itself (float32 tracks, the rare kinds); else the three codes as floats (exact: ≤ 24 bits)
+// and the dropped component's index as the fourth. Built in registers: a vector read right
+// after four narrow stores would stall on store forwarding.
+inline __m128 CompressedClip::read_lane_key(const uint32_t* g, uint32_t lane, const Track& t,
+                                            uint32_t k, bool& direct) const {
   const bool rotation = t.path == uint8_t(TargetPath::Rotation);
   if ((t.flags & kFloat) || (rotation && t.key_count == 1) ||
       t.path == uint8_t(TargetPath::Weights)) {
-    out.value[3] = 0.0f;
-    decode(t, offsets_of_lane(g, lane), g[ctx::kKeyBits + lane], k, out.value);
-    out.direct = true;
-    out.index = 0;
-    return;
+    float value[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    decode(t, offsets_of_lane(g, lane), g[ctx::kKeyBits + lane], k, value);
+    direct = true;
+    return _mm_loadu_ps(value);
   }
+  direct = false;
   const uint8_t* data = data_.data();
   uint64_t bit = (uint64_t(g[ctx::kBitLo + lane]) | (uint64_t(g[ctx::kBitHi + lane]) << 32)) +
                  uint64_t(k) * g[ctx::kKeyBits + lane];
   const uint32_t packed = g[ctx::kBits + lane];
-  out.value[3] = 0.0f;
-  out.direct = false;
-  out.index = 0;
+  uint32_t index = 0, code[3];
   if (g[ctx::kKeyBits + lane] <= 57) {
     // The whole key in one 64-bit read (read_bits' bits, taken from one register).
     uint64_t word;
@@ -597,50 +599,60 @@ inline void CompressedClip::read_lane_key(const uint32_t* g, uint32_t lane, cons
     word >>= (bit & 7u);
     if (rotation) {
       if (t.flags & kOneIndex) {
-        out.index = int32_t((t.flags >> 4) & 3u);
+        index = (t.flags >> 4) & 3u;
       } else {
-        out.index = int32_t(word & 3u);
+        index = uint32_t(word & 3u);
         word >>= 2;
       }
     }
     for (uint32_t c = 0; c < 3; ++c) {
       const uint32_t width = (packed >> (8 * c)) & 0xffu;
-      out.value[c] = float(uint32_t(word & ((uint64_t(1) << width) - 1u)));
+      code[c] = uint32_t(word & ((uint64_t(1) << width) - 1u));
       word >>= width;
     }
-    return;
-  }
-  if (rotation) {
-    if (t.flags & kOneIndex) {
-      out.index = int32_t((t.flags >> 4) & 3u);
-    } else {
-      out.index = int32_t(read_bits(data, bit, 2));
-      bit += 2;
+  } else {
+    if (rotation) {
+      if (t.flags & kOneIndex) {
+        index = (t.flags >> 4) & 3u;
+      } else {
+        index = read_bits(data, bit, 2);
+        bit += 2;
+      }
+    }
+    for (uint32_t c = 0; c < 3; ++c) {
+      const uint32_t width = (packed >> (8 * c)) & 0xffu;
+      code[c] = read_bits(data, bit, width);
+      bit += width;
     }
   }
-  for (uint32_t c = 0; c < 3; ++c) {
-    const uint32_t width = (packed >> (8 * c)) & 0xffu;
-    out.value[c] = float(read_bits(data, bit, width));
-    bit += width;
-  }
+  return _mm_cvtepi32_ps(
+      _mm_setr_epi32(int32_t(code[0]), int32_t(code[1]), int32_t(code[2]), int32_t(index)));
 }
 
 namespace {
 
-// Four lanes' keys from LaneKeys: decode()'s arithmetic, in its operations and order (so the
-// same bits): s = min + code·step per component, and for quantized rotations
-// smallest_three_decode (sum of squares in order, sqrt(max(0, 1 − sum)) into the dropped slot).
-quat4::Quat4 finish_keys(const float (&value)[4][4], const int32_t (&index)[4], __m128 direct,
-                         __m128 rotation, const float* lo_rows, const float* step_rows) {
+// `value` into lane `lane` of `row` (whose lane holds 0).
+inline __m128i put_lane(__m128i row, uint32_t lane, uint32_t value) {
+  return _mm_or_si128(row, _mm_and_si128(lane_mask_i(1u << lane), _mm_set1_epi32(int32_t(value))));
+}
+inline __m128 put_lane(__m128 row, uint32_t lane, float value) {
+  return _mm_or_ps(row, _mm_and_ps(_mm_castsi128_ps(lane_mask_i(1u << lane)), _mm_set1_ps(value)));
+}
+
+// Four lanes' keys, component-major rows of read_lane_key's results: decode()'s arithmetic, in
+// its operations and order (so the same bits): s = min + code·step per component, and for
+// quantized rotations smallest_three_decode (sum of squares in order, sqrt(max(0, 1 − sum))
+// into the dropped slot). Direct lanes pass through.
+[[gnu::always_inline]] inline quat4::Quat4 finish_keys(const quat4::Quat4& v, __m128 direct,
+                                                       __m128 rotation, const float* lo_rows,
+                                                       const float* step_rows) {
   using namespace quat4;
-  const __m128 v0 = _mm_loadu_ps(value[0]), v1 = _mm_loadu_ps(value[1]),
-               v2 = _mm_loadu_ps(value[2]), v3 = _mm_loadu_ps(value[3]);
-  const __m128 s0 = add(_mm_loadu_ps(lo_rows), mul(v0, _mm_loadu_ps(step_rows)));
-  const __m128 s1 = add(_mm_loadu_ps(lo_rows + 4), mul(v1, _mm_loadu_ps(step_rows + 4)));
-  const __m128 s2 = add(_mm_loadu_ps(lo_rows + 8), mul(v2, _mm_loadu_ps(step_rows + 8)));
+  const __m128 s0 = add(_mm_loadu_ps(lo_rows), mul(v.x, _mm_loadu_ps(step_rows)));
+  const __m128 s1 = add(_mm_loadu_ps(lo_rows + 4), mul(v.y, _mm_loadu_ps(step_rows + 4)));
+  const __m128 s2 = add(_mm_loadu_ps(lo_rows + 8), mul(v.z, _mm_loadu_ps(step_rows + 8)));
   const __m128 sum = add(add(mul(s0, s0), mul(s1, s1)), mul(s2, s2));
   const __m128 d = _mm_sqrt_ps(_mm_max_ps(sub(k(1.0f), sum), _mm_setzero_ps()));
-  const __m128i idx = _mm_loadu_si128(reinterpret_cast<const __m128i*>(index));
+  const __m128i idx = _mm_cvttps_epi32(v.w);
   const __m128 i0 = _mm_castsi128_ps(_mm_cmpeq_epi32(idx, _mm_set1_epi32(0)));
   const __m128 i1 = _mm_castsi128_ps(_mm_cmpeq_epi32(idx, _mm_set1_epi32(1)));
   const __m128 i2 = _mm_castsi128_ps(_mm_cmpeq_epi32(idx, _mm_set1_epi32(2)));
@@ -650,50 +662,76 @@ quat4::Quat4 finish_keys(const float (&value)[4][4], const int32_t (&index)[4], 
                 select(_mm_or_ps(i0, i1), s1, select(i2, d, s2)), select(i3, d, s2)};
   const Quat4 q{select(rotation, r.x, s0), select(rotation, r.y, s1), select(rotation, r.z, s2),
                 _mm_and_ps(rotation, r.w)};
-  return {select(direct, v0, q.x), select(direct, v1, q.y), select(direct, v2, q.z),
-          select(direct, v3, q.w)};
+  return {select(direct, v.x, q.x), select(direct, v.y, q.y), select(direct, v.z, q.z),
+          select(direct, v.w, q.w)};
+}
+
+// Lane vectors (one key each) → component-major rows.
+inline quat4::Quat4 rows_of(const __m128 (&lane)[4]) {
+  __m128 x = lane[0], y = lane[1], z = lane[2], w = lane[3];
+  _MM_TRANSPOSE4_PS(x, y, z, w);
+  return {x, y, z, w};
 }
 
 }  // namespace
 
+// The segment of frame fl for the track in `lane` (find_segment's result). Forward play mostly
+// lands in the segment after the old one, which starts at the old next key: then only the key
+// after it is searched for (no rank count over the mask).
+inline CompressedClip::KeySegment CompressedClip::next_segment(const Track& t, const uint32_t* g,
+                                                               uint32_t lane, uint32_t flags,
+                                                               uint32_t fl) const {
+  const uint32_t keys = t.key_count;
+  if ((t.flags & kDense) && keys > 1 && fl + 1 < keys) return {fl, fl, fl + 1, false};
+  const uint32_t prev = g[ctx::kNext + lane];
+  if ((flags & ctx::kBIsNext) && fl >= prev) {
+    const uint32_t k = g[ctx::kKey + lane] + 1;               // the old key k + 1
+    if (k + 1 >= keys) return {k, prev, frame_count_, true};  // the last key holds
+    if (!(t.flags & kDense)) {
+      const uint8_t* masks = key_masks_.data() + g[ctx::kMask + lane];
+      uint32_t v = prev / 64;
+      uint64_t above =
+          prev % 64 == 63 ? 0 : mask_word(masks, v) & (~uint64_t(0) << (prev % 64 + 1));
+      while (above == 0) above = mask_word(masks, ++v);  // key k + 1 exists
+      const uint32_t next = v * 64 + uint32_t(std::countr_zero(above));
+      if (fl < next) return {k, prev, next, false};
+    }
+  }
+  return find_segment(t, g[ctx::kMask + lane], fl);
+}
+
+// Every result goes into the context as whole rows, selected by lane, and the per-lane values
+// are gathered in registers (put_lane): sample() reads these rows right after, and a row read
+// over four narrow stores would stall on store forwarding.
 void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uint32_t fl) const {
   using namespace quat4;
-  float av[4][4] = {}, bv[4][4] = {};  // [component][lane]
-  int32_t ai[4] = {0, 0, 0, 0}, bi[4] = {0, 0, 0, 0};
-  uint32_t a_direct = 0, b_direct = 0, interpolating = 0, carried = 0;
-  // The flags as the previous segments left them (the loop below rewrites them).
-  const __m128i old_flags = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
+  __m128 a_lanes[4] = {}, b_lanes[4] = {};
+  uint32_t a_direct = 0, b_direct = 0, interpolating = 0, carried = 0, hold = 0, time_lanes = 0;
+  __m128i keys = _mm_setzero_si128(), prevs = keys, nexts = keys;
+  __m128 origins = _mm_setzero_ps(), lengths = origins;
   uint32_t lanes = stale;
   while (lanes) {
     const uint32_t lane = uint32_t(std::countr_zero(lanes));
     lanes &= lanes - 1;
     const Track& t = tracks_[first + lane];
-    const KeySegment s = (t.flags & kDense) && t.key_count > 1 && fl + 1 < t.key_count
-                             ? KeySegment{fl, fl, fl + 1, false}
-                             : find_segment(t, g[ctx::kMask + lane], fl);
-    uint32_t flags = g[ctx::kFlags + lane];
-    LaneKey key;
+    const uint32_t flags = g[ctx::kFlags + lane];
+    const KeySegment s = next_segment(t, g, lane, flags, fl);
+    bool direct = false;
     if ((flags & ctx::kBIsNext) && s.k == g[ctx::kKey + lane] + 1) {
       // Forward into the next segment: its key k is the old key k + 1, decoded already (taken
       // from the b rows below).
       carried |= 1u << lane;
     } else {
-      read_lane_key(g, lane, t, s.k, key);
-      if (key.direct) a_direct |= 1u << lane;
-      for (uint32_t c = 0; c < 4; ++c) av[c][lane] = key.value[c];
-      ai[lane] = key.index;
+      a_lanes[lane] = read_lane_key(g, lane, t, s.k, direct);
+      if (direct) a_direct |= 1u << lane;
     }
-    flags &= ~(ctx::kHold | ctx::kTimeCoordinate | ctx::kFlipped | ctx::kBIsNext);
     float origin = 0.0f, length = 1.0f;
     if (s.hold || (t.flags & kStep)) {
-      flags |= ctx::kHold;  // u stays 0: key k (b is set to a below)
+      hold |= 1u << lane;  // u stays 0: key k (b is set to a below)
     } else {
-      read_lane_key(g, lane, t, s.k + 1, key);
-      if (key.direct) b_direct |= 1u << lane;
-      for (uint32_t c = 0; c < 4; ++c) bv[c][lane] = key.value[c];
-      bi[lane] = key.index;
+      b_lanes[lane] = read_lane_key(g, lane, t, s.k + 1, direct);
+      if (direct) b_direct |= 1u << lane;
       interpolating |= 1u << lane;
-      flags |= ctx::kBIsNext;
       // segment_u's operands.
       if ((t.flags & kDense) || rate_ > 0.0f) {
         origin = float(s.prev);
@@ -701,64 +739,63 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
       } else {
         origin = table_[s.prev];
         length = table_[s.next] - table_[s.prev];
-        flags |= ctx::kTimeCoordinate;
+        time_lanes |= 1u << lane;
       }
     }
-    put_float(g + ctx::kOrigin + lane, origin);
-    put_float(g + ctx::kLength + lane, length);
-    g[ctx::kFlags + lane] = flags;
-    g[ctx::kKey + lane] = s.k;
-    g[ctx::kPrev + lane] = s.prev;
-    g[ctx::kNext + lane] = s.next;
+    keys = put_lane(keys, lane, s.k);
+    prevs = put_lane(prevs, lane, s.prev);
+    nexts = put_lane(nexts, lane, s.next);
+    origins = put_lane(origins, lane, origin);
+    lengths = put_lane(lengths, lane, length);
   }
   const float* f = reinterpret_cast<const float*>(g);
-  const __m128i flags = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
-  const __m128i rot_flag = _mm_set1_epi32(int32_t(ctx::kRotation));
-  const __m128 rotations =
-      _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(flags, rot_flag), rot_flag));
-  // finish_keys passes direct values through: when every lane's key is direct (forward play
-  // carries key k over), they are the rows as they stand.
-  auto rows_of = [](const float(&v)[4][4]) {
-    return Quat4{_mm_loadu_ps(v[0]), _mm_loadu_ps(v[1]), _mm_loadu_ps(v[2]), _mm_loadu_ps(v[3])};
+  // The flags as the previous segments left them.
+  const __m128i old_flags = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
+  auto flag_lanes = [&](uint32_t flag) {
+    const __m128i bit = _mm_set1_epi32(int32_t(flag));
+    return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(old_flags, bit), bit));
   };
+  const __m128 rotations = flag_lanes(ctx::kRotation);
   // Carried keys: the old b rows, which were stored on the previous key's side: back to their
   // own sign (exact). The old flags say which were flipped.
-  const __m128i flipped_flag = _mm_set1_epi32(int32_t(ctx::kFlipped));
-  const __m128 unflip = _mm_and_ps(
-      _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(old_flags, flipped_flag), flipped_flag)),
-      k(-0.0f));
+  const __m128 unflip = _mm_and_ps(flag_lanes(ctx::kFlipped), k(-0.0f));
   const Quat4 old_b{_mm_xor_ps(_mm_loadu_ps(f + ctx::kB), unflip),
                     _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 4), unflip),
                     _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 8), unflip),
                     _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 12), unflip)};
   Quat4 a = old_b;
   if (stale & ~carried) {
+    const Quat4 rows = rows_of(a_lanes);
+    // finish_keys passes direct values through: when every lane read is direct, they are the
+    // rows as they stand.
     const Quat4 read =
         (stale & ~carried & ~a_direct) == 0
-            ? rows_of(av)
-            : finish_keys(av, ai, lane_mask(a_direct), rotations, f + ctx::kLo, f + ctx::kStep);
+            ? rows
+            : finish_keys(rows, lane_mask(a_direct), rotations, f + ctx::kLo, f + ctx::kStep);
     const __m128 c = lane_mask(carried);
     a = {select(c, old_b.x, read.x), select(c, old_b.y, read.y), select(c, old_b.z, read.z),
          select(c, old_b.w, read.w)};
   }
   const __m128 moving = lane_mask(interpolating);
+  const Quat4 b_rows = rows_of(b_lanes);
   Quat4 b = (interpolating & ~b_direct) == 0
-                ? rows_of(bv)
-                : finish_keys(bv, bi, lane_mask(b_direct), rotations, f + ctx::kLo, f + ctx::kStep);
+                ? b_rows
+                : finish_keys(b_rows, lane_mask(b_direct), rotations, f + ctx::kLo, f + ctx::kStep);
   b = {select(moving, b.x, a.x), select(moving, b.y, a.y), select(moving, b.z, a.z),
        select(moving, b.w, a.w)};
   // slerp_shortest's first steps, in its operations and order (so the batch gives its bits):
   // the dot product, the flip to the short way round, acos; −1 for its lerp branch.
   __m128 d = add(add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)), mul(a.w, b.w));
-  const __m128 flip = _mm_and_ps(
-      _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), _mm_and_ps(moving, rotations)), k(-0.0f));
+  const __m128 flipped =
+      _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), _mm_and_ps(moving, rotations));
+  const __m128 flip = _mm_and_ps(flipped, k(-0.0f));
   b = {_mm_xor_ps(b.x, flip), _mm_xor_ps(b.y, flip), _mm_xor_ps(b.z, flip), _mm_xor_ps(b.w, flip)};
   d = _mm_xor_ps(d, flip);
   __m128 theta = select(_mm_cmpgt_ps(d, k(0.9995f)), k(-1.0f), acos01_4(d));
   theta = select(_mm_and_ps(moving, rotations), theta, k(-1.0f));
-  const uint32_t flipped = uint32_t(_mm_movemask_ps(flip));
   // Only the stale lanes change.
   const __m128 mask = lane_mask(stale);
+  const __m128i mask_i = lane_mask_i(stale);
   float* out = reinterpret_cast<float*>(g);
   const __m128 rows_a[4] = {a.x, a.y, a.z, a.w}, rows_b[4] = {b.x, b.y, b.z, b.w};
   for (uint32_t c = 0; c < 4; ++c) {
@@ -768,8 +805,29 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
                   select(mask, rows_b[c], _mm_loadu_ps(f + ctx::kB + c * 4)));
   }
   _mm_storeu_ps(out + ctx::kTheta, select(mask, theta, _mm_loadu_ps(f + ctx::kTheta)));
-  for (lanes = stale & flipped; lanes; lanes &= lanes - 1)
-    g[ctx::kFlags + uint32_t(std::countr_zero(lanes))] |= ctx::kFlipped;
+  _mm_storeu_ps(out + ctx::kOrigin, select(mask, origins, _mm_loadu_ps(f + ctx::kOrigin)));
+  _mm_storeu_ps(out + ctx::kLength, select(mask, lengths, _mm_loadu_ps(f + ctx::kLength)));
+  auto store_rows = [&](uint32_t word, __m128i row) {
+    __m128i* at = reinterpret_cast<__m128i*>(g + word);
+    const __m128i old = _mm_loadu_si128(at);
+    _mm_storeu_si128(at, _mm_or_si128(_mm_and_si128(mask_i, row), _mm_andnot_si128(mask_i, old)));
+  };
+  store_rows(ctx::kKey, keys);
+  store_rows(ctx::kPrev, prevs);
+  store_rows(ctx::kNext, nexts);
+  // The segment's flags: the old ones less the segment bits, then this segment's.
+  auto bits_in = [](uint32_t lanes_set, uint32_t flag) {
+    return _mm_and_si128(lane_mask_i(lanes_set), _mm_set1_epi32(int32_t(flag)));
+  };
+  const __m128i segment_bits =
+      _mm_set1_epi32(int32_t(ctx::kHold | ctx::kTimeCoordinate | ctx::kFlipped | ctx::kBIsNext));
+  __m128i flags = _mm_andnot_si128(segment_bits, old_flags);
+  flags = _mm_or_si128(flags, bits_in(hold, ctx::kHold));
+  flags = _mm_or_si128(flags, bits_in(time_lanes, ctx::kTimeCoordinate));
+  flags = _mm_or_si128(flags, bits_in(interpolating, ctx::kBIsNext));
+  flags = _mm_or_si128(
+      flags, _mm_and_si128(_mm_castps_si128(flipped), _mm_set1_epi32(int32_t(ctx::kFlipped))));
+  store_rows(ctx::kFlags, flags);
 }
 
 void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,

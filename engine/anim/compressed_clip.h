@@ -32,12 +32,14 @@
 // constants (found once, not by a walk over every track per frame) and its current key segment
 // decoded: while playback stays between the same two keys a sample decodes nothing and only
 // interpolates, four tracks at a time (quat_simd.h); moving forward to the next segment decodes
-// one key per track (the old key k + 1 is the new key k), the arithmetic four tracks at a time. Any content is valid: a context
-// whose tag is not this clip's is rebuilt, and a segment that does not hold the frame is
-// decoded again. Without a context (fewer words) every track is located and decoded per
-// sample; both ways give the same bits (tests/engine/compress_clip_test.cpp), so the error the
-// compressor measures is the error played. Sampling allocates nothing.
+// one key per track (the old key k + 1 is the new key k), the arithmetic four tracks at a time. Any
+// content is valid: a context whose tag is not this clip's is rebuilt, and a segment that does not
+// hold the frame is decoded again. Without a context (fewer words) every track is located and
+// decoded per sample; both ways give the same bits (tests/engine/compress_clip_test.cpp), so the
+// error the compressor measures is the error played. Sampling allocates nothing.
 #pragma once
+
+#include <xmmintrin.h>
 
 #include <cmath>
 #include <cstdint>
@@ -137,9 +139,10 @@ class CompressedClip final : public ClipSource {
   void sample_uncached(float x, float time, std::span<Transform> local,
                        std::span<float> morph_weights) const;
   void init_context(uint32_t* context) const;
-  struct LaneKey;
-  void read_lane_key(const uint32_t* group, uint32_t lane, const Track& t, uint32_t k,
-                     LaneKey& out) const;
+  __m128 read_lane_key(const uint32_t* group, uint32_t lane, const Track& t, uint32_t k,
+                       bool& direct) const;
+  KeySegment next_segment(const Track& t, const uint32_t* group, uint32_t lane, uint32_t flags,
+                          uint32_t fl) const;
   void refill_group(uint32_t* group, uint32_t stale, size_t first, uint32_t fl) const;
   Offsets offsets_of_lane(const uint32_t* group, uint32_t lane) const;
   void sample_weight_track(const Track& t, const Offsets& o, uint32_t weight_index, float x,
