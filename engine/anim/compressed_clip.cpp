@@ -338,7 +338,7 @@ float CompressedClip::frame_coordinate(float time, uint32_t& cursor) const {
   if (rate_ > 0.0f) {
     float x = (time - start_) * rate_;
     // A sample time on a frame lands on it exactly (STEP tracks switch there).
-    const float r = std::round(x);
+    const float r = float(uint32_t(x + 0.5f));  // x ≥ 0: nearest, where it matters below
     if (std::abs(x - r) < 1e-4f) x = r;
     return std::min(x, last);
   }
@@ -390,8 +390,9 @@ float CompressedClip::segment_u(const Track& t, const KeySegment& s, float x, fl
   if (s.hold || (t.flags & kStep)) return 0.0f;
   // Linear in time: on a grid frames are evenly spaced, in a table they are not (dense tracks
   // interpolate in x, whose fraction is already the table segment's).
-  if ((t.flags & kDense) || rate_ > 0.0f) return (x - float(s.prev)) / float(s.next - s.prev);
-  return (time - table_[s.prev]) / (table_[s.next] - table_[s.prev]);
+  if ((t.flags & kDense) || rate_ > 0.0f)
+    return (x - float(s.prev)) * (1.0f / float(s.next - s.prev));
+  return (time - table_[s.prev]) * (1.0f / (table_[s.next] - table_[s.prev]));
 }
 
 void CompressedClip::sample_weight_track(const Track& t, const Offsets& o, uint32_t weight_index,
@@ -456,7 +457,8 @@ namespace {
 //   kA, kB      the current segment's keys, component-major rows: key k, and key k + 1 (on k's
 //               side for rotations: negated where kFlipped says so); b = a where u stays 0
 //   kTheta      θ as slerp_shortest computes it for the pair, or −1 (its normalized-lerp branch)
-//   kOrigin, kLength   u = (coordinate − origin) / length, the coordinate x (grid, dense tracks)
+//   kOrigin, kInvLength   u = (coordinate − origin) · (1 / length), the coordinate x (grid, dense
+//   tracks)
 //               or the time (table frames); segment_u's operations
 //   kPrev, kNext       the segment holds for frames prev ≤ floor(x) < next
 //   kFlags      see below; kDest: the byte offset of the value in the pose (T/R/S) or the node
@@ -465,17 +467,24 @@ namespace {
 //               decoder computes them (float), and the component bit widths (a byte each).
 //               Float32, one-key rotation and weight tracks, which decode() reads, keep its
 //               offsets in the kLo rows instead: range, bits, rotation_range.
+//   kLast       the track's last key index; kNextBit: the bit offset of key k + 1 (kForward)
 // The context's header (kContextHeader words) before the groups: the frame-table cursor, the
-// clip's serial and its complement, and 1 + the largest node a T/R/S track writes.
+// clip's serial and its complement, 1 + the largest node a T/R/S track writes, and the frames
+// [from, until) where every T/R/S lane's segment holds (no refill to look for there).
 namespace ctx {
-constexpr uint32_t kA = 0, kB = 16, kTheta = 32, kOrigin = 36, kLength = 40, kPrev = 44, kNext = 48,
-                   kFlags = 52, kDest = 56, kKey = 60, kBitLo = 64, kBitHi = 68, kMask = 72,
-                   kKeyBits = 76, kLo = 80, kStep = 92, kBits = 104, kWords = 108;
+constexpr uint32_t kA = 0, kB = 16, kTheta = 32, kOrigin = 36, kInvLength = 40, kPrev = 44,
+                   kNext = 48, kFlags = 52, kDest = 56, kKey = 60, kBitLo = 64, kBitHi = 68,
+                   kMask = 72, kKeyBits = 76, kLo = 80, kStep = 92, kBits = 104, kLast = 108,
+                   kNextBit = 112, kWords = 116;
 // A T/R/S track (sampled in the group), a rotation among them, a weight track (sampled on its
 // own; its index among the weight tracks in bits 16 and up), and of the current segment: key k
-// holds (u = 0), u runs on the time, b was negated, b is key k + 1.
+// holds (u = 0), u runs on the time, b was negated, b is key k + 1. Then what refill_forward
+// needs of the track: it qualifies (T/R/S, interpolated, stream offsets below 2^32), its keys
+// are sparse (a mask), its keys hold a 2-bit index, (bits 10–11) the index every key drops when
+// they do not, and it stores float32.
 constexpr uint32_t kTrs = 1, kRotation = 2, kWeights = 4, kHold = 8, kTimeCoordinate = 16,
-                   kFlipped = 32, kBIsNext = 64;
+                   kFlipped = 32, kBIsNext = 64, kForward = 128, kSparse = 256, kIndexBits = 512,
+                   kIndexShift = 10, kFloat32 = 4096;
 }  // namespace ctx
 
 inline void put_float(uint32_t* at, float v) { std::memcpy(at, &v, 4); }
@@ -522,7 +531,6 @@ void CompressedClip::init_context(uint32_t* context) const {
       g[ctx::kDest + lane] = uint32_t(size_t(t.node) * sizeof(Transform) + field);
       bound = std::max(bound, uint32_t(t.node) + 1);
     }
-    g[ctx::kFlags + lane] = flags;
     g[ctx::kPrev + lane] = 1;  // [1, 0): holds for no frame, so the first sample decodes
     g[ctx::kNext + lane] = 0;
     g[ctx::kBitLo + lane] = uint32_t(o.bit);
@@ -530,6 +538,16 @@ void CompressedClip::init_context(uint32_t* context) const {
     g[ctx::kMask + lane] = o.mask;
     const uint32_t kb = key_bits(t, o);
     g[ctx::kKeyBits + lane] = kb;
+    g[ctx::kLast + lane] = uint32_t(t.key_count) - 1u;
+    if (t.path != uint8_t(TargetPath::Weights) && !(t.flags & kStep) && t.key_count > 1 &&
+        data_bits_ < (uint64_t(1) << 32)) {
+      flags |= ctx::kForward;
+      if (t.flags & kFloat) flags |= ctx::kFloat32;
+      if (!(t.flags & kDense)) flags |= ctx::kSparse;
+      if (rotation && !(t.flags & kOneIndex)) flags |= ctx::kIndexBits;
+      if (rotation && (t.flags & kOneIndex)) flags |= ((t.flags >> 4) & 3u) << ctx::kIndexShift;
+    }
+    g[ctx::kFlags + lane] = flags;
     if (!(t.flags & kFloat) && !constant_rotation(t) && t.path != uint8_t(TargetPath::Weights)) {
       // decode()'s per-component min and step, computed as it computes them.
       const uint32_t stored = std::min(stored_components(t), 3u);
@@ -557,6 +575,8 @@ void CompressedClip::init_context(uint32_t* context) const {
     advance(t, kb, o);
   }
   context[3] = bound;
+  context[4] = 1;  // [1, 0): no frame yet
+  context[5] = 0;
 }
 
 // decode()'s offsets of a float32, one-key rotation or weight track in `lane`.
@@ -700,6 +720,172 @@ inline CompressedClip::KeySegment CompressedClip::next_segment(const Track& t, c
   return find_segment(t, g[ctx::kMask + lane], fl);
 }
 
+// The common step of playback, on every stale lane at once: forward into the next segment.
+// Its key k is the old key k + 1 (decoded already: the old b row). When that is the last key
+// it holds; else only key k + 1 is read, from the bit offset the previous segment left
+// (kNextBit), with no segment search on dense tracks and no branch on the track's kind.
+// Returns false, having written nothing, when a stale lane does not qualify (backward, a jump
+// over a segment, or a track refill_group decodes); refill_group then handles the group. The
+// same operations as refill_group, so the same bits.
+bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) const {
+  using namespace quat4;
+  auto row_i = [&](uint32_t word) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + word));
+  };
+  const __m128i flags = row_i(ctx::kFlags);
+  auto flag_lanes_i = [&](uint32_t flag) {
+    const __m128i bit = _mm_set1_epi32(int32_t(flag));
+    return _mm_cmpeq_epi32(_mm_and_si128(flags, bit), bit);
+  };
+  auto lanes_of = [](__m128i m) { return uint32_t(_mm_movemask_ps(_mm_castsi128_ps(m))); };
+  const __m128i frame = _mm_set1_epi32(int32_t(fl)), one = _mm_set1_epi32(1);
+  const __m128i key = row_i(ctx::kKey), next = row_i(ctx::kNext);
+  const __m128i new_key = _mm_add_epi32(key, one);
+  // Qualifying lanes: kForward, interpolating, past the old segment's end (not backward).
+  // Frames and keys < 2^16: signed compares are exact.
+  const uint32_t ok = lanes_of(flag_lanes_i(ctx::kForward | ctx::kBIsNext)) &
+                      ~lanes_of(_mm_cmpgt_epi32(next, frame));
+  if (stale & ~ok) return false;
+  // Lanes whose new key k is the last: it holds from its frame on.
+  const uint32_t last = stale & lanes_of(_mm_cmpeq_epi32(new_key, row_i(ctx::kLast)));
+  const uint32_t moving = stale & ~last;
+  // The new segment starts at the old next key; it ends one frame on (dense), at the next key
+  // in the mask (sparse), or at the clip's end (the last key). It must hold this frame.
+  __m128i new_next = _mm_add_epi32(next, one);
+  const __m128i in_last = lane_mask_i(last);
+  new_next = _mm_or_si128(_mm_andnot_si128(in_last, new_next),
+                          _mm_and_si128(in_last, _mm_set1_epi32(int32_t(frame_count_))));
+  const uint32_t sparse = moving & lanes_of(flag_lanes_i(ctx::kSparse));
+  alignas(16) uint32_t next_frames[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(next_frames), new_next);
+  if (sparse) {
+    for (uint32_t lanes = sparse; lanes; lanes &= lanes - 1) {
+      const uint32_t lane = uint32_t(std::countr_zero(lanes));
+      const uint32_t prev = g[ctx::kNext + lane];
+      const uint8_t* masks = key_masks_.data() + g[ctx::kMask + lane];
+      uint32_t v = prev / 64;
+      uint64_t above =
+          prev % 64 == 63 ? 0 : mask_word(masks, v) & (~uint64_t(0) << (prev % 64 + 1));
+      while (above == 0) above = mask_word(masks, ++v);  // key k + 1 exists (k is not last)
+      next_frames[lane] = v * 64 + uint32_t(std::countr_zero(above));
+    }
+    new_next = _mm_load_si128(reinterpret_cast<const __m128i*>(next_frames));
+  }
+  if (stale & ~lanes_of(_mm_cmpgt_epi32(new_next, frame))) return false;
+  // Key k + 1 of each moving lane: codes and the dropped component's index, as read_lane_key
+  // reads them.
+  const __m128i next_bit = _mm_add_epi32(row_i(ctx::kNextBit), row_i(ctx::kKeyBits));
+  alignas(16) uint32_t bit_of[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(bit_of), next_bit);
+  const uint8_t* data = data_.data();
+  __m128 b_lanes[4] = {};
+  const uint32_t floats = moving & lanes_of(flag_lanes_i(ctx::kFloat32));
+  for (uint32_t lanes = floats; lanes; lanes &= lanes - 1) {  // decode()'s float32 components
+    const uint32_t lane = uint32_t(std::countr_zero(lanes));
+    const uint32_t bit = bit_of[lane];
+    const bool rotation = g[ctx::kFlags + lane] & ctx::kRotation;
+    const __m128i v = _mm_setr_epi32(
+        int32_t(read_bits(data, bit, 32)), int32_t(read_bits(data, uint64_t(bit) + 32, 32)),
+        int32_t(read_bits(data, uint64_t(bit) + 64, 32)),
+        rotation ? int32_t(read_bits(data, uint64_t(bit) + 96, 32)) : 0);
+    b_lanes[lane] = _mm_castsi128_ps(v);
+  }
+  for (uint32_t lanes = moving & ~floats; lanes; lanes &= lanes - 1) {
+    const uint32_t lane = uint32_t(std::countr_zero(lanes));
+    const uint32_t bit = bit_of[lane], lane_flags = g[ctx::kFlags + lane];
+    const uint32_t packed = g[ctx::kBits + lane];
+    uint64_t word;
+    std::memcpy(&word, data + (bit >> 3), sizeof word);
+    word >>= (bit & 7u);
+    const uint32_t index_bits = (lane_flags & ctx::kIndexBits) ? 2u : 0u;
+    const uint32_t index =
+        (uint32_t(word) & ((1u << index_bits) - 1u)) | ((lane_flags >> ctx::kIndexShift) & 3u);
+    word >>= index_bits;
+    const uint32_t w0 = packed & 0xffu, w1 = (packed >> 8) & 0xffu, w2 = (packed >> 16) & 0xffu;
+    const uint32_t c0 = uint32_t(word & ((uint64_t(1) << w0) - 1u));
+    word >>= w0;
+    const uint32_t c1 = uint32_t(word & ((uint64_t(1) << w1) - 1u));
+    // The third code from a second read: a key may be longer than the 57 bits one read holds
+    // (2 + 3 × 24 at most), and index, c0 and c1 fit in 2 + 2 × 24.
+    const uint32_t c2 = read_bits(data, uint64_t(bit) + index_bits + w0 + w1, w2);
+    b_lanes[lane] =
+        _mm_cvtepi32_ps(_mm_setr_epi32(int32_t(c0), int32_t(c1), int32_t(c2), int32_t(index)));
+  }
+  const float* f = reinterpret_cast<const float*>(g);
+  auto flag_lanes = [&](uint32_t flag) { return _mm_castsi128_ps(flag_lanes_i(flag)); };
+  const __m128 rotations = flag_lanes(ctx::kRotation);
+  const __m128 unflip = _mm_and_ps(flag_lanes(ctx::kFlipped), k(-0.0f));
+  const Quat4 a{_mm_xor_ps(_mm_loadu_ps(f + ctx::kB), unflip),
+                _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 4), unflip),
+                _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 8), unflip),
+                _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 12), unflip)};
+  Quat4 b =
+      finish_keys(rows_of(b_lanes), lane_mask(floats), rotations, f + ctx::kLo, f + ctx::kStep);
+  const __m128 moves = lane_mask(moving), slerps = _mm_and_ps(moves, rotations);
+  b = {select(moves, b.x, a.x), select(moves, b.y, a.y), select(moves, b.z, a.z),
+       select(moves, b.w, a.w)};
+  __m128 d = add(add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)), mul(a.w, b.w));
+  const __m128 flipped = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), slerps);
+  const __m128 flip = _mm_and_ps(flipped, k(-0.0f));
+  b = {_mm_xor_ps(b.x, flip), _mm_xor_ps(b.y, flip), _mm_xor_ps(b.z, flip), _mm_xor_ps(b.w, flip)};
+  d = _mm_xor_ps(d, flip);
+  __m128 theta = select(_mm_cmpgt_ps(d, k(0.9995f)), k(-1.0f), acos01_4(d));
+  theta = select(slerps, theta, k(-1.0f));
+  // segment_u's operands: frames (grid, dense) or the table's times (kTimeCoordinate); a
+  // holding key: 0 and 1, as refill_group leaves them.
+  __m128 origin = _mm_cvtepi32_ps(next), length = _mm_cvtepi32_ps(_mm_sub_epi32(new_next, next));
+  const uint32_t timed = moving & lanes_of(flag_lanes_i(ctx::kTimeCoordinate));
+  if (timed) {
+    alignas(16) float o[4], l[4];
+    _mm_store_ps(o, origin);
+    _mm_store_ps(l, length);
+    for (uint32_t lanes = timed; lanes; lanes &= lanes - 1) {
+      const uint32_t lane = uint32_t(std::countr_zero(lanes));
+      const uint32_t prev = g[ctx::kNext + lane], to = next_frames[lane];
+      o[lane] = table_[prev];
+      l[lane] = table_[to] - table_[prev];
+    }
+    origin = _mm_load_ps(o);
+    length = _mm_load_ps(l);
+  }
+  origin = _mm_and_ps(moves, origin);
+  length = select(moves, length, k(1.0f));
+  // The stale lanes' rows (whole rows when every lane is: no read of the old ones).
+  const bool all = stale == 0xfu;
+  const __m128 mask = lane_mask(stale);
+  const __m128i mask_i = lane_mask_i(stale);
+  float* out = reinterpret_cast<float*>(g);
+  auto put = [&](uint32_t word, __m128 row) {
+    _mm_storeu_ps(out + word, all ? row : select(mask, row, _mm_loadu_ps(f + word)));
+  };
+  const __m128 rows_a[4] = {a.x, a.y, a.z, a.w}, rows_b[4] = {b.x, b.y, b.z, b.w};
+  for (uint32_t c = 0; c < 4; ++c) {
+    put(ctx::kA + c * 4, rows_a[c]);
+    put(ctx::kB + c * 4, rows_b[c]);
+  }
+  put(ctx::kTheta, theta);
+  put(ctx::kOrigin, origin);
+  put(ctx::kInvLength, _mm_div_ps(k(1.0f), length));
+  auto store_row = [&](uint32_t word, __m128i row, __m128i old) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(g + word),
+                     _mm_or_si128(_mm_and_si128(mask_i, row), _mm_andnot_si128(mask_i, old)));
+  };
+  store_row(ctx::kKey, new_key, key);
+  store_row(ctx::kPrev, next, row_i(ctx::kPrev));
+  store_row(ctx::kNext, new_next, next);
+  store_row(ctx::kNextBit, next_bit, row_i(ctx::kNextBit));
+  // Flipped where b was negated; a last key holds, is not timed, and b is not key k + 1.
+  const __m128i flipped_bit = _mm_set1_epi32(int32_t(ctx::kFlipped));
+  __m128i new_flags = _mm_or_si128(_mm_andnot_si128(flipped_bit, flags),
+                                   _mm_and_si128(_mm_castps_si128(flipped), flipped_bit));
+  const __m128i held = _mm_or_si128(
+      _mm_andnot_si128(_mm_set1_epi32(int32_t(ctx::kBIsNext | ctx::kTimeCoordinate)), new_flags),
+      _mm_set1_epi32(int32_t(ctx::kHold)));
+  new_flags = _mm_or_si128(_mm_andnot_si128(in_last, new_flags), _mm_and_si128(in_last, held));
+  store_row(ctx::kFlags, new_flags, flags);
+  return true;
+}
+
 // Every result goes into the context as whole rows, selected by lane, and the per-lane values
 // are gathered in registers (put_lane): sample() reads these rows right after, and a row read
 // over four narrow stores would stall on store forwarding.
@@ -707,7 +893,7 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
   using namespace quat4;
   __m128 a_lanes[4] = {}, b_lanes[4] = {};
   uint32_t a_direct = 0, b_direct = 0, interpolating = 0, carried = 0, hold = 0, time_lanes = 0;
-  __m128i keys = _mm_setzero_si128(), prevs = keys, nexts = keys;
+  __m128i keys = _mm_setzero_si128(), prevs = keys, nexts = keys, next_bits = keys;
   __m128 origins = _mm_setzero_ps(), lengths = origins;
   uint32_t lanes = stale;
   while (lanes) {
@@ -732,6 +918,8 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
       b_lanes[lane] = read_lane_key(g, lane, t, s.k + 1, direct);
       if (direct) b_direct |= 1u << lane;
       interpolating |= 1u << lane;
+      next_bits =
+          put_lane(next_bits, lane, g[ctx::kBitLo + lane] + (s.k + 1) * g[ctx::kKeyBits + lane]);
       // segment_u's operands.
       if ((t.flags & kDense) || rate_ > 0.0f) {
         origin = float(s.prev);
@@ -806,7 +994,8 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
   }
   _mm_storeu_ps(out + ctx::kTheta, select(mask, theta, _mm_loadu_ps(f + ctx::kTheta)));
   _mm_storeu_ps(out + ctx::kOrigin, select(mask, origins, _mm_loadu_ps(f + ctx::kOrigin)));
-  _mm_storeu_ps(out + ctx::kLength, select(mask, lengths, _mm_loadu_ps(f + ctx::kLength)));
+  _mm_storeu_ps(out + ctx::kInvLength,
+                select(mask, _mm_div_ps(k(1.0f), lengths), _mm_loadu_ps(f + ctx::kInvLength)));
   auto store_rows = [&](uint32_t word, __m128i row) {
     __m128i* at = reinterpret_cast<__m128i*>(g + word);
     const __m128i old = _mm_loadu_si128(at);
@@ -815,6 +1004,7 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
   store_rows(ctx::kKey, keys);
   store_rows(ctx::kPrev, prevs);
   store_rows(ctx::kNext, nexts);
+  store_rows(ctx::kNextBit, next_bits);  // used only while kForward and kBIsNext
   // The segment's flags: the old ones less the segment bits, then this segment's.
   auto bits_in = [](uint32_t lanes_set, uint32_t flag) {
     return _mm_and_si128(lane_mask_i(lanes_set), _mm_set1_epi32(int32_t(flag)));
@@ -849,6 +1039,55 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
   using namespace quat4;
   const __m128i frame = _mm_set1_epi32(int32_t(fl));
   const __m128 xs = _mm_set1_ps(x), times = _mm_set1_ps(time);
+  // Two passes: first the refills (calls, branches), then the interpolation, straight-line per
+  // group so that the groups' long dependency chains (slerp, then normalization) overlap.
+  auto active_lanes = [&](size_t first, __m128i flags) {
+    const __m128i trs = _mm_set1_epi32(int32_t(ctx::kTrs));
+    uint32_t active = uint32_t(
+        _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(flags, trs), trs))));
+    if (!all_nodes) {
+      const uint32_t lanes = uint32_t(std::min<size_t>(4, track_count - first));
+      for (uint32_t lane = 0; lane < lanes; ++lane)
+        if (tracks_[first + lane].node >= local.size()) active &= ~(1u << lane);
+    }
+    return active;
+  };
+  // Within the frames where every segment holds, nothing to refill; else refill the stale
+  // lanes and find those frames again, from the T/R/S lanes' segments (a superset of the
+  // active ones: the window is never wider than theirs).
+  if (!(context[4] <= fl && fl < context[5])) {
+    __m128i from = _mm_setzero_si128(), until = _mm_set1_epi32(0x7fffffff);
+    for (size_t first = 0; first < track_count; first += 4) {
+      uint32_t* g = context + kContextHeader + (first / 4) * kGroupWords;
+      const __m128i flags = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
+      const uint32_t active = active_lanes(first, flags);
+      if (!active) continue;
+      // Lanes whose segment does not hold this frame (frames < 2^16: signed compares are exact).
+      __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kPrev));
+      __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kNext));
+      const uint32_t before =
+          uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(frame, prev))));
+      const uint32_t inside =
+          uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(next, frame))));
+      const uint32_t stale = (before | (~inside & 0xfu)) & active;
+      if (stale) {
+        if (!refill_forward(g, stale, fl)) refill_group(g, stale, first, fl);
+        prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kPrev));
+        next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kNext));
+      }
+      const __m128i trs_bit = _mm_set1_epi32(int32_t(ctx::kTrs));
+      const __m128i trs = _mm_cmpeq_epi32(_mm_and_si128(flags, trs_bit), trs_bit);
+      const __m128i later = _mm_and_si128(trs, _mm_cmpgt_epi32(prev, from));
+      from = _mm_or_si128(_mm_and_si128(later, prev), _mm_andnot_si128(later, from));
+      const __m128i sooner = _mm_and_si128(trs, _mm_cmplt_epi32(next, until));
+      until = _mm_or_si128(_mm_and_si128(sooner, next), _mm_andnot_si128(sooner, until));
+    }
+    alignas(16) int32_t f4[4], u4[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(f4), from);
+    _mm_store_si128(reinterpret_cast<__m128i*>(u4), until);
+    context[4] = uint32_t(std::max(std::max(f4[0], f4[1]), std::max(f4[2], f4[3])));
+    context[5] = uint32_t(std::min(std::min(u4[0], u4[1]), std::min(u4[2], u4[3])));
+  }
   for (size_t first = 0; first < track_count; first += 4) {
     uint32_t* g = context + kContextHeader + (first / 4) * kGroupWords;
     const uint32_t lanes = uint32_t(std::min<size_t>(4, track_count - first));
@@ -859,32 +1098,18 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
       return uint32_t(
           _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(flags, f), f))));
     };
-    uint32_t active = lanes_with(ctx::kTrs);
-    if (!all_nodes)
-      for (uint32_t lane = 0; lane < lanes; ++lane)
-        if (tracks_[first + lane].node >= local.size()) active &= ~(1u << lane);
+    const uint32_t active = active_lanes(first, flags);
     if (!active) continue;
-    // Lanes whose segment does not hold this frame (frames < 2^16: signed compares are exact).
-    const __m128i prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kPrev));
-    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kNext));
-    const uint32_t before =
-        uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(frame, prev))));
-    const uint32_t inside =
-        uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(next, frame))));
-    uint32_t stale = (before | (~inside & 0xfu)) & active;
-    if (stale) refill_group(g, stale, first, fl);
-    // The segments' flags, after the refills.
-    const __m128i now = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kFlags));
-    auto now_with = [&](uint32_t flag) {
+    auto now_with = [&](uint32_t flag) {  // the segments' flags
       const __m128i f = _mm_set1_epi32(int32_t(flag));
-      return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(now, f), f));
+      return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(flags, f), f));
     };
     const uint32_t rotations = lanes_with(ctx::kRotation);
     const float* f = reinterpret_cast<const float*>(g);  // the context's float rows
     // u per lane (segment_u), 0 where key k holds.
     const __m128 coordinate = select(now_with(ctx::kTimeCoordinate), times, xs);
     __m128 u =
-        _mm_div_ps(sub(coordinate, _mm_loadu_ps(f + ctx::kOrigin)), _mm_loadu_ps(f + ctx::kLength));
+        mul(sub(coordinate, _mm_loadu_ps(f + ctx::kOrigin)), _mm_loadu_ps(f + ctx::kInvLength));
     u = _mm_andnot_ps(now_with(ctx::kHold), u);
     const __m128 moving = _mm_cmpgt_ps(u, _mm_setzero_ps());
     const Quat4 a{_mm_loadu_ps(f + ctx::kA), _mm_loadu_ps(f + ctx::kA + 4),
@@ -893,10 +1118,12 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
                   _mm_loadu_ps(f + ctx::kB + 8), _mm_loadu_ps(f + ctx::kB + 12)};
     if (active == 0xfu && rotations == 0xfu) {  // four rotations: slerp or key k, 16 bytes each
       Quat4 r = a;
-      if (_mm_movemask_ps(moving)) {
-        const Quat4 q = slerp_prepared4(a, b, _mm_loadu_ps(f + ctx::kTheta), u);
-        r = {select(moving, q.x, a.x), select(moving, q.y, a.y), select(moving, q.z, a.z),
-             select(moving, q.w, a.w)};
+      const int slerping = _mm_movemask_ps(moving);
+      if (slerping) {
+        r = slerp_prepared4(a, b, _mm_loadu_ps(f + ctx::kTheta), u);
+        if (slerping != 0xf)  // key k itself where u = 0
+          r = {select(moving, r.x, a.x), select(moving, r.y, a.y), select(moving, r.z, a.z),
+               select(moving, r.w, a.w)};
       }
       scatter_quats(r, reinterpret_cast<float*>(pose + g[ctx::kDest]),
                     reinterpret_cast<float*>(pose + g[ctx::kDest + 1]),

@@ -24,7 +24,9 @@
 //
 // Time → frame coordinate x: on a grid x = (t − start)·rate; with a frame table x is the index of
 // the table segment plus the fraction inside it. A track interpolates its keys linearly in x
-// (shortest-path slerp for rotations, slerp_shortest's float form) or holds them (STEP).
+// (shortest-path slerp for rotations, slerp_shortest's float form) or holds them (STEP), at
+// u = (x − x_k)·(1 / (x_k+1 − x_k)): a product, so that playback multiplies by a stored
+// reciprocal; the compressor evaluates the same expression.
 //
 // Playback context. Like ozz's SamplingJob::Context, the caller owns per-playback state: the
 // cursor_count() words of SamplingJob::cursors (not part of the clip's bytes). They hold the
@@ -32,11 +34,15 @@
 // constants (found once, not by a walk over every track per frame) and its current key segment
 // decoded: while playback stays between the same two keys a sample decodes nothing and only
 // interpolates, four tracks at a time (quat_simd.h); moving forward to the next segment decodes
-// one key per track (the old key k + 1 is the new key k), the arithmetic four tracks at a time. Any
-// content is valid: a context whose tag is not this clip's is rebuilt, and a segment that does not
-// hold the frame is decoded again. Without a context (fewer words) every track is located and
-// decoded per sample; both ways give the same bits (tests/engine/compress_clip_test.cpp), so the
-// error the compressor measures is the error played. Sampling allocates nothing.
+// one key per track (the old key k + 1 is the new key k), four tracks at a time and without a
+// segment search in the common case (refill_forward). The compressor puts tracks whose keys
+// change together in the same group of four (rotations first, most keys first), so one refill
+// serves four lanes, and the context remembers the frames where no segment ends, so most
+// samples look for no refill at all. Any content is valid: a context whose tag is not this
+// clip's is rebuilt, and a segment that does not hold the frame is decoded again. Without a
+// context (fewer words) every track is located and decoded per sample; both ways give the same
+// bits (tests/engine/compress_clip_test.cpp), so the error the compressor measures is the error
+// played. Sampling allocates nothing.
 #pragma once
 
 #include <xmmintrin.h>
@@ -68,7 +74,7 @@ class CompressedClip final : public ClipSource {
   static constexpr uint8_t kStep = 1, kDense = 2, kFloat = 4, kOneIndex = 8;
 
   CompressedClip() = default;
-  static constexpr size_t kContextHeader = 4, kGroupWords = 108;
+  static constexpr size_t kContextHeader = 6, kGroupWords = 116;
 
   float start() const override { return start_; }
   float end() const override { return end_; }
@@ -144,6 +150,7 @@ class CompressedClip final : public ClipSource {
   KeySegment next_segment(const Track& t, const uint32_t* group, uint32_t lane, uint32_t flags,
                           uint32_t fl) const;
   void refill_group(uint32_t* group, uint32_t stale, size_t first, uint32_t fl) const;
+  bool refill_forward(uint32_t* group, uint32_t stale, uint32_t fl) const;
   Offsets offsets_of_lane(const uint32_t* group, uint32_t lane) const;
   void sample_weight_track(const Track& t, const Offsets& o, uint32_t weight_index, float x,
                            float time, std::span<float> morph_weights) const;

@@ -269,8 +269,10 @@ class Compressor {
     out.set_frames(clip.start, clip.end, F_, frames_.rate,
                    frames_.rate > 0.0f ? std::vector<float>{} : frames_.times);
     std::vector<float> values;
-    // Rotations first, then translations, scales and weights (each in hierarchy order): the
-    // runtime samples four tracks at a time, and groups of one kind take its fastest path.
+    // Rotations first, then translations, scales and weights: the runtime samples four tracks
+    // at a time, and groups of one kind take its fastest path. Within a kind, the most keys
+    // first: tracks whose keys change as often share groups, which then decode their next keys
+    // together (one refill for four lanes) instead of one lane at a time.
     std::vector<const WorkTrack*> order;
     for (const WorkTrack& t : tracks_) order.push_back(&t);
     auto rank = [](TargetPath p) {
@@ -280,7 +282,9 @@ class Compressor {
                                             : 3;
     };
     std::stable_sort(order.begin(), order.end(), [&](const WorkTrack* a, const WorkTrack* b) {
-      return rank(a->path) < rank(b->path);
+      if (rank(a->path) != rank(b->path)) return rank(a->path) < rank(b->path);
+      if (a->keys.size() != b->keys.size()) return a->keys.size() > b->keys.size();
+      return a->keys < b->keys;  // the same key frames side by side
     });
     for (const WorkTrack* tp : order) {
       const WorkTrack& t = *tp;
@@ -361,8 +365,9 @@ class Compressor {
     }
     const float* b = v + keys[k + 1] * m;
     const float* T = frames_.times.data();
-    const float u = frames_.rate > 0.0f ? (float(i) - float(keys[k])) / float(keys[k + 1] - keys[k])
-                                        : (T[i] - T[keys[k]]) / (T[keys[k + 1]] - T[keys[k]]);
+    const float u = frames_.rate > 0.0f
+                        ? (float(i) - float(keys[k])) * (1.0f / float(keys[k + 1] - keys[k]))
+                        : (T[i] - T[keys[k]]) * (1.0f / (T[keys[k + 1]] - T[keys[k]]));
     if (t.path == TargetPath::Rotation) {
       slerp_keys(a, b, u, out);
     } else {
