@@ -49,6 +49,27 @@ inline uint32_t read_bits(const uint8_t* data, uint64_t bit, uint32_t count) {
   return count >= 32 ? uint32_t(word) : uint32_t(word & ((uint64_t(1) << count) - 1u));
 }
 
+// One quantized key's codes at `bit`, as floats (exact: ≤ 24 bits each), and as the fourth the
+// dropped component's index: `index_bits` bits read first (2 for a rotation that stores it per
+// key, else 0) or-ed with `index` (a rotation's one index; 0 for translations and scales). The
+// three codes' widths are the bytes of `packed`. One 64-bit read holds the index and two codes
+// (≤ 2 + 2 × 24 bits); the third comes from a second read, as a key may be longer (≤ 74 bits)
+// than one read holds. Built in registers: the refills gather lanes without narrow stores.
+inline __m128 key_codes(const uint8_t* data, uint64_t bit, uint32_t index_bits, uint32_t index,
+                        uint32_t packed) {
+  uint64_t word;
+  std::memcpy(&word, data + (bit >> 3), sizeof word);
+  word >>= (bit & 7u);
+  index |= uint32_t(word) & ((1u << index_bits) - 1u);
+  word >>= index_bits;
+  const uint32_t w0 = packed & 0xffu, w1 = (packed >> 8) & 0xffu, w2 = (packed >> 16) & 0xffu;
+  const uint32_t c0 = uint32_t(word & ((uint64_t(1) << w0) - 1u));
+  word >>= w0;
+  const uint32_t c1 = uint32_t(word & ((uint64_t(1) << w1) - 1u));
+  const uint32_t c2 = read_bits(data, bit + index_bits + w0 + w1, w2);
+  return _mm_cvtepi32_ps(_mm_setr_epi32(int32_t(c0), int32_t(c1), int32_t(c2), int32_t(index)));
+}
+
 // A new tag for a clip's content: never 0, so a zeroed context never matches.
 uint32_t next_serial() {
   static std::atomic<uint32_t> counter{0};
@@ -593,9 +614,8 @@ CompressedClip::Offsets CompressedClip::offsets_of_lane(const uint32_t* g, uint3
 // Key k of the track in `lane` as decode() gives it, in two parts: here, per lane, what is
 // read from the streams; in refill_group, four lanes at a time, the arithmetic (dequantization
 // min + code·step, smallest-three's fourth component). Returns, with `direct` set, the value
-// itself (float32 tracks, the rare kinds); else the three codes as floats (exact: ≤ 24 bits)
-// and the dropped component's index as the fourth. Built in registers: a vector read right
-// after four narrow stores would stall on store forwarding.
+// itself (float32 tracks, the rare kinds); else key_codes: the three codes and the dropped
+// component's index.
 inline __m128 CompressedClip::read_lane_key(const uint32_t* g, uint32_t lane, const Track& t,
                                             uint32_t k, bool& direct) const {
   const bool rotation = t.path == uint8_t(TargetPath::Rotation);
@@ -607,46 +627,11 @@ inline __m128 CompressedClip::read_lane_key(const uint32_t* g, uint32_t lane, co
     return _mm_loadu_ps(value);
   }
   direct = false;
-  const uint8_t* data = data_.data();
-  uint64_t bit = (uint64_t(g[ctx::kBitLo + lane]) | (uint64_t(g[ctx::kBitHi + lane]) << 32)) +
-                 uint64_t(k) * g[ctx::kKeyBits + lane];
-  const uint32_t packed = g[ctx::kBits + lane];
-  uint32_t index = 0, code[3];
-  if (g[ctx::kKeyBits + lane] <= 57) {
-    // The whole key in one 64-bit read (read_bits' bits, taken from one register).
-    uint64_t word;
-    std::memcpy(&word, data + (bit >> 3), sizeof word);
-    word >>= (bit & 7u);
-    if (rotation) {
-      if (t.flags & kOneIndex) {
-        index = (t.flags >> 4) & 3u;
-      } else {
-        index = uint32_t(word & 3u);
-        word >>= 2;
-      }
-    }
-    for (uint32_t c = 0; c < 3; ++c) {
-      const uint32_t width = (packed >> (8 * c)) & 0xffu;
-      code[c] = uint32_t(word & ((uint64_t(1) << width) - 1u));
-      word >>= width;
-    }
-  } else {
-    if (rotation) {
-      if (t.flags & kOneIndex) {
-        index = (t.flags >> 4) & 3u;
-      } else {
-        index = read_bits(data, bit, 2);
-        bit += 2;
-      }
-    }
-    for (uint32_t c = 0; c < 3; ++c) {
-      const uint32_t width = (packed >> (8 * c)) & 0xffu;
-      code[c] = read_bits(data, bit, width);
-      bit += width;
-    }
-  }
-  return _mm_cvtepi32_ps(
-      _mm_setr_epi32(int32_t(code[0]), int32_t(code[1]), int32_t(code[2]), int32_t(index)));
+  const uint64_t bit = (uint64_t(g[ctx::kBitLo + lane]) | (uint64_t(g[ctx::kBitHi + lane]) << 32)) +
+                       uint64_t(k) * g[ctx::kKeyBits + lane];
+  const bool one_index = t.flags & kOneIndex;
+  return key_codes(data_.data(), bit, rotation && !one_index ? 2u : 0u,
+                   rotation && one_index ? (t.flags >> 4) & 3u : 0u, g[ctx::kBits + lane]);
 }
 
 namespace {
@@ -772,8 +757,7 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
     new_next = _mm_load_si128(reinterpret_cast<const __m128i*>(next_frames));
   }
   if (stale & ~lanes_of(_mm_cmpgt_epi32(new_next, frame))) return false;
-  // Key k + 1 of each moving lane: codes and the dropped component's index, as read_lane_key
-  // reads them.
+  // Key k + 1 of each moving lane: float32 values, or key_codes as read_lane_key reads them.
   const __m128i next_bit = _mm_add_epi32(row_i(ctx::kNextBit), row_i(ctx::kKeyBits));
   alignas(16) uint32_t bit_of[4];
   _mm_store_si128(reinterpret_cast<__m128i*>(bit_of), next_bit);
@@ -792,24 +776,9 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
   }
   for (uint32_t lanes = moving & ~floats; lanes; lanes &= lanes - 1) {
     const uint32_t lane = uint32_t(std::countr_zero(lanes));
-    const uint32_t bit = bit_of[lane], lane_flags = g[ctx::kFlags + lane];
-    const uint32_t packed = g[ctx::kBits + lane];
-    uint64_t word;
-    std::memcpy(&word, data + (bit >> 3), sizeof word);
-    word >>= (bit & 7u);
-    const uint32_t index_bits = (lane_flags & ctx::kIndexBits) ? 2u : 0u;
-    const uint32_t index =
-        (uint32_t(word) & ((1u << index_bits) - 1u)) | ((lane_flags >> ctx::kIndexShift) & 3u);
-    word >>= index_bits;
-    const uint32_t w0 = packed & 0xffu, w1 = (packed >> 8) & 0xffu, w2 = (packed >> 16) & 0xffu;
-    const uint32_t c0 = uint32_t(word & ((uint64_t(1) << w0) - 1u));
-    word >>= w0;
-    const uint32_t c1 = uint32_t(word & ((uint64_t(1) << w1) - 1u));
-    // The third code from a second read: a key may be longer than the 57 bits one read holds
-    // (2 + 3 × 24 at most), and index, c0 and c1 fit in 2 + 2 × 24.
-    const uint32_t c2 = read_bits(data, uint64_t(bit) + index_bits + w0 + w1, w2);
-    b_lanes[lane] =
-        _mm_cvtepi32_ps(_mm_setr_epi32(int32_t(c0), int32_t(c1), int32_t(c2), int32_t(index)));
+    const uint32_t lane_flags = g[ctx::kFlags + lane];
+    b_lanes[lane] = key_codes(data, bit_of[lane], (lane_flags & ctx::kIndexBits) ? 2u : 0u,
+                              (lane_flags >> ctx::kIndexShift) & 3u, g[ctx::kBits + lane]);
   }
   const float* f = reinterpret_cast<const float*>(g);
   auto flag_lanes = [&](uint32_t flag) { return _mm_castsi128_ps(flag_lanes_i(flag)); };
