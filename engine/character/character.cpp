@@ -135,13 +135,18 @@ std::span<const int> Character::crossfade_nodes(int clip_a, int clip_b) {
   return blend_nodes_;
 }
 
-void Character::evaluate(const PoseSelection& sel) {
+void Character::evaluate(const PoseSelection& sel) { evaluate(sel, cursors_, blend_cursors_); }
+
+void Character::evaluate(const PoseSelection& sel, std::span<uint32_t> cursors,
+                         std::span<uint32_t> blend_cursors) {
+  if (cursors.size() < cursors_.size()) cursors = cursors_;
+  if (blend_cursors.size() < blend_cursors_.size()) blend_cursors = blend_cursors_;
   const Model& m = *model_;
   const int clips = static_cast<int>(m.clips.size());
   if (sel.clip >= 0 && sel.clip < clips) {
-    sample(sel.clip, sel.time, cursors_, pose_);
+    sample(sel.clip, sel.time, cursors, pose_);
     if (sel.blend_clip >= 0 && sel.blend_clip < clips) {
-      sample(sel.blend_clip, sel.blend_time, blend_cursors_, blend_pose_);
+      sample(sel.blend_clip, sel.blend_time, blend_cursors, blend_pose_);
       // The two layers are members set up once (their buffers never move): building them per
       // frame zeroes two BlendLayers first.
       crossfade_layers_[1].weight = sel.blend_weight;

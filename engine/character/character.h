@@ -63,6 +63,12 @@ class Character {
 
   // Runs the pipeline for `selection`. No allocation.
   void evaluate(const PoseSelection& selection);
+  // The same with the key cursors of the two sampled clips given by the caller (cursor_count()
+  // slots each; a shorter span: the Character's own are used): one Character can then pose many
+  // instances in turn, each keeping its own cursors (a crowd's worker thread). Cursors only save
+  // key searches, so the pose is what evaluate(selection) gives whatever they hold. No allocation.
+  void evaluate(const PoseSelection& selection, std::span<uint32_t> cursors,
+                std::span<uint32_t> blend_cursors);
   // Runs the pipeline for a layered stack (character/pose_stack.h): base and crossfade, then the
   // layers in order, root motion per clip after each sample, the stack's placement, then the
   // constraints. The stack keeps per-layer cursors and cached reference poses, hence non-const.
