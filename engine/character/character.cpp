@@ -54,7 +54,7 @@ Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_
   init_rest_pose(model, blend_pose_);
   crossfade_layers_[0] = {pose_.local, pose_.morph_weights, 1.0f, {}};
   crossfade_layers_[1] = {blend_pose_.local, blend_pose_.morph_weights, 0.0f, {}};
-  blend_nodes_.reserve(model.nodes.size());
+  for (BlendNodeSet& set : blend_node_sets_) set.nodes.reserve(model.nodes.size());
   world_.assign(model.nodes.size(), glm::mat4(1.0f));
   uint32_t total = 0;
   skin_offset_.reserve(model.skins.size() + 1);
@@ -98,7 +98,8 @@ void Character::set_dqs_amounts(std::span<const float> per_node) {
 void Character::set_clip_source(int clip, const ClipSource* source) {
   if (clip < 0 || size_t(clip) >= clip_sources_.size()) return;
   clip_sources_[size_t(clip)] = source ? source : &(*raw_clips_)[size_t(clip)];
-  blend_pair_[0] = blend_pair_[1] = nullptr;  // the crossfade's node set is recomputed
+  for (BlendNodeSet& set : blend_node_sets_)  // the crossfades' node sets are recomputed
+    set.a = set.b = nullptr;
   const size_t needed = clip_sources_[size_t(clip)]->cursor_count();
   if (needed > cursors_.size()) {
     cursors_.resize(needed, 0);
@@ -117,31 +118,39 @@ void Character::sample(int clip, float time, std::span<uint32_t> cursors, Pose& 
 std::span<const int> Character::crossfade_nodes(int clip_a, int clip_b) {
   const ClipSource* a = clip_sources_[size_t(clip_a)];
   const ClipSource* b = clip_sources_[size_t(clip_b)];
-  if (blend_pair_[0] != a || blend_pair_[1] != b) {  // a new pair: not per frame
-    blend_pair_[0] = a;
-    blend_pair_[1] = b;
-    const std::span<const int> na = a->animated_nodes(), nb = b->animated_nodes();
-    blend_nodes_.clear();
-    // Within the capacity reserved for every node: no allocation.
-    if (!na.empty() && !nb.empty())
-      std::set_union(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(blend_nodes_));
-    // A source breaking animated_nodes()' contract: blend every node rather than fail the job.
-    for (const int i : blend_nodes_)
-      if (i < 0 || size_t(i) >= model_->nodes.size()) {
-        blend_nodes_.clear();
-        break;
-      }
-  }
-  return blend_nodes_;
+  for (const BlendNodeSet& set : blend_node_sets_)
+    if (set.a == a && set.b == b) return set.nodes;
+  // A new pair: not per frame for one character, once per pair for a crowd thread's.
+  BlendNodeSet& set = blend_node_sets_[blend_node_next_];
+  blend_node_next_ = (blend_node_next_ + 1) % kBlendNodeSets;
+  set.a = a;
+  set.b = b;
+  const std::span<const int> na = a->animated_nodes(), nb = b->animated_nodes();
+  set.nodes.clear();
+  // Within the capacity reserved for every node: no allocation.
+  if (!na.empty() && !nb.empty())
+    std::set_union(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(set.nodes));
+  // A source breaking animated_nodes()' contract: blend every node rather than fail the job.
+  for (const int i : set.nodes)
+    if (i < 0 || size_t(i) >= model_->nodes.size()) {
+      set.nodes.clear();
+      break;
+    }
+  return set.nodes;
 }
 
-void Character::evaluate(const PoseSelection& sel) {
+void Character::evaluate(const PoseSelection& sel) { evaluate(sel, cursors_, blend_cursors_); }
+
+void Character::evaluate(const PoseSelection& sel, std::span<uint32_t> cursors,
+                         std::span<uint32_t> blend_cursors) {
+  if (cursors.size() < cursors_.size()) cursors = cursors_;
+  if (blend_cursors.size() < blend_cursors_.size()) blend_cursors = blend_cursors_;
   const Model& m = *model_;
   const int clips = static_cast<int>(m.clips.size());
   if (sel.clip >= 0 && sel.clip < clips) {
-    sample(sel.clip, sel.time, cursors_, pose_);
+    sample(sel.clip, sel.time, cursors, pose_);
     if (sel.blend_clip >= 0 && sel.blend_clip < clips) {
-      sample(sel.blend_clip, sel.blend_time, blend_cursors_, blend_pose_);
+      sample(sel.blend_clip, sel.blend_time, blend_cursors, blend_pose_);
       // The two layers are members set up once (their buffers never move): building them per
       // frame zeroes two BlendLayers first.
       crossfade_layers_[1].weight = sel.blend_weight;

@@ -63,6 +63,12 @@ class Character {
 
   // Runs the pipeline for `selection`. No allocation.
   void evaluate(const PoseSelection& selection);
+  // The same with the key cursors of the two sampled clips given by the caller (cursor_count()
+  // slots each; a shorter span: the Character's own are used): one Character can then pose many
+  // instances in turn, each keeping its own cursors (a crowd's worker thread). Cursors only save
+  // key searches, so the pose is what evaluate(selection) gives whatever they hold. No allocation.
+  void evaluate(const PoseSelection& selection, std::span<uint32_t> cursors,
+                std::span<uint32_t> blend_cursors);
   // Runs the pipeline for a layered stack (character/pose_stack.h): base and crossfade, then the
   // layers in order, root motion per clip after each sample, the stack's placement, then the
   // constraints. The stack keeps per-layer cursors and cached reference poses, hence non-const.
@@ -135,10 +141,18 @@ class Character {
   Pose pose_, blend_pose_;
   BlendLayer crossfade_layers_[2];  // pose_ under blend_pose_ (its weight set per frame)
   std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips
-  // The nodes a crossfade of clip blend_pair_[0] with blend_pair_[1] blends: the union of their
-  // sources' animated nodes (empty: all). Capacity for every node, reserved once.
-  std::vector<int> blend_nodes_;
-  const ClipSource* blend_pair_[2] = {nullptr, nullptr};
+  // The nodes a crossfade of clip `a` with clip `b` blends: the union of their sources' animated
+  // nodes (empty: all). The last kBlendNodeSets pairs are kept (a crowd thread's Character
+  // alternates between its instances' pairs), each list with capacity for every node, reserved
+  // once; a new pair replaces the oldest.
+  struct BlendNodeSet {
+    const ClipSource* a = nullptr;
+    const ClipSource* b = nullptr;
+    std::vector<int> nodes;
+  };
+  static constexpr size_t kBlendNodeSets = 8;
+  std::array<BlendNodeSet, kBlendNodeSets> blend_node_sets_;
+  size_t blend_node_next_ = 0;  // the entry a new pair takes
   std::vector<glm::mat4> world_;
   std::vector<glm::mat4> skinning_;      // all skins, flat
   std::vector<uint32_t> skin_offset_;    // first joint of each skin in skinning_, plus the total

@@ -73,9 +73,13 @@ Crowd::Crowd(const Model& model, std::shared_ptr<const SkinMeshes> meshes,
   // all of them (in cache) rather than a copy each (1000 Fox copies are ~100 MB).
   const std::shared_ptr<const std::vector<RawClipSource>> raw_clips =
       Character::prepare_raw_clips(model);
-  characters_.reserve(size_t(count));
-  for (int k = 0; k < count; ++k)
+  int threads = config.threads > 0 ? config.threads : int(std::thread::hardware_concurrency());
+  threads = std::clamp(threads, 1, std::max(count, 1));
+  characters_.reserve(size_t(threads));
+  for (int t = 0; t < threads; ++t)
     characters_.push_back(std::make_unique<Character>(model, meshes_, raw_clips));
+  cursor_stride_ = characters_[0]->cursor_count();
+  cursors_.assign(size_t(count) * 2 * cursor_stride_, 0u);
 
   uint32_t total = 0;
   for (const Skin& s : model.skins) {
@@ -116,10 +120,8 @@ Crowd::Crowd(const Model& model, std::shared_ptr<const SkinMeshes> meshes,
   const SkinningMethod lbs = SkinningMethod::Linear;
   set_methods(std::span<const SkinningMethod>(&lbs, 1));
 
-  int threads = config.threads > 0 ? config.threads : int(std::thread::hardware_concurrency());
-  threads = std::clamp(threads, 1, std::max(count, 1));
   workers_.reserve(size_t(threads - 1));
-  for (int t = 1; t < threads; ++t) workers_.emplace_back([this] { worker_loop(); });
+  for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { worker_loop(t); });
   evaluate_at(0.0);
 }
 
@@ -195,9 +197,11 @@ glm::vec3 Crowd::grid_offset(int k, int count, float spacing) {
   return glm::vec3(x * spacing, 0.0f, z * spacing);
 }
 
-void Crowd::evaluate_instance(int k) {
-  Character& c = *characters_[size_t(k)];
-  c.evaluate(selection(*model_, instances_[size_t(k)], time_));
+void Crowd::evaluate_instance(int k, Character& c) {
+  uint32_t* cursors = cursors_.data() + size_t(k) * 2 * cursor_stride_;
+  c.evaluate(selection(*model_, instances_[size_t(k)], time_),
+             std::span<uint32_t>(cursors, cursor_stride_),
+             std::span<uint32_t>(cursors + cursor_stride_, cursor_stride_));
   const std::span<const glm::mat4> world = c.world();
   glm::vec4* rigid = rigid_rows_.data() + size_t(k) * rigid_rows_per_instance();
   for (size_t i = 0; i < rigid_nodes_.size(); ++i)
@@ -211,19 +215,20 @@ void Crowd::evaluate_instance(int k) {
   }
 }
 
-void Crowd::work() {
+void Crowd::work(int thread) {
   const int64_t start = thread_cpu_ns();
+  Character& c = *characters_[size_t(thread)];
   const int n = count();
   for (;;) {
     const int first = next_.fetch_add(kChunk, std::memory_order_relaxed);
     if (first >= n) break;
     const int last = std::min(first + kChunk, n);
-    for (int k = first; k < last; ++k) evaluate_instance(k);
+    for (int k = first; k < last; ++k) evaluate_instance(k, c);
   }
   cpu_ns_.fetch_add(thread_cpu_ns() - start, std::memory_order_relaxed);
 }
 
-void Crowd::worker_loop() {
+void Crowd::worker_loop(int thread) {
   uint64_t seen = 0;
   for (;;) {
     {
@@ -232,7 +237,7 @@ void Crowd::worker_loop() {
       if (stop_) return;
       seen = generation_;
     }
-    work();
+    work(thread);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (--busy_ == 0) done_.notify_one();
@@ -255,7 +260,7 @@ void Crowd::evaluate_at(double time) {
     }
     wake_.notify_all();
   }
-  work();
+  work(0);
   if (!workers_.empty()) {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [&] { return busy_ == 0; });

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -64,6 +65,56 @@ TEST(Crowd, SharedRawClipsPoseAsOwnOnes) {
           << t;
     }
   }
+}
+
+// What a crowd's thread does: one Character posing several instances in turn, each with its own
+// key cursors, poses each exactly as a Character of its own (local pose, world and skinning
+// matrices, bit for bit); cursor spans too short for the clips fall back on the Character's own.
+// The twelve instances play twelve different clip pairs, more than the Character keeps crossfade
+// node sets for, so sets are replaced and rebuilt as the instances come round.
+TEST(Crowd, OneCharacterPosingInstancesInTurnMatchesOwnCharacters) {
+  const Model m = load(mannequin_path());
+  ASSERT_EQ(m.clips.size(), 6u);  // the pairs below are twelve different ones
+  const auto shared = Character::prepare_raw_clips(m);
+  Character turn(m, nullptr, shared);
+  const size_t n = turn.cursor_count();
+  ASSERT_GT(n, 0u);
+  constexpr int kInstances = 12;
+  std::vector<std::unique_ptr<Character>> own;
+  std::vector<uint32_t> cursors(kInstances * 2 * n, 0u);
+  for (int k = 0; k < kInstances; ++k)
+    own.push_back(std::make_unique<Character>(m, nullptr, shared));
+  for (int frame = 0; frame < 12; ++frame) {
+    for (int k = 0; k < kInstances; ++k) {
+      const float t = 0.07f * float(frame) + 0.31f * float(k);
+      const int clip = k % int(m.clips.size()), blend = (k + 1 + k / 2) % int(m.clips.size());
+      const PoseSelection sel{clip, t, blend, 1.3f * t, 0.25f * float(k)};
+      own[size_t(k)]->evaluate(sel);
+      uint32_t* mine = cursors.data() + size_t(k) * 2 * n;
+      if (k == 3)  // too short: the Character's own cursors
+        turn.evaluate(sel, {}, std::span<uint32_t>(mine, n - 1));
+      else
+        turn.evaluate(sel, std::span<uint32_t>(mine, n), std::span<uint32_t>(mine + n, n));
+      const Character& a = turn;
+      const Character& b = *own[size_t(k)];
+      ASSERT_EQ(a.pose().local.size(), b.pose().local.size());
+      EXPECT_EQ(std::memcmp(a.pose().local.data(), b.pose().local.data(),
+                            b.pose().local.size() * sizeof(Transform)),
+                0)
+          << "frame " << frame << " instance " << k;
+      EXPECT_EQ(std::memcmp(a.world().data(), b.world().data(), b.world().size_bytes()), 0)
+          << "frame " << frame << " instance " << k;
+      for (int s = 0; s < int(m.skins.size()); ++s)
+        EXPECT_EQ(std::memcmp(a.skinning_matrices(s).data(), b.skinning_matrices(s).data(),
+                              b.skinning_matrices(s).size_bytes()),
+                  0)
+            << "frame " << frame << " instance " << k << " skin " << s;
+    }
+  }
+  // The instances' cursors were used: playing forward left them past the first key somewhere.
+  bool moved = false;
+  for (uint32_t c : cursors) moved = moved || c != 0;
+  EXPECT_TRUE(moved);
 }
 
 TEST(Crowd, SelectionLoopsEachClipAtTheInstanceSpeedAndPhase) {
@@ -142,6 +193,18 @@ void expect_palettes_match_single_characters(const Model& m, const Crowd& crowd)
         EXPECT_EQ(std::memcmp(all.data() + first, expected.data(), expected.size_bytes()), 0)
             << "instance " << k << " skin " << s << " " << method_info(method).label;
       }
+    }
+    // Rigid items' node matrices: the single character's world matrices, column by column.
+    const std::span<const glm::vec4> rigid = crowd.rigid_matrices();
+    ASSERT_EQ(rigid.size(), size_t(crowd.count()) * crowd.rigid_rows_per_instance());
+    for (size_t i = 0; i < crowd.rigid_nodes().size(); ++i) {
+      const glm::mat4& w = single.world()[size_t(crowd.rigid_nodes()[i])];
+      for (int col = 0; col < 4; ++col)
+        EXPECT_EQ(
+            std::memcmp(&rigid[size_t(k) * crowd.rigid_rows_per_instance() + i * 4 + size_t(col)],
+                        &w[col], sizeof(glm::vec4)),
+            0)
+            << "instance " << k << " rigid node " << crowd.rigid_nodes()[i];
     }
   }
 }
