@@ -671,6 +671,33 @@ inline __m128 put_lane(__m128 row, uint32_t lane, float value) {
           select(direct, v.w, q.w)};
 }
 
+// The old segment's key k + 1, carried over as the new key k: the b rows, back to their own
+// sign (exact) where the old flags say they were negated (kFlipped).
+inline quat4::Quat4 carried_keys(const float* g, __m128i flags) {
+  const __m128i bit = _mm_set1_epi32(int32_t(ctx::kFlipped));
+  const __m128 unflip = _mm_and_ps(
+      _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(flags, bit), bit)), _mm_set1_ps(-0.0f));
+  return {_mm_xor_ps(_mm_loadu_ps(g + ctx::kB), unflip),
+          _mm_xor_ps(_mm_loadu_ps(g + ctx::kB + 4), unflip),
+          _mm_xor_ps(_mm_loadu_ps(g + ctx::kB + 8), unflip),
+          _mm_xor_ps(_mm_loadu_ps(g + ctx::kB + 12), unflip)};
+}
+
+// slerp_shortest's first steps on a segment's keys, in its operations and order (so the batch
+// gives its bits): the dot product, b negated to the short way round (lanes in `slerps`), acos
+// of it; θ = −1 for its normalized-lerp branch and for lanes not slerped. Returns θ; `flipped`:
+// the lanes whose b was negated.
+inline __m128 prepare_pair(const quat4::Quat4& a, quat4::Quat4& b, __m128 slerps, __m128& flipped) {
+  using namespace quat4;
+  __m128 d = add(add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)), mul(a.w, b.w));
+  flipped = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), slerps);
+  const __m128 flip = _mm_and_ps(flipped, k(-0.0f));
+  b = {_mm_xor_ps(b.x, flip), _mm_xor_ps(b.y, flip), _mm_xor_ps(b.z, flip), _mm_xor_ps(b.w, flip)};
+  d = _mm_xor_ps(d, flip);
+  const __m128 theta = select(_mm_cmpgt_ps(d, k(0.9995f)), k(-1.0f), acos01_4(d));
+  return select(slerps, theta, k(-1.0f));
+}
+
 // Lane vectors (one key each) → component-major rows.
 inline quat4::Quat4 rows_of(const __m128 (&lane)[4]) {
   __m128 x = lane[0], y = lane[1], z = lane[2], w = lane[3];
@@ -783,23 +810,14 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
   const float* f = reinterpret_cast<const float*>(g);
   auto flag_lanes = [&](uint32_t flag) { return _mm_castsi128_ps(flag_lanes_i(flag)); };
   const __m128 rotations = flag_lanes(ctx::kRotation);
-  const __m128 unflip = _mm_and_ps(flag_lanes(ctx::kFlipped), k(-0.0f));
-  const Quat4 a{_mm_xor_ps(_mm_loadu_ps(f + ctx::kB), unflip),
-                _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 4), unflip),
-                _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 8), unflip),
-                _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 12), unflip)};
+  const Quat4 a = carried_keys(f, flags);
   Quat4 b =
       finish_keys(rows_of(b_lanes), lane_mask(floats), rotations, f + ctx::kLo, f + ctx::kStep);
   const __m128 moves = lane_mask(moving), slerps = _mm_and_ps(moves, rotations);
   b = {select(moves, b.x, a.x), select(moves, b.y, a.y), select(moves, b.z, a.z),
        select(moves, b.w, a.w)};
-  __m128 d = add(add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)), mul(a.w, b.w));
-  const __m128 flipped = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), slerps);
-  const __m128 flip = _mm_and_ps(flipped, k(-0.0f));
-  b = {_mm_xor_ps(b.x, flip), _mm_xor_ps(b.y, flip), _mm_xor_ps(b.z, flip), _mm_xor_ps(b.w, flip)};
-  d = _mm_xor_ps(d, flip);
-  __m128 theta = select(_mm_cmpgt_ps(d, k(0.9995f)), k(-1.0f), acos01_4(d));
-  theta = select(slerps, theta, k(-1.0f));
+  __m128 flipped;
+  const __m128 theta = prepare_pair(a, b, slerps, flipped);
   // segment_u's operands: frames (grid, dense) or the table's times (kTimeCoordinate); a
   // holding key: 0 and 1, as refill_group leaves them.
   __m128 origin = _mm_cvtepi32_ps(next), length = _mm_cvtepi32_ps(_mm_sub_epi32(new_next, next));
@@ -913,13 +931,7 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
     return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(old_flags, bit), bit));
   };
   const __m128 rotations = flag_lanes(ctx::kRotation);
-  // Carried keys: the old b rows, which were stored on the previous key's side: back to their
-  // own sign (exact). The old flags say which were flipped.
-  const __m128 unflip = _mm_and_ps(flag_lanes(ctx::kFlipped), k(-0.0f));
-  const Quat4 old_b{_mm_xor_ps(_mm_loadu_ps(f + ctx::kB), unflip),
-                    _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 4), unflip),
-                    _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 8), unflip),
-                    _mm_xor_ps(_mm_loadu_ps(f + ctx::kB + 12), unflip)};
+  const Quat4 old_b = carried_keys(f, old_flags);  // the carried lanes' key k
   Quat4 a = old_b;
   if (stale & ~carried) {
     const Quat4 rows = rows_of(a_lanes);
@@ -940,16 +952,8 @@ void CompressedClip::refill_group(uint32_t* g, uint32_t stale, size_t first, uin
                 : finish_keys(b_rows, lane_mask(b_direct), rotations, f + ctx::kLo, f + ctx::kStep);
   b = {select(moving, b.x, a.x), select(moving, b.y, a.y), select(moving, b.z, a.z),
        select(moving, b.w, a.w)};
-  // slerp_shortest's first steps, in its operations and order (so the batch gives its bits):
-  // the dot product, the flip to the short way round, acos; −1 for its lerp branch.
-  __m128 d = add(add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)), mul(a.w, b.w));
-  const __m128 flipped =
-      _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), _mm_and_ps(moving, rotations));
-  const __m128 flip = _mm_and_ps(flipped, k(-0.0f));
-  b = {_mm_xor_ps(b.x, flip), _mm_xor_ps(b.y, flip), _mm_xor_ps(b.z, flip), _mm_xor_ps(b.w, flip)};
-  d = _mm_xor_ps(d, flip);
-  __m128 theta = select(_mm_cmpgt_ps(d, k(0.9995f)), k(-1.0f), acos01_4(d));
-  theta = select(_mm_and_ps(moving, rotations), theta, k(-1.0f));
+  __m128 flipped;
+  const __m128 theta = prepare_pair(a, b, _mm_and_ps(moving, rotations), flipped);
   // Only the stale lanes change.
   const __m128 mask = lane_mask(stale);
   const __m128i mask_i = lane_mask_i(stale);
