@@ -2,7 +2,8 @@
 // it keeps switching clips, crossfades, skinning methods and surface colours (weights, artefact
 // heat maps) and reopens models (RIGVIEW_VIEWER_SOAK_MODELS, ':'-separated, a broken one among
 // them), then prints one summary line and exits non-zero when the resident memory grew by 5% or
-// more after warm-up, any OpenGL error was reported, or the frame time crept up. Creep is judged
+// more after warm-up (the peak over the last cycle of model reopens against the peak over the
+// first), any OpenGL error was reported, or the frame time crept up. Creep is judged
 // on the UI thread's CPU time per frame (background jobs excluded), which other load on the
 // machine barely changes; the wall-clock frame time is reported beside it. Measuring starts
 // after a warm-up (every model reopened three times), and a run whose warm-up takes long goes on
@@ -35,7 +36,10 @@ class Soak {
   double seconds_ = 0.0;
   std::vector<std::string> models_;
   size_t next_model_ = 0;
-  long rss_after_warmup_kb_ = 0, rss_end_kb_ = 0, rss_peak_kb_ = 0;
+  // Resident memory: the peak over the first model cycle after warm-up, over the whole run, and
+  // the last cycle's frames (a ring, made once).
+  long rss_first_cycle_kb_ = 0, rss_peak_kb_ = 0;
+  std::vector<long> ring_rss_kb_;
   double first_window_ms_ = 0.0;               // wall clock
   double first_window_cpu_ms_ = 0.0;           // UI-thread CPU time
   std::vector<double> ring_ms_, ring_cpu_ms_;  // the last window's frames (made once)
