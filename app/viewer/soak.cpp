@@ -1,5 +1,6 @@
 #include "viewer/soak.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +22,20 @@ long resident_kb() {
   return read == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : 0;
 }
 
+// Bytes the program holds from malloc (every arena, and the blocks malloc mmaps itself), KiB; -1
+// where the C library cannot say (not glibc, or a sanitizer's allocator, whose mallinfo2 is 0).
+// Unlike resident memory, this does not count pages malloc keeps after a free, nor the driver's
+// and the loader's mappings: a leak shows here byte for byte.
+long heap_in_use_kb() {
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+  const struct mallinfo2 m = mallinfo2();
+  const size_t bytes = m.uordblks + m.hblkhd;
+  return bytes > 0 ? long(bytes / 1024) : -1;
+#else
+  return -1;
+#endif
+}
+
 // CPU time of the calling (UI) thread, ms: the frame's own work (UI, pose, draw submission, and
 // llvmpipe's vertex stage, which runs in the drawing thread), without background jobs (scans,
 // compression, CoR centres) whose share of the process's CPU varies with what the soak just did.
@@ -37,9 +52,10 @@ constexpr int kFramesPerStep = 3;
 int window_frames() { return kFramesPerStep * 6 * (int(rig::skinning_methods().size()) + 1); }
 
 // One cycle of the script's model reopens (one every 12 steps, every model once): which model is
-// open, and how much of it is built, follows this cycle, so memory is compared as the peak over
-// one whole cycle at each end of the measured stretch, never at two instants (an instant after
-// warm-up that fell low read as 9% and 22% growth in two clean-clone runs, whose peaks matched).
+// open, and how much of it is built, follows this cycle, so memory is compared as the floor (the
+// least held) over one whole cycle at each end of the measured stretch, never at two instants (an
+// instant after warm-up that fell low read as 9% and 22% growth in two clean-clone runs). A leak
+// raises the floor by what it keeps; work in flight (scans, compression) only lifts the peaks.
 int cycle_frames(size_t models) { return kFramesPerStep * 12 * int(std::max<size_t>(models, 1)); }
 
 double warmup_seconds(double total) { return std::clamp(0.15 * total, 3.0, 60.0); }
@@ -54,7 +70,8 @@ double warmup_limit(double total) { return 5.0 * total; }
 Soak::Soak(double seconds, std::vector<std::string> models)
     : seconds_(seconds),
       models_(std::move(models)),
-      ring_rss_kb_(size_t(cycle_frames(models_.size())), 0),
+      heap_known_(heap_in_use_kb() >= 0),
+      ring_memory_kb_(size_t(cycle_frames(models_.size())), 0),
       ring_ms_(size_t(window_frames()), 0.0),
       ring_cpu_ms_(size_t(window_frames()), 0.0) {}
 
@@ -120,10 +137,11 @@ bool Soak::measure(double frame_ms, double elapsed) {
   const double end = std::max(seconds_, warm + measured_seconds(seconds_));
   const long rss = resident_kb();
   rss_peak_kb_ = std::max(rss_peak_kb_, rss);
-  const int window = window_frames(), cycle = int(ring_rss_kb_.size());
+  const long memory = heap_known_ ? heap_in_use_kb() : rss;
+  const int window = window_frames(), cycle = int(ring_memory_kb_.size());
   const int since = frames_ - warm_frame_;  // frames measured, this one included
-  if (since <= cycle) rss_first_cycle_kb_ = std::max(rss_first_cycle_kb_, rss);
-  ring_rss_kb_[size_t((since - 1) % cycle)] = rss;
+  if (since <= cycle) first_floor_kb_ = since == 1 ? memory : std::min(first_floor_kb_, memory);
+  ring_memory_kb_[size_t((since - 1) % cycle)] = memory;
   if (since <= window) {
     first_window_ms_ += frame_ms;
     first_window_cpu_ms_ += cpu_ms;
@@ -138,14 +156,14 @@ bool Soak::measure(double frame_ms, double elapsed) {
 }
 
 int Soak::finish(uint64_t gl_errors) const {
-  // The peak over the last cycle against the peak over the first (the ring: the last cycle).
-  long rss_last_cycle_kb = 0;
-  for (int i = 0; i < std::min(measured_frames_, int(ring_rss_kb_.size())); ++i)
-    rss_last_cycle_kb = std::max(rss_last_cycle_kb, ring_rss_kb_[size_t(i)]);
-  const double growth =
-      rss_first_cycle_kb_ > 0
-          ? 100.0 * double(rss_last_cycle_kb - rss_first_cycle_kb_) / double(rss_first_cycle_kb_)
-          : 0.0;
+  // The floor over the last cycle against the floor over the first (the ring: the last cycle).
+  const int last_cycle_frames = std::min(measured_frames_, int(ring_memory_kb_.size()));
+  long last_floor_kb = last_cycle_frames > 0 ? ring_memory_kb_[0] : 0;
+  for (int i = 1; i < last_cycle_frames; ++i)
+    last_floor_kb = std::min(last_floor_kb, ring_memory_kb_[size_t(i)]);
+  const double growth = first_floor_kb_ > 0 ? 100.0 * double(last_floor_kb - first_floor_kb_) /
+                                                  double(first_floor_kb_)
+                                            : 0.0;
   auto mean = [](double sum, int frames) { return frames ? sum / frames : 0.0; };
   const double first = mean(first_window_ms_, first_window_frames_);
   double last_window_ms = 0.0, last_window_cpu_ms = 0.0;
@@ -164,13 +182,13 @@ int Soak::finish(uint64_t gl_errors) const {
   const bool warmed = warm_at_ >= 0.0;
   const bool ok = warmed && growth < 5.0 && gl_errors == 0 && !creeping;
   std::printf(
-      "soak: %s seconds=%.0f warmup_s=%.1f frames=%d opens=%d rss_first_cycle_kb=%ld "
-      "rss_last_cycle_kb=%ld rss_peak_kb=%ld growth_percent=%.2f gl_errors=%llu "
-      "frame_ms_first=%.2f "
-      "frame_ms_last=%.2f cpu_ms_per_frame_first=%.2f cpu_ms_per_frame_last=%.2f\n",
-      ok ? "ok" : "FAILED", seconds_, warm_at_, frames_, opens_, rss_first_cycle_kb_,
-      rss_last_cycle_kb, rss_peak_kb_, growth, static_cast<unsigned long long>(gl_errors), first,
-      last, first_cpu, last_cpu);
+      "soak: %s seconds=%.0f warmup_s=%.1f frames=%d opens=%d memory=%s "
+      "floor_first_cycle_kb=%ld floor_last_cycle_kb=%ld growth_percent=%.2f rss_peak_kb=%ld "
+      "gl_errors=%llu frame_ms_first=%.2f frame_ms_last=%.2f cpu_ms_per_frame_first=%.2f "
+      "cpu_ms_per_frame_last=%.2f\n",
+      ok ? "ok" : "FAILED", seconds_, warm_at_, frames_, opens_, heap_known_ ? "heap" : "rss",
+      first_floor_kb_, last_floor_kb, growth, rss_peak_kb_,
+      static_cast<unsigned long long>(gl_errors), first, last, first_cpu, last_cpu);
   std::fflush(stdout);
   return ok ? 0 : 1;
 }

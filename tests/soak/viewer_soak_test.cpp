@@ -1,6 +1,6 @@
 // Soak: the real viewer under Xvfb for RIGVIEW_SOAK_SECONDS (default 60; 1800 by hand), switching
 // clips, crossfades, methods, surface colours and models (a broken one among them). The viewer
-// itself checks resident memory growth after warm-up (< 5%), OpenGL errors (none) and frame-time
+// itself checks the growth of the memory it holds after warm-up (< 5%), OpenGL errors (none) and frame-time
 // creep, and prints one summary line (viewer/soak.h), which this test shows.
 #include <gtest/gtest.h>
 
