@@ -42,6 +42,16 @@ inline uint64_t mask_word(const uint8_t* mask, uint32_t w) {
   return word;
 }
 
+// The frame of the first key after `frame` in a sparse track's key mask. The caller knows one
+// exists (`frame` is not at or past the last key), so the search stops at a real key before
+// reaching the bits past the last frame (which belong to the next track's mask).
+inline uint32_t next_key_frame(const uint8_t* mask, uint32_t frame) {
+  uint32_t w = frame / 64;
+  uint64_t above = frame % 64 == 63 ? 0 : mask_word(mask, w) & (~uint64_t(0) << (frame % 64 + 1));
+  while (above == 0) above = mask_word(mask, ++w);
+  return w * 64 + uint32_t(std::countr_zero(above));
+}
+
 inline uint32_t read_bits(const uint8_t* data, uint64_t bit, uint32_t count) {
   uint64_t word;
   std::memcpy(&word, data + (bit >> 3), sizeof word);
@@ -393,18 +403,12 @@ CompressedClip::KeySegment CompressedClip::find_segment(const Track& t, uint32_t
   uint32_t wd = fl / 64;
   uint64_t below = mask_word(masks, wd) & (~uint64_t(0) >> (63 - fl % 64));  // bits 0..fl%64
   while (below == 0 && wd > 0) below = mask_word(masks, --wd);
-  uint32_t v = fl / 64;
-  uint64_t above = fl % 64 == 63 ? 0 : mask_word(masks, v) & (~uint64_t(0) << (fl % 64 + 1));
-  if (below == 0) {                                    // before the first key, which holds
-    while (above == 0) above = mask_word(masks, ++v);  // a key after fl exists
-    return {0, 0, v * 64 + uint32_t(std::countr_zero(above)), true};
-  }
+  if (below == 0) return {0, 0, next_key_frame(masks, fl), true};  // the first key holds
   const uint32_t prev = wd * 64 + 63 - uint32_t(std::countl_zero(below));
   uint32_t rank = uint32_t(std::popcount(below)) - 1;
   for (uint32_t i = 0; i < wd; ++i) rank += uint32_t(std::popcount(mask_word(masks, i)));
   if (rank + 1 >= keys) return {rank, prev, frame_count_, true};  // the last key holds
-  while (above == 0) above = mask_word(masks, ++v);               // a key after prev exists
-  return {rank, prev, v * 64 + uint32_t(std::countr_zero(above)), false};
+  return {rank, prev, next_key_frame(masks, fl), false};  // none in (prev, fl]: the same key
 }
 
 float CompressedClip::segment_u(const Track& t, const KeySegment& s, float x, float time) const {
@@ -720,12 +724,8 @@ inline CompressedClip::KeySegment CompressedClip::next_segment(const Track& t, c
     const uint32_t k = g[ctx::kKey + lane] + 1;               // the old key k + 1
     if (k + 1 >= keys) return {k, prev, frame_count_, true};  // the last key holds
     if (!(t.flags & kDense)) {
-      const uint8_t* masks = key_masks_.data() + g[ctx::kMask + lane];
-      uint32_t v = prev / 64;
-      uint64_t above =
-          prev % 64 == 63 ? 0 : mask_word(masks, v) & (~uint64_t(0) << (prev % 64 + 1));
-      while (above == 0) above = mask_word(masks, ++v);  // key k + 1 exists
-      const uint32_t next = v * 64 + uint32_t(std::countr_zero(above));
+      // Key k + 1 exists (k is not the last).
+      const uint32_t next = next_key_frame(key_masks_.data() + g[ctx::kMask + lane], prev);
       if (fl < next) return {k, prev, next, false};
     }
   }
@@ -773,13 +773,9 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
   if (sparse) {
     for (uint32_t lanes = sparse; lanes; lanes &= lanes - 1) {
       const uint32_t lane = uint32_t(std::countr_zero(lanes));
-      const uint32_t prev = g[ctx::kNext + lane];
-      const uint8_t* masks = key_masks_.data() + g[ctx::kMask + lane];
-      uint32_t v = prev / 64;
-      uint64_t above =
-          prev % 64 == 63 ? 0 : mask_word(masks, v) & (~uint64_t(0) << (prev % 64 + 1));
-      while (above == 0) above = mask_word(masks, ++v);  // key k + 1 exists (k is not last)
-      next_frames[lane] = v * 64 + uint32_t(std::countr_zero(above));
+      // Key k + 1 exists (k is not the last).
+      next_frames[lane] =
+          next_key_frame(key_masks_.data() + g[ctx::kMask + lane], g[ctx::kNext + lane]);
     }
     new_next = _mm_load_si128(reinterpret_cast<const __m128i*>(next_frames));
   }
