@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <utility>
 
@@ -262,6 +263,32 @@ class Compressor {
       }
   }
 
+  // Every frame's key back, when the key mask (one bit per frame, byte-rounded, on every track
+  // with some keys dropped) costs at least what the dropped keys save: the track is then no
+  // larger, and playback takes the dense path (no mask search; its segments end together with
+  // its group's other dense tracks, so one refill serves them all). Kept only when the check
+  // still holds at `budget`: the new keys change the quantization ranges, so every key moves.
+  void densify(WorkTrack& t, double budget) {
+    if (t.dropped || t.keys.size() < 2 || t.keys.size() == F_) return;
+    std::vector<uint32_t> all(F_);
+    std::iota(all.begin(), all.end(), 0u);
+    if (stored_bytes(t, all) > stored_bytes(t, t.keys)) return;
+    std::vector<uint32_t> old_keys = std::move(t.keys);
+    std::vector<float> old_vals = t.vals;
+    t.keys = std::move(all);
+    const bool as_float = t.bits.size() == 1 && t.bits[0] == 32;
+    bool ok = as_float ? (t.vals = t.dense, true) : decode_quantized(t, t.bits, t.vals);
+    if (ok) {
+      apply(t, t.keys, 0, F_ - 1);
+      ok = t.path == TargetPath::Weights ? check_morph(t, 0, F_ - 1, budget)
+                                         : check_subtree(t.node, 0, F_ - 1, budget);
+    }
+    if (ok) return;
+    t.keys = std::move(old_keys);  // the check committed nothing: the old world still holds
+    t.vals = std::move(old_vals);
+    apply(t, t.keys, 0, F_ - 1);
+  }
+
   // Builds the runtime clip from the current track state.
   bool build(CompressedClip& out) const {
     const Clip& clip = model_.clips[size_t(clip_index_)];
@@ -451,6 +478,19 @@ class Compressor {
     }
   }
 
+  // Bytes of the track with keys at `keys` alone in a runtime clip, under its current widths
+  // (the clip's fixed header included: only differences mean something).
+  size_t stored_bytes(const WorkTrack& t, std::span<const uint32_t> keys) const {
+    CompressedClip one;
+    one.set_frames(0.0f, 1.0f, F_, 1.0f, {});
+    std::vector<float> values;
+    for (uint32_t k : keys)
+      values.insert(values.end(), t.dense.begin() + std::ptrdiff_t(size_t(k) * t.comps),
+                    t.dense.begin() + std::ptrdiff_t(size_t(k + 1) * t.comps));
+    if (!one.add_track(t.node, t.path, t.step, t.comps, t.bits, keys, values, 0)) return SIZE_MAX;
+    return one.byte_size();
+  }
+
   // The kept keys quantized to `bits` and decoded exactly as the runtime decodes them.
   bool decode_quantized(const WorkTrack& t, std::span<const uint8_t> bits,
                         std::vector<float>& vals) const {
@@ -510,9 +550,14 @@ std::vector<Channel> reduced_channels(const CompressedClip& clip, const Model& m
     c.components = t.components;
     c.values.resize(size_t(t.key_count) * t.components);
     for (uint32_t k = 0; k < t.key_count; ++k) {
-      c.times.push_back(clip.frame_time(clip.key_frame(i, k)));
-      clip.decode_key(i, k, c.values.data() + size_t(k) * t.components);
+      const float time = clip.frame_time(clip.key_frame(i, k));
+      // Two frames can share a time in float (the metric's last sample, clamped to the clip's
+      // end, can fall on the one before): a glTF input must increase, so the later key wins.
+      if (!c.times.empty() && time <= c.times.back()) c.times.pop_back();
+      c.times.push_back(time);
+      clip.decode_key(i, k, c.values.data() + (c.times.size() - 1) * t.components);
     }
+    c.values.resize(c.times.size() * t.components);
     (void)model;
     out.push_back(std::move(c));
   }
@@ -590,6 +635,13 @@ CompressionResult compress_clip(const Model& model, int clip_index,
             else
               c.quantize(t, tol);
           }
+        }
+        // Nearly dense tracks whose mask costs more than the keys it spares: all keys back.
+        for (WorkTrack& t : tracks) {
+          const double share = settings.quantize ? st.quantize.back() : st.reduce.back();
+          c.densify(
+              t, (t.path == TargetPath::Weights ? settings.morph_tolerance : settings.tolerance_m) *
+                     share * scale);
         }
       }  // else the last resort: every frame of every track as float32
       if (!c.build(clip)) {

@@ -80,8 +80,9 @@ uint64_t clip_file_bytes(const Clip& clip);
 
 // The compressed keys as glTF channels (LINEAR, or STEP where the clip's track steps): times
 // from the frames, values decoded exactly as the runtime decodes them. Dropped tracks (rest
-// value) are absent. What a glTF writer (--optimize-animations) stores; a glTF player's slerp is not
-// CompressedClip's float form bit for bit, so such a file must be re-measured.
+// value) are absent; of two keys at one float time, the later is kept (glTF inputs increase). What
+// a glTF writer (--optimize-animations) stores; a glTF player's slerp is not CompressedClip's
+// float form bit for bit, so such a file must be re-measured.
 std::vector<Channel> reduced_channels(const CompressedClip& clip, const Model& model);
 
 }  // namespace rig

@@ -1,10 +1,13 @@
 #include "compress/gltf_writer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "anim/clip_source.h"
@@ -134,6 +137,118 @@ std::vector<double> rest_levers(const Model& model) {
   return lever;
 }
 
+// The written channels span the clip as the file's did: a player takes a clip's length from its
+// key times, and glTF requires at least one channel per animation. The keys added repeat the
+// value a player holds there anyway (the first key's before it, the last key's after it), so
+// nothing plays differently. A clip whose every track was dropped (all at rest) gets one channel:
+// the rest value of the file's first target, over the clip's span.
+void keep_clip_span(std::vector<Channel>& channels, const Model& model, int clip) {
+  const Clip& c = model.clips[size_t(clip)];
+  if (channels.empty()) {
+    if (c.channels.empty()) return;
+    const Channel& first = c.channels.front();
+    if (first.node < 0 || size_t(first.node) >= model.nodes.size()) return;
+    const Node& node = model.nodes[size_t(first.node)];
+    Channel held;
+    held.node = first.node;
+    held.path = first.path;
+    held.components = first.components;
+    const Transform& rest = node.rest;
+    switch (first.path) {
+      case TargetPath::Translation:
+        held.values = {rest.translation.x, rest.translation.y, rest.translation.z};
+        break;
+      case TargetPath::Rotation:
+        held.values = {rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w};
+        break;
+      case TargetPath::Scale:
+        held.values = {rest.scale.x, rest.scale.y, rest.scale.z};
+        break;
+      case TargetPath::Weights:
+        if (node.morph_count != first.components ||
+            size_t(node.morph_offset) + node.morph_count > model.rest_morph_weights.size())
+          return;
+        held.values.assign(model.rest_morph_weights.begin() + node.morph_offset,
+                           model.rest_morph_weights.begin() + node.morph_offset + node.morph_count);
+        break;
+    }
+    held.times = {c.start};
+    channels.push_back(std::move(held));
+  }
+  auto by_first = [](const Channel& a, const Channel& b) {
+    return a.times.front() < b.times.front();
+  };
+  auto by_last = [](const Channel& a, const Channel& b) { return a.times.back() < b.times.back(); };
+  Channel& earliest = *std::min_element(channels.begin(), channels.end(), by_first);
+  if (earliest.times.front() > c.start) {
+    earliest.times.insert(earliest.times.begin(), c.start);
+    const std::vector<float> first_value(earliest.values.begin(),
+                                         earliest.values.begin() + earliest.components);
+    earliest.values.insert(earliest.values.begin(), first_value.begin(), first_value.end());
+  }
+  Channel& latest = *std::max_element(channels.begin(), channels.end(), by_last);
+  if (latest.times.back() < c.end) {
+    latest.times.push_back(c.end);
+    const size_t from = latest.values.size() - latest.components;
+    for (size_t i = 0; i < latest.components; ++i) latest.values.push_back(latest.values[from + i]);
+  }
+}
+
+// A URI's %XX escapes decoded (glTF URIs are RFC 3986 references).
+std::string percent_decoded(const std::string& uri) {
+  std::string out;
+  for (size_t i = 0; i < uri.size(); ++i) {
+    if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(uint8_t(uri[i + 1])) &&
+        std::isxdigit(uint8_t(uri[i + 2]))) {
+      out.push_back(char(std::stoi(uri.substr(i + 1, 2), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(uri[i]);
+    }
+  }
+  return out;
+}
+
+// A GLB written elsewhere cannot reach the input's image files by their relative URIs: each one
+// is embedded as read (PNG or JPEG, the core formats; a file of another kind keeps its URI), so
+// the copy shows what the original showed. data: URIs stay as they are.
+bool embed_image_files(tinygltf::Model& doc, const std::string& in_path, std::string& error) {
+  const std::filesystem::path folder = std::filesystem::path(in_path).parent_path();
+  for (size_t i = 0; i < doc.images.size(); ++i) {
+    tinygltf::Image& image = doc.images[i];
+    if (image.uri.empty() || image.uri.rfind("data:", 0) == 0) continue;
+    std::ifstream in(folder / percent_decoded(image.uri), std::ios::binary);
+    if (!in) {
+      error = "cannot read image " + std::to_string(i) + " (" + image.uri + ") to embed it";
+      return false;
+    }
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+    const bool png = bytes.size() >= 8 && std::memcmp(bytes.data(), "\x89PNG\r\n\x1a\n", 8) == 0;
+    const bool jpeg = bytes.size() >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
+    if (!png && !jpeg) continue;
+    image.bufferView = append_view(doc, bytes.data(), bytes.size());
+    image.mimeType = png ? "image/png" : "image/jpeg";
+    image.uri.clear();
+  }
+  return true;
+}
+
+// Bytes of the accessors an animation's samplers use in the file (each once), as stored.
+size_t animation_accessor_bytes(const tinygltf::Model& doc, const tinygltf::Animation& anim) {
+  std::set<int> used;
+  for (const tinygltf::AnimationSampler& s : anim.samplers) used.insert({s.input, s.output});
+  size_t bytes = 0;
+  for (int a : used) {
+    if (a < 0 || size_t(a) >= doc.accessors.size()) continue;
+    const tinygltf::Accessor& accessor = doc.accessors[size_t(a)];
+    const int components = tinygltf::GetNumComponentsInType(uint32_t(accessor.type));
+    const int size = tinygltf::GetComponentSizeInBytes(uint32_t(accessor.componentType));
+    if (components > 0 && size > 0) bytes += accessor.count * size_t(components) * size_t(size);
+  }
+  return bytes;
+}
+
 struct WrittenChoice {
   bool fits = false;
   std::vector<Channel> channels;
@@ -186,7 +301,8 @@ WrittenChoice choose_written_keys(const Model& model, int clip, const Compressed
     return out;
   };
   auto try_keys = [&](const CompressedClip& keys, double key_tolerance, bool allow_short) {
-    const std::vector<Channel> float_channels = written_channels(keys, model, {});
+    std::vector<Channel> float_channels = written_channels(keys, model, {});
+    keep_clip_span(float_channels, model, clip);
     const size_t n = float_channels.size();
     double e_max = 0.0;
     if (!measure_written(model, clip, float_channels, options, e_max))
@@ -194,6 +310,7 @@ WrittenChoice choose_written_keys(const Model& model, int clip, const Compressed
     consider(float_channels, std::vector<uint8_t>(n, 0), e_max, key_tolerance, {});
     if (!allow_short || !options.short_rotations) return true;
     std::vector<Channel> short_channels = reduced_channels(keys, model);
+    keep_clip_span(short_channels, model, clip);  // the same keys, before rounding
     std::vector<std::vector<int16_t>> short_values(n);
     std::vector<size_t> order;  // rotation channels by increasing lever
     for (size_t i = 0; i < n; ++i)
@@ -347,14 +464,19 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
     doc.buffers.resize(1);
     doc.buffers[0].uri.clear();
   }
+  if (!embed_image_files(doc, in_path, error)) return false;
 
   const std::vector<double> levers = rest_levers(model);
   std::set<int> old_accessors;
   if (report) report->assign(clips.size(), WrittenClip{});
+  // Key times written once for every channel of every clip that has them.
+  std::vector<std::pair<std::vector<float>, int>> inputs;
   for (size_t c = 0; c < clips.size(); ++c) {
     if (!clips[c]) continue;
     const WrittenChoice choice = choose_written_keys(model, int(c), *clips[c], levers, options);
-    if (!choice.fits) {
+    // An optimizer never grows a clip: one whose file keys are already fewer bytes (sparse
+    // CUBICSPLINE or STEP keys, SHORT or BYTE outputs) stays as it was.
+    if (!choice.fits || choice.bytes >= animation_accessor_bytes(doc, doc.animations[c])) {
       if (report) (*report)[c] = WrittenClip{};
       continue;
     }
@@ -380,7 +502,6 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
     }
     anim.samplers.clear();
     anim.channels.clear();
-    std::vector<std::pair<std::vector<float>, int>> inputs;  // key times shared between channels
     for (size_t i = 0; i < channels.size(); ++i) {
       const Channel& ch = channels[i];
       tinygltf::AnimationSampler sampler;
@@ -432,8 +553,12 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
   for (const tinygltf::Skin& s : doc.skins) still_used.insert(s.inverseBindMatrices);
   for (int a : old_accessors)
     if (a >= 0 && size_t(a) < doc.accessors.size() && !still_used.count(a)) {
-      doc.accessors[size_t(a)].bufferView = -1;  // zeros, as the spec allows; index kept
-      doc.accessors[size_t(a)].sparse = tinygltf::Accessor().sparse;
+      // Zeros, as the spec allows; index kept. Without a bufferView the accessor may not have
+      // a byteOffset either (the validator's error), nor sparse data.
+      tinygltf::Accessor& accessor = doc.accessors[size_t(a)];
+      accessor.bufferView = -1;
+      accessor.byteOffset = 0;
+      accessor.sparse = tinygltf::Accessor().sparse;
     }
   repack(doc);
 

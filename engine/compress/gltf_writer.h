@@ -49,7 +49,10 @@ struct WrittenClip {
 // SHORT — all of them, or the longest prefix of that order that fits — and the rest as float.
 // Should even all-float keys exceed it (a player's rounding differs from the runtime clip's),
 // the clip is recompressed at 0.9×, 0.81×, 0.73× the tolerance, and failing that the file's own
-// animation is kept. So every written clip measures ≤ tolerance_m.
+// animation is kept. So every written clip measures ≤ tolerance_m. The file's own animation is
+// kept too where its accessors are already no more bytes than the chosen form (an optimizer never
+// grows a clip). Written channels span the clip's time range as the file's did (a player's clip
+// length), and a clip whose every track is at rest keeps one channel holding the rest value.
 // Returns false with a one-line `error`. `report`: per clip, what was written.
 bool write_optimized_gltf(const std::string& in_path, const Model& model,
                           const std::vector<const CompressedClip*>& clips,

@@ -1,8 +1,43 @@
 // Runs the Khronos glTF validator (the gltf-validator npm package) on each file given.
 // usage: node validate_gltf.cjs <path-to-node_modules/gltf-validator> <file.glb>...
 // Exits 1 unless every file has 0 errors and 0 warnings; prints every reported issue.
+//    or: node validate_gltf.cjs <module> --no-new-errors <original> <copy> [<original> <copy>]...
+// Exits 1 when a copy has an error its original does not have (same code at the same JSON
+// pointer): for copies of files by others, whose own errors (unnormalized weights) a copy keeps.
 'use strict';
 const fs = require('fs');
+const path = require('path');
+
+// Reads a .gltf's external buffers and images from beside it.
+function resourcesBeside(file) {
+  return (uri) => fs.promises.readFile(path.resolve(path.dirname(file), decodeURIComponent(uri)))
+                      .then((data) => new Uint8Array(data));
+}
+
+async function validate(validator, file) {
+  return validator.validateBytes(new Uint8Array(fs.readFileSync(file)),
+                                 {maxIssues: 0, uri: path.basename(file),
+                                  externalResourceFunction: resourcesBeside(file)});
+}
+
+async function noNewErrors(validator, pairs) {
+  if (pairs.length === 0 || pairs.length % 2 !== 0) {
+    console.error('--no-new-errors needs <original> <copy> pairs');
+    return 1;
+  }
+  let failed = false;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [original, copy] = [pairs[i], pairs[i + 1]];
+    const key = (m) => `${m.code} ${m.pointer || ''}`;
+    const errors = (report) => report.issues.messages.filter((m) => m.severity === 0);
+    const known = new Set(errors(await validate(validator, original)).map(key));
+    const added = errors(await validate(validator, copy)).filter((m) => !known.has(key(m)));
+    console.log(`${copy}: ${added.length} errors beyond ${path.basename(original)}'s`);
+    for (const m of added) console.log(`  error ${m.code} ${m.pointer || ''}: ${m.message}`);
+    if (added.length !== 0) failed = true;
+  }
+  return failed ? 1 : 0;
+}
 
 async function main() {
   const [modulePath, ...files] = process.argv.slice(2);
@@ -12,6 +47,7 @@ async function main() {
   }
   const validator = require(modulePath);
   console.log(`gltf-validator ${validator.version()}`);
+  if (files[0] === '--no-new-errors') return noNewErrors(validator, files.slice(1));
   let failed = false;
   for (const file of files) {
     const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)),

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 
@@ -196,6 +199,159 @@ TEST(GltfWriterCorpus, FoxAndRobotMixShortAndFloatTracksByLever) {
   RIG_REQUIRE_CORPUS(root);
   EXPECT_GT(check_optimized((root / "Fox/Fox.glb").string(), "fox"), 0);
   EXPECT_GE(check_optimized((root / "RobotExpressive/RobotExpressive.glb").string(), "robot"), 0);
+}
+
+// A small .gltf written here (tinygltf), three clips on one node, and a PNG beside it named with a
+// space (URI "tex%20one.png"): what the writer must keep as it was while it rewrites the clips.
+//   0 "rest":  translation keys all at the node's rest value: every track drops, yet the
+//              animation stays (glTF requires a channel) and still lasts 0–2 s;
+//   1 "holds": a turn over 0–1 s, then the same key at 1.5, 2 and 3 s: key reduction drops the
+//              trailing keys, yet the written clip must still end at 3 s (its length in a player);
+//   2 "cubic": two CUBICSPLINE keys (a curve over 2 s, 80 B): linear keys within 0.01 cm cost
+//              more, so the file's own sampler stays.
+std::string write_span_test_file(const std::filesystem::path& dir) {
+  static const unsigned char kPng[] = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48,
+      0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00,
+      0x00, 0x90, 0x77, 0x53, 0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x08,
+      0xd7, 0x63, 0xf8, 0xcf, 0xc0, 0x00, 0x00, 0x03, 0x01, 0x01, 0x00, 0x18, 0xdd, 0x8d,
+      0xb0, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+  std::ofstream(dir / "tex one.png", std::ios::binary)
+      .write(reinterpret_cast<const char*>(kPng), sizeof kPng);
+  tinygltf::Model m;
+  m.asset.version = "2.0";
+  m.buffers.emplace_back();
+  std::vector<unsigned char>& data = m.buffers[0].data;
+  auto add = [&](const std::vector<float>& v, int type, size_t count, bool bounds) {
+    tinygltf::BufferView view;
+    view.buffer = 0;
+    view.byteOffset = data.size();
+    view.byteLength = v.size() * 4;
+    data.resize(data.size() + v.size() * 4);
+    std::memcpy(data.data() + view.byteOffset, v.data(), v.size() * 4);
+    m.bufferViews.push_back(view);
+    tinygltf::Accessor a;
+    a.bufferView = int(m.bufferViews.size()) - 1;
+    a.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
+    a.type = type;
+    a.count = count;
+    if (bounds) a.minValues = {double(v.front())}, a.maxValues = {double(v.back())};
+    m.accessors.push_back(a);
+    return int(m.accessors.size()) - 1;
+  };
+  tinygltf::Node node;
+  node.name = "box";
+  node.translation = {1.0, 2.0, 3.0};
+  m.nodes.push_back(node);
+  m.scenes.emplace_back();
+  m.scenes[0].nodes = {0};
+  auto animation = [&](const std::string& name, const std::string& path, const char* mode,
+                       int input, int output) {
+    tinygltf::Animation a;
+    a.name = name;
+    tinygltf::AnimationSampler s;
+    s.input = input;
+    s.output = output;
+    s.interpolation = mode;
+    a.samplers.push_back(s);
+    tinygltf::AnimationChannel c;
+    c.sampler = 0;
+    c.target_node = 0;
+    c.target_path = path;
+    a.channels.push_back(c);
+    m.animations.push_back(a);
+  };
+  animation("rest", "translation", "LINEAR", add({0.0f, 1.0f, 2.0f}, TINYGLTF_TYPE_SCALAR, 3, true),
+            add({1, 2, 3, 1, 2, 3, 1, 2, 3}, TINYGLTF_TYPE_VEC3, 3, false));
+  const glm::quat turned = glm::angleAxis(glm::radians(40.0f), glm::vec3(0, 1, 0));
+  std::vector<float> holds{0, 0, 0, 1};
+  for (int k = 0; k < 4; ++k) holds.insert(holds.end(), {turned.x, turned.y, turned.z, turned.w});
+  animation("holds", "rotation", "LINEAR",
+            add({0.0f, 1.0f, 1.5f, 2.0f, 3.0f}, TINYGLTF_TYPE_SCALAR, 5, true),
+            add(holds, TINYGLTF_TYPE_VEC4, 5, false));
+  // in-tangent, value, out-tangent per key (units per second).
+  animation(
+      "cubic", "translation", "CUBICSPLINE", add({0.0f, 2.0f}, TINYGLTF_TYPE_SCALAR, 2, true),
+      add({0, 0, 0, 1, 2, 3, 0, 3, 0, 0, -3, 0, 1, 2, 3, 0, 0, 0}, TINYGLTF_TYPE_VEC3, 6, false));
+  tinygltf::Image image;
+  image.uri = "tex%20one.png";
+  m.images.push_back(image);
+  const std::string path = (dir / "span.gltf").string();
+  tinygltf::TinyGLTF writer;
+  EXPECT_TRUE(writer.WriteGltfSceneToFile(&m, path, false, true, true, false));
+  return path;
+}
+
+TEST(GltfWriter, KeepsEveryClipAndItsSpanEmbedsImagesAndNeverGrowsAClip) {
+  const std::filesystem::path dir = test::scratch_dir() / "span";
+  std::filesystem::create_directories(dir);
+  const std::string in = write_span_test_file(dir);
+  Model model;
+  std::string error;
+  ASSERT_TRUE(import_gltf(in, model, error)) << error;
+  ASSERT_EQ(model.clips.size(), 3u);
+  std::vector<CompressionResult> results;
+  std::vector<const CompressedClip*> clips;
+  for (size_t c = 0; c < 3; ++c) {
+    CompressionSettings s;
+    s.measure_vertices = false;
+    results.push_back(compress_clip(model, int(c), s));
+    ASSERT_TRUE(results.back().ok) << results.back().error;
+  }
+  for (const CompressionResult& r : results) clips.push_back(&r.clip);
+  EXPECT_TRUE(results[0].clip.tracks().empty());  // the rest clip: nothing stored at runtime
+  const std::string out = (std::filesystem::path(test::scratch_dir()) / "span_opt.glb").string();
+  std::vector<WrittenClip> written;
+  ASSERT_TRUE(write_optimized_gltf(in, model, clips, out, error, {}, &written)) << error;
+  import::GltfSource file;
+  ASSERT_TRUE(import::load_gltf_source(out, ImportOptions{}, file, error)) << error;
+  const tinygltf::Model& doc = file.document;
+  ASSERT_EQ(doc.animations.size(), 3u);
+  auto span = [&](const tinygltf::Animation& a) {
+    float lo = 1e30f, hi = -1e30f;
+    for (const tinygltf::AnimationSampler& s : a.samplers) {
+      lo = std::min(lo, float(doc.accessors[size_t(s.input)].minValues[0]));
+      hi = std::max(hi, float(doc.accessors[size_t(s.input)].maxValues[0]));
+    }
+    return std::pair<float, float>{lo, hi};
+  };
+  // 0: one channel, holding the rest translation from 0 to 2 s.
+  EXPECT_TRUE(written[0].replaced);
+  ASSERT_EQ(doc.animations[0].channels.size(), 1u);
+  EXPECT_EQ(doc.animations[0].channels[0].target_node, 0);
+  EXPECT_EQ(span(doc.animations[0]), (std::pair<float, float>{0.0f, 2.0f}));
+  // 1: fewer keys than the file's five, still 0 to 3 s.
+  EXPECT_TRUE(written[1].replaced);
+  EXPECT_EQ(span(doc.animations[1]), (std::pair<float, float>{0.0f, 3.0f}));
+  EXPECT_LT(doc.accessors[size_t(doc.animations[1].samplers[0].input)].count, 5u);
+  // 2: the file's own two cubic keys.
+  EXPECT_FALSE(written[2].replaced);
+  ASSERT_EQ(doc.animations[2].samplers.size(), 1u);
+  EXPECT_EQ(doc.animations[2].samplers[0].interpolation, "CUBICSPLINE");
+  EXPECT_EQ(doc.accessors[size_t(doc.animations[2].samplers[0].input)].count, 2u);
+  // Every clip re-imports with the original's span, within the tolerance.
+  Model again;
+  ASSERT_TRUE(import_gltf(out, again, error)) << error;
+  ASSERT_EQ(again.clips.size(), 3u);
+  for (size_t c = 0; c < 3; ++c) {
+    EXPECT_EQ(again.clips[c].start, model.clips[c].start) << c;
+    EXPECT_EQ(again.clips[c].end, model.clips[c].end) << c;
+    const ClipErrorReport r =
+        measure_clip_error(model, int(c), RawClipSource(again, again.clips[c]), 0.0f, false);
+    EXPECT_LE(r.e_max, 1e-4) << c;
+  }
+  // The PNG travels inside the GLB, byte for byte.
+  ASSERT_EQ(doc.images.size(), 1u);
+  EXPECT_TRUE(doc.images[0].uri.empty());
+  EXPECT_EQ(doc.images[0].mimeType, "image/png");
+  ASSERT_GE(doc.images[0].bufferView, 0);
+  const tinygltf::BufferView& view = doc.bufferViews[size_t(doc.images[0].bufferView)];
+  std::ifstream png(dir / "tex one.png", std::ios::binary);
+  const std::vector<unsigned char> expected((std::istreambuf_iterator<char>(png)),
+                                            std::istreambuf_iterator<char>());
+  ASSERT_EQ(view.byteLength, expected.size());
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(),
+                         doc.buffers[size_t(view.buffer)].data.begin() + view.byteOffset));
 }
 
 }  // namespace
