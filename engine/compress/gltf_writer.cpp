@@ -475,8 +475,10 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
     if (!clips[c]) continue;
     const WrittenChoice choice = choose_written_keys(model, int(c), *clips[c], levers, options);
     // An optimizer never grows a clip: one whose file keys are already fewer bytes (sparse
-    // CUBICSPLINE or STEP keys, SHORT or BYTE outputs) stays as it was.
-    if (!choice.fits || choice.bytes >= animation_accessor_bytes(doc, doc.animations[c])) {
+    // CUBICSPLINE or STEP keys, SHORT or BYTE outputs) stays as it was, as does one left without
+    // a channel (its first target unusable: glTF needs one).
+    if (!choice.fits || choice.channels.empty() ||
+        choice.bytes >= animation_accessor_bytes(doc, doc.animations[c])) {
       if (report) (*report)[c] = WrittenClip{};
       continue;
     }
