@@ -732,13 +732,18 @@ inline CompressedClip::KeySegment CompressedClip::next_segment(const Track& t, c
   return find_segment(t, g[ctx::kMask + lane], fl);
 }
 
-// The common step of playback, on every stale lane at once: forward into the next segment.
-// Its key k is the old key k + 1 (decoded already: the old b row). When that is the last key
-// it holds; else only key k + 1 is read, from the bit offset the previous segment left
-// (kNextBit), with no segment search on dense tracks and no branch on the track's kind.
-// Returns false, having written nothing, when a stale lane does not qualify (backward, a jump
-// over a segment, or a track refill_group decodes); refill_group then handles the group. The
-// same operations as refill_group, so the same bits.
+// The common steps of playback, on every stale lane at once, with no segment search on dense
+// tracks and no branch on the track's kind:
+// - forward (kRestart false) into the next segment. Its key k is the old key k + 1 (decoded
+//   already: the old b row). When that is the last key it holds; else only key k + 1 is read,
+//   from the bit offset the previous segment left (kNextBit).
+// - restart (kRestart true): a looping clip starts over, so every stale lane goes back to its
+//   first segment, key 0 at frame 0 to key 1, both read from the track's first bits (kBitLo).
+// Returns false, having written nothing, when a stale lane does not qualify (backward other than
+// into the first segment, a jump over a segment, a sparse track whose first key is not at frame
+// 0, or a track refill_group decodes); refill_group then handles the group. The same operations
+// as refill_group, so the same bits.
+template <bool kRestart>
 bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) const {
   using namespace quat4;
   auto row_i = [&](uint32_t word) {
@@ -751,12 +756,15 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
   };
   auto lanes_of = [](__m128i m) { return uint32_t(_mm_movemask_ps(_mm_castsi128_ps(m))); };
   const __m128i frame = _mm_set1_epi32(int32_t(fl)), one = _mm_set1_epi32(1);
-  const __m128i key = row_i(ctx::kKey), next = row_i(ctx::kNext);
-  const __m128i new_key = _mm_add_epi32(key, one);
-  // Qualifying lanes: kForward, interpolating, past the old segment's end (not backward).
+  const __m128i key = row_i(ctx::kKey);
+  // The new segment starts at the old next key (forward) or at frame 0, key 0 (restart).
+  const __m128i next = kRestart ? _mm_setzero_si128() : row_i(ctx::kNext);
+  const __m128i new_key = kRestart ? _mm_setzero_si128() : _mm_add_epi32(key, one);
+  // Qualifying lanes: kForward; going forward, interpolating and past the old segment's end.
   // Frames and keys < 2^16: signed compares are exact.
-  const uint32_t ok = lanes_of(flag_lanes_i(ctx::kForward | ctx::kBIsNext)) &
-                      ~lanes_of(_mm_cmpgt_epi32(next, frame));
+  const uint32_t ok = kRestart ? lanes_of(flag_lanes_i(ctx::kForward))
+                               : lanes_of(flag_lanes_i(ctx::kForward | ctx::kBIsNext)) &
+                                     ~lanes_of(_mm_cmpgt_epi32(next, frame));
   if (stale & ~ok) return false;
   // Lanes whose new key k is the last: it holds from its frame on.
   const uint32_t last = stale & lanes_of(_mm_cmpeq_epi32(new_key, row_i(ctx::kLast)));
@@ -773,42 +781,50 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
   if (sparse) {
     for (uint32_t lanes = sparse; lanes; lanes &= lanes - 1) {
       const uint32_t lane = uint32_t(std::countr_zero(lanes));
+      const uint8_t* mask = key_masks_.data() + g[ctx::kMask + lane];
+      if (kRestart && !(mask[0] & 1u)) return false;  // key 0 is not at frame 0
       // Key k + 1 exists (k is not the last).
-      next_frames[lane] =
-          next_key_frame(key_masks_.data() + g[ctx::kMask + lane], g[ctx::kNext + lane]);
+      next_frames[lane] = next_key_frame(mask, kRestart ? 0u : g[ctx::kNext + lane]);
     }
     new_next = _mm_load_si128(reinterpret_cast<const __m128i*>(next_frames));
   }
   if (stale & ~lanes_of(_mm_cmpgt_epi32(new_next, frame))) return false;
-  // Key k + 1 of each moving lane: float32 values, or key_codes as read_lane_key reads them.
-  const __m128i next_bit = _mm_add_epi32(row_i(ctx::kNextBit), row_i(ctx::kKeyBits));
-  alignas(16) uint32_t bit_of[4];
-  _mm_store_si128(reinterpret_cast<__m128i*>(bit_of), next_bit);
+  // The key at bit `bits` of each moving lane: float32 values, or key_codes as read_lane_key
+  // reads them.
   const uint8_t* data = data_.data();
-  __m128 b_lanes[4] = {};
   const uint32_t floats = moving & lanes_of(flag_lanes_i(ctx::kFloat32));
-  for (uint32_t lanes = floats; lanes; lanes &= lanes - 1) {  // decode()'s float32 components
-    const uint32_t lane = uint32_t(std::countr_zero(lanes));
-    const uint32_t bit = bit_of[lane];
-    const bool rotation = g[ctx::kFlags + lane] & ctx::kRotation;
-    const __m128i v = _mm_setr_epi32(
-        int32_t(read_bits(data, bit, 32)), int32_t(read_bits(data, uint64_t(bit) + 32, 32)),
-        int32_t(read_bits(data, uint64_t(bit) + 64, 32)),
-        rotation ? int32_t(read_bits(data, uint64_t(bit) + 96, 32)) : 0);
-    b_lanes[lane] = _mm_castsi128_ps(v);
-  }
-  for (uint32_t lanes = moving & ~floats; lanes; lanes &= lanes - 1) {
-    const uint32_t lane = uint32_t(std::countr_zero(lanes));
-    const uint32_t lane_flags = g[ctx::kFlags + lane];
-    b_lanes[lane] = key_codes(data, bit_of[lane], (lane_flags & ctx::kIndexBits) ? 2u : 0u,
-                              (lane_flags >> ctx::kIndexShift) & 3u, g[ctx::kBits + lane]);
-  }
   const float* f = reinterpret_cast<const float*>(g);
   auto flag_lanes = [&](uint32_t flag) { return _mm_castsi128_ps(flag_lanes_i(flag)); };
   const __m128 rotations = flag_lanes(ctx::kRotation);
-  const Quat4 a = carried_keys(f, flags);
-  Quat4 b =
-      finish_keys(rows_of(b_lanes), lane_mask(floats), rotations, f + ctx::kLo, f + ctx::kStep);
+  auto read_keys = [&](__m128i bits) {
+    alignas(16) uint32_t bit_of[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(bit_of), bits);
+    __m128 lanes_read[4] = {};
+    for (uint32_t lanes = floats; lanes; lanes &= lanes - 1) {  // decode()'s float32 components
+      const uint32_t lane = uint32_t(std::countr_zero(lanes));
+      const uint32_t bit = bit_of[lane];
+      const bool rotation = g[ctx::kFlags + lane] & ctx::kRotation;
+      const __m128i v = _mm_setr_epi32(
+          int32_t(read_bits(data, bit, 32)), int32_t(read_bits(data, uint64_t(bit) + 32, 32)),
+          int32_t(read_bits(data, uint64_t(bit) + 64, 32)),
+          rotation ? int32_t(read_bits(data, uint64_t(bit) + 96, 32)) : 0);
+      lanes_read[lane] = _mm_castsi128_ps(v);
+    }
+    for (uint32_t lanes = moving & ~floats; lanes; lanes &= lanes - 1) {
+      const uint32_t lane = uint32_t(std::countr_zero(lanes));
+      const uint32_t lane_flags = g[ctx::kFlags + lane];
+      lanes_read[lane] = key_codes(data, bit_of[lane], (lane_flags & ctx::kIndexBits) ? 2u : 0u,
+                                   (lane_flags >> ctx::kIndexShift) & 3u, g[ctx::kBits + lane]);
+    }
+    return finish_keys(rows_of(lanes_read), lane_mask(floats), rotations, f + ctx::kLo,
+                       f + ctx::kStep);
+  };
+  // Key k + 1 after the old one (forward), or key 0 and key 1 from the track's start (restart).
+  const __m128i first_bit = row_i(ctx::kBitLo);
+  const __m128i next_bit =
+      _mm_add_epi32(kRestart ? first_bit : row_i(ctx::kNextBit), row_i(ctx::kKeyBits));
+  const Quat4 a = kRestart ? read_keys(first_bit) : carried_keys(f, flags);
+  Quat4 b = read_keys(next_bit);
   const __m128 moves = lane_mask(moving), slerps = _mm_and_ps(moves, rotations);
   b = {select(moves, b.x, a.x), select(moves, b.y, a.y), select(moves, b.z, a.z),
        select(moves, b.w, a.w)};
@@ -817,14 +833,17 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
   // segment_u's operands: frames (grid, dense) or the table's times (kTimeCoordinate); a
   // holding key: 0 and 1, as refill_group leaves them.
   __m128 origin = _mm_cvtepi32_ps(next), length = _mm_cvtepi32_ps(_mm_sub_epi32(new_next, next));
-  const uint32_t timed = moving & lanes_of(flag_lanes_i(ctx::kTimeCoordinate));
+  // Timed lanes: sparse tracks of a clip off any grid (refill_group's rule; going forward, the
+  // old segment's flag says it).
+  const uint32_t timed = kRestart ? (rate_ > 0.0f ? 0u : sparse)
+                                  : moving & lanes_of(flag_lanes_i(ctx::kTimeCoordinate));
   if (timed) {
     alignas(16) float o[4], l[4];
     _mm_store_ps(o, origin);
     _mm_store_ps(l, length);
     for (uint32_t lanes = timed; lanes; lanes &= lanes - 1) {
       const uint32_t lane = uint32_t(std::countr_zero(lanes));
-      const uint32_t prev = g[ctx::kNext + lane], to = next_frames[lane];
+      const uint32_t prev = kRestart ? 0u : g[ctx::kNext + lane], to = next_frames[lane];
       o[lane] = table_[prev];
       l[lane] = table_[to] - table_[prev];
     }
@@ -855,12 +874,21 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
   };
   store_row(ctx::kKey, new_key, key);
   store_row(ctx::kPrev, next, row_i(ctx::kPrev));
-  store_row(ctx::kNext, new_next, next);
+  store_row(ctx::kNext, new_next, row_i(ctx::kNext));  // (a restart's `next` is 0)
   store_row(ctx::kNextBit, next_bit, row_i(ctx::kNextBit));
-  // Flipped where b was negated; a last key holds, is not timed, and b is not key k + 1.
+  // Flipped where b was negated; a last key holds, is not timed, and b is not key k + 1. A
+  // restart interpolates in every lane (the old segment may have held the last key).
   const __m128i flipped_bit = _mm_set1_epi32(int32_t(ctx::kFlipped));
   __m128i new_flags = _mm_or_si128(_mm_andnot_si128(flipped_bit, flags),
                                    _mm_and_si128(_mm_castps_si128(flipped), flipped_bit));
+  if constexpr (kRestart) {
+    new_flags = _mm_andnot_si128(
+        _mm_set1_epi32(int32_t(ctx::kHold | ctx::kTimeCoordinate | ctx::kBIsNext)), new_flags);
+    new_flags = _mm_or_si128(new_flags, _mm_set1_epi32(int32_t(ctx::kBIsNext)));
+    new_flags = _mm_or_si128(
+        new_flags,
+        _mm_and_si128(lane_mask_i(timed), _mm_set1_epi32(int32_t(ctx::kTimeCoordinate))));
+  }
   const __m128i held = _mm_or_si128(
       _mm_andnot_si128(_mm_set1_epi32(int32_t(ctx::kBIsNext | ctx::kTimeCoordinate)), new_flags),
       _mm_set1_epi32(int32_t(ctx::kHold)));
@@ -1040,7 +1068,8 @@ void CompressedClip::sample(float time, std::span<uint32_t> cursors, std::span<T
           uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(next, frame))));
       const uint32_t stale = (before | (~inside & 0xfu)) & active;
       if (stale) {
-        if (!refill_forward(g, stale, fl)) refill_group(g, stale, first, fl);
+        if (!refill_forward<false>(g, stale, fl) && !refill_forward<true>(g, stale, fl))
+          refill_group(g, stale, first, fl);
         prev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kPrev));
         next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + ctx::kNext));
       }

@@ -150,6 +150,7 @@ class CompressedClip final : public ClipSource {
   KeySegment next_segment(const Track& t, const uint32_t* group, uint32_t lane, uint32_t flags,
                           uint32_t fl) const;
   void refill_group(uint32_t* group, uint32_t stale, size_t first, uint32_t fl) const;
+  template <bool kRestart>
   bool refill_forward(uint32_t* group, uint32_t stale, uint32_t fl) const;
   Offsets offsets_of_lane(const uint32_t* group, uint32_t lane) const;
   void sample_weight_track(const Track& t, const Offsets& o, uint32_t weight_index, float x,

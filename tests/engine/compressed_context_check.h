@@ -27,6 +27,8 @@ inline void expect_context_matches_uncached(const Model& model, const Compressed
   std::vector<float> times;
   for (int i = -3; i <= 243; ++i) times.push_back(start + span * float(i) / 240.0f);    // forward
   for (int i = 240; i >= 0; i -= 7) times.push_back(start + span * float(i) / 240.0f);  // back
+  for (int loop = 0; loop < 2; ++loop)  // looping playback: the end, then the start again
+    for (int i = 0; i <= 240; i += 3) times.push_back(start + span * float(i) / 240.0f);
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> any(start - 0.1f, start + span + 0.1f);
   for (int i = 0; i < 200; ++i) times.push_back(any(rng));
