@@ -769,8 +769,8 @@ bool CompressedClip::refill_forward(uint32_t* g, uint32_t stale, uint32_t fl) co
   // Lanes whose new key k is the last: it holds from its frame on.
   const uint32_t last = stale & lanes_of(_mm_cmpeq_epi32(new_key, row_i(ctx::kLast)));
   const uint32_t moving = stale & ~last;
-  // The new segment starts at the old next key; it ends one frame on (dense), at the next key
-  // in the mask (sparse), or at the clip's end (the last key). It must hold this frame.
+  // The new segment ends one frame on (dense), at the next key in the mask (sparse), or at the
+  // clip's end (the last key). It must hold this frame.
   __m128i new_next = _mm_add_epi32(next, one);
   const __m128i in_last = lane_mask_i(last);
   new_next = _mm_or_si128(_mm_andnot_si128(in_last, new_next),

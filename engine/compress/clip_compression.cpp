@@ -74,6 +74,14 @@ struct WorkTrack {
   std::vector<float> rest;        // comps: the rest value
 };
 
+// The raw values of `t` at frames `keys`, one key after another (what add_track stores).
+void key_values(const WorkTrack& t, std::span<const uint32_t> keys, std::vector<float>& values) {
+  values.clear();
+  for (uint32_t k : keys)
+    values.insert(values.end(), t.dense.begin() + std::ptrdiff_t(size_t(k) * t.comps),
+                  t.dense.begin() + std::ptrdiff_t(size_t(k + 1) * t.comps));
+}
+
 class Compressor {
  public:
   Compressor(const Model& model, int clip_index) : model_(model), clip_index_(clip_index) {
@@ -316,10 +324,7 @@ class Compressor {
     for (const WorkTrack* tp : order) {
       const WorkTrack& t = *tp;
       if (t.dropped) continue;
-      values.clear();
-      for (uint32_t k : t.keys)
-        values.insert(values.end(), t.dense.begin() + std::ptrdiff_t(size_t(k) * t.comps),
-                      t.dense.begin() + std::ptrdiff_t(size_t(k + 1) * t.comps));
+      key_values(t, t.keys, values);
       if (!out.add_track(t.node, t.path, t.step, t.comps, t.bits, t.keys, values, t.morph_offset))
         return false;
     }
@@ -478,29 +483,29 @@ class Compressor {
     }
   }
 
+  // The track alone in a runtime clip, keys at `keys` quantized to `bits`: what a form of one
+  // track costs and decodes to.
+  bool one_track_clip(const WorkTrack& t, std::span<const uint8_t> bits,
+                      std::span<const uint32_t> keys, CompressedClip& one) const {
+    one = CompressedClip();
+    one.set_frames(0.0f, 1.0f, F_, 1.0f, {});
+    std::vector<float> values;
+    key_values(t, keys, values);
+    return one.add_track(t.node, t.path, t.step, t.comps, bits, keys, values, 0);
+  }
+
   // Bytes of the track with keys at `keys` alone in a runtime clip, under its current widths
   // (the clip's fixed header included: only differences mean something).
   size_t stored_bytes(const WorkTrack& t, std::span<const uint32_t> keys) const {
     CompressedClip one;
-    one.set_frames(0.0f, 1.0f, F_, 1.0f, {});
-    std::vector<float> values;
-    for (uint32_t k : keys)
-      values.insert(values.end(), t.dense.begin() + std::ptrdiff_t(size_t(k) * t.comps),
-                    t.dense.begin() + std::ptrdiff_t(size_t(k + 1) * t.comps));
-    if (!one.add_track(t.node, t.path, t.step, t.comps, t.bits, keys, values, 0)) return SIZE_MAX;
-    return one.byte_size();
+    return one_track_clip(t, t.bits, keys, one) ? one.byte_size() : SIZE_MAX;
   }
 
   // The kept keys quantized to `bits` and decoded exactly as the runtime decodes them.
   bool decode_quantized(const WorkTrack& t, std::span<const uint8_t> bits,
                         std::vector<float>& vals) const {
     CompressedClip one;
-    one.set_frames(0.0f, 1.0f, F_, 1.0f, {});
-    std::vector<float> values;
-    for (uint32_t k : t.keys)
-      values.insert(values.end(), t.dense.begin() + std::ptrdiff_t(size_t(k) * t.comps),
-                    t.dense.begin() + std::ptrdiff_t(size_t(k + 1) * t.comps));
-    if (!one.add_track(t.node, t.path, t.step, t.comps, bits, t.keys, values, 0)) return false;
+    if (!one_track_clip(t, bits, t.keys, one)) return false;
     for (size_t k = 0; k < t.keys.size(); ++k)
       one.decode_key(0, uint32_t(k), vals.data() + size_t(t.keys[k]) * t.comps);
     return true;
