@@ -23,7 +23,8 @@ bool compress_clips(const rig::Model& model, double tolerance_cm, const std::vec
   bool printed = false;
   for (size_t c = 0; c < model.clips.size(); ++c) {
     if (!only.empty() && std::find(only.begin(), only.end(), int(c)) == only.end()) continue;
-    results[c] = std::make_unique<rig::CompressionResult>(rig::compress_clip(model, int(c), settings));
+    results[c] =
+        std::make_unique<rig::CompressionResult>(rig::compress_clip(model, int(c), settings));
     if (!results[c]->ok) {
       error = "clip " + std::to_string(c) + " (" + model.clips[c].name +
               "): compression failed: " + results[c]->error;
@@ -98,12 +99,24 @@ int run_compression_outputs(const Options& options, const rig::Model& model,
     for (const auto& r : results) clips.push_back(r ? &r->clip : nullptr);
     rig::GltfWriteOptions write;
     write.tolerance_m = options.tolerance_cm / 100.0;
+    std::vector<rig::WrittenClip> written;
+    size_t before = 0, after = 0;
     if (!rig::write_optimized_gltf(model_path, model, clips, options.optimize_animations, error,
-                                   write)) {
+                                   write, &written) ||
+        !rig::file_animation_bytes(model_path, before, error) ||
+        !rig::file_animation_bytes(options.optimize_animations, after, error)) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", options.optimize_animations.c_str(),
                    error.c_str());
       return 1;
     }
+    size_t replaced = 0;
+    double e_max = 0.0;
+    for (const rig::WrittenClip& w : written)
+      if (w.replaced) ++replaced, e_max = std::max(e_max, w.e_max);
+    std::printf("rigview: wrote %s: %zu of %zu clips optimized, animation accessors %zu -> %zu B",
+                options.optimize_animations.c_str(), replaced, written.size(), before, after);
+    if (before > 0) std::printf(" (%.3f of the file's)", double(after) / double(before));
+    std::printf(", E_max %.5f cm (tolerance %g cm)\n", e_max * 100.0, options.tolerance_cm);
   }
   return 0;
 }

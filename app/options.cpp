@@ -33,6 +33,17 @@ bool parse_float(std::string_view s, float& out) {
   return true;
 }
 
+// Double where the value travels on as one (--tolerance: 0.01 stays 0.01, not 0.00999999978).
+bool parse_double(std::string_view s, double& out) {
+  if (s.empty()) return false;
+  std::string tmp(s);
+  char* end = nullptr;
+  const double v = std::strtod(tmp.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
+
 // "lbs, dqs": every table name, for error messages.
 std::string method_list() { return rig::skinning_method_names(", "); }
 
@@ -293,9 +304,12 @@ std::vector<FlagInfo> build_flags() {
                "Animation compression:"});
   f.push_back({"--optimize-animations OUT.glb",
                "write a copy of the model whose clips are key-reduced\n"
-               "within --tolerance (rotations as normalized SHORT); exit",
-               "write a GLB copy whose clips are key-reduced within `--tolerance`, rotations as "
-               "normalized SHORT where that holds; everything else as it was",
+               "within --tolerance (rotations and morph weights as\n"
+               "normalized 16-bit where that holds), print the sizes; exit",
+               "write a GLB copy whose clips are key-reduced within `--tolerance`, rotations and "
+               "morph weights as normalized 16-bit integers where that holds, equal tracks "
+               "sharing one accessor; everything else as it was. Prints the animation "
+               "accessors' bytes before and after",
                ""});
   f.push_back({"--tolerance CM", "compression error bound in cm (default 0.01)",
                "largest error of a compressed clip, in cm at 3 cm from each joint (default 0.01)",
@@ -444,8 +458,8 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.optimize_animations = v;
     } else if (a == "--tolerance") {
       if (!value(v)) return false;
-      float cm = 0.0f;
-      if (!parse_float(v, cm) || !(cm >= 1e-4f) || cm > 100.0f)
+      double cm = 0.0;
+      if (!parse_double(v, cm) || !(cm >= 1e-4) || cm > 100.0)
         return error =
                    "--tolerance expects centimetres in [0.0001, 100], got '" + std::string(v) + "'",
                false;

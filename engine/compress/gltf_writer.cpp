@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "anim/clip_source.h"
 #include "compress/clip_compression.h"
@@ -31,6 +33,12 @@ const char* path_name(TargetPath p) {
       return "weights";
   }
   return "translation";
+}
+
+// Whether channel c goes out as 16-bit integers under `flags`.
+bool stored_sixteen_bit(std::span<const Channel> channels, std::span<const uint8_t> flags,
+                        size_t c) {
+  return c < flags.size() && flags[c] && sixteen_bit_allowed(channels[c]);
 }
 
 // Appends `bytes` to buffer 0 as a new bufferView (4-byte aligned); returns its index.
@@ -234,10 +242,12 @@ bool embed_image_files(tinygltf::Model& doc, const std::string& in_path, std::st
   return true;
 }
 
-// Bytes of the accessors an animation's samplers use in the file (each once), as stored.
-size_t animation_accessor_bytes(const tinygltf::Model& doc, const tinygltf::Animation& anim) {
+// Bytes of the accessors the given animations' samplers use (each once), as stored.
+size_t sampler_accessor_bytes(const tinygltf::Model& doc,
+                              std::span<const tinygltf::Animation> animations) {
   std::set<int> used;
-  for (const tinygltf::AnimationSampler& s : anim.samplers) used.insert({s.input, s.output});
+  for (const tinygltf::Animation& anim : animations)
+    for (const tinygltf::AnimationSampler& s : anim.samplers) used.insert({s.input, s.output});
   size_t bytes = 0;
   for (int a : used) {
     if (a < 0 || size_t(a) >= doc.accessors.size()) continue;
@@ -249,90 +259,178 @@ size_t animation_accessor_bytes(const tinygltf::Model& doc, const tinygltf::Anim
   return bytes;
 }
 
+size_t animation_accessor_bytes(const tinygltf::Model& doc, const tinygltf::Animation& anim) {
+  return sampler_accessor_bytes(doc, std::span<const tinygltf::Animation>(&anim, 1));
+}
+
 struct WrittenChoice {
   bool fits = false;
   std::vector<Channel> channels;
-  std::vector<uint8_t> short_rotation;       // per channel
-  std::vector<std::vector<int16_t>> shorts;  // per channel: the SHORT keys when flagged
+  std::vector<uint8_t> sixteen_bit;         // per channel: outputs as normalized 16-bit integers
+  std::vector<int> component_type;          // per channel: FLOAT, SHORT or UNSIGNED_SHORT
+  std::vector<std::vector<int16_t>> words;  // per channel: the 16-bit words when flagged
   double e_max = 0.0;
   double key_tolerance_m = 0.0;
   size_t bytes = 0;
 };
 
+// The written clip as a player that builds matrices from the SHORT rotation keys as stored plays
+// it (stored_length_e_max in the header).
+class StoredLengthPlayback final : public ClipSource {
+ public:
+  StoredLengthPlayback(const Model& model, const Clip& clip, std::span<const uint8_t> flags,
+                       std::span<const std::vector<int16_t>> words)
+      : clip_(clip), inner_(model, clip_) {
+    for (size_t c = 0; c < clip_.channels.size(); ++c) {
+      const Channel& ch = clip_.channels[c];
+      if (ch.path != TargetPath::Rotation || c >= flags.size() || !flags[c] ||
+          words[c].size() != ch.values.size())
+        continue;
+      Lengths l{size_t(ch.node), &ch.times, {}};
+      for (size_t k = 0; k + 3 < words[c].size(); k += 4) {
+        double s2 = 0.0;
+        for (size_t i = 0; i < 4; ++i) s2 += double(words[c][k + i]) * double(words[c][k + i]);
+        l.length.push_back(float(std::sqrt(s2) / 32767.0));
+      }
+      lengths_.push_back(std::move(l));
+    }
+  }
+  bool any() const { return !lengths_.empty(); }
+  float start() const override { return inner_.start(); }
+  float end() const override { return inner_.end(); }
+  size_t cursor_count() const override { return inner_.cursor_count(); }
+  std::span<const int> animated_nodes() const override { return inner_.animated_nodes(); }
+  void sample(float time, std::span<uint32_t> cursors, std::span<Transform> local,
+              std::span<float> morph_weights) const override {
+    inner_.sample(time, cursors, local, morph_weights);
+    for (const Lengths& l : lengths_) {
+      const std::vector<float>& t = *l.times;
+      float s = l.length.front();
+      if (time >= t.back()) {
+        s = l.length.back();
+      } else if (time > t.front()) {
+        const size_t k = size_t(std::upper_bound(t.begin(), t.end(), time) - t.begin()) - 1;
+        const float u = (time - t[k]) / (t[k + 1] - t[k]);
+        s = l.length[k] + (l.length[k + 1] - l.length[k]) * u;
+      }
+      glm::quat& q = local[l.node].rotation;
+      q = glm::quat(q.w * s, q.x * s, q.y * s, q.z * s);
+    }
+  }
+
+ private:
+  struct Lengths {
+    size_t node;
+    const std::vector<float>* times;
+    std::vector<float> length;  // per key: |SHORT key| (1 for a unit key)
+  };
+  Clip clip_;
+  RawClipSource inner_;
+  std::vector<Lengths> lengths_;
+};
+
 // What a player of the file would play, measured with the metric: E_max and whether it fits.
+// With SHORT rotations, both players count: one that renormalizes the keys (the importer's
+// channels) and one that does not (stored_length_e_max); E_max is the larger.
 bool measure_written(const Model& model, int clip, const std::vector<Channel>& channels,
+                     std::span<const uint8_t> flags, std::span<const std::vector<int16_t>> words,
                      const GltfWriteOptions& options, double& e_max) {
   Clip played = model.clips[size_t(clip)];
   played.channels = channels;
   const ClipErrorReport r =
       measure_clip_error(model, clip, RawClipSource(model, played), 0.0f, false);
   e_max = r.e_max;
-  return r.e_max <= options.tolerance_m && r.morph_max <= options.morph_tolerance;
+  if (e_max > options.tolerance_m || r.morph_max > options.morph_tolerance) return false;
+  e_max = std::max(e_max, stored_length_e_max(model, clip, channels, flags, words));
+  return e_max <= options.tolerance_m;
 }
 
 // The smallest written form of clip `clip` that keeps the tolerance. The keys come from the
-// compressor at the full tolerance, and at half and a quarter of it, leaving room for SHORT
-// rounding. For each key set, rotation tracks are rounded to SHORT in order of increasing lever:
-// all of them when that fits, else the longest prefix of that order that fits (a binary search,
-// every accepted choice measured). The smallest fitting candidate wins. If nothing fits at those
-// key tolerances (a player's rounding differs from the runtime clip's), 0.9×, 0.81× and 0.73×
-// are tried as float; failing those the caller keeps the file's own animation.
+// compressor at the full tolerance, and at half and a quarter of it, leaving room for 16-bit
+// rounding. For each key set, morph-weight tracks within [−1, 1] go 16-bit first (they move no
+// joint) when the morph tolerance allows; then rotation tracks are rounded to SHORT in order of
+// increasing lever: all of them when that fits, else the longest prefix of that order that fits
+// (a binary search, every accepted choice measured). The smallest fitting candidate wins. If
+// nothing fits at those key tolerances (a player's rounding differs from the runtime clip's),
+// 0.9×, 0.81× and 0.73× are tried as float; failing those the caller keeps the file's own
+// animation.
 WrittenChoice choose_written_keys(const Model& model, int clip, const CompressedClip& given,
                                   const std::vector<double>& levers,
                                   const GltfWriteOptions& options) {
   WrittenChoice best;
   auto consider = [&](std::vector<Channel> channels, std::vector<uint8_t> flags, double e_max,
-                      double key_tolerance, const std::vector<std::vector<int16_t>>& all_shorts) {
+                      double key_tolerance, const std::vector<int>& all_types,
+                      const std::vector<std::vector<int16_t>>& all_words) {
     const size_t bytes = written_bytes(channels, flags);
     if (best.fits && bytes >= best.bytes) return;
-    std::vector<std::vector<int16_t>> shorts(flags.size());
+    std::vector<int> types(flags.size(), TINYGLTF_COMPONENT_TYPE_FLOAT);
+    std::vector<std::vector<int16_t>> words(flags.size());
     for (size_t i = 0; i < flags.size(); ++i)
-      if (flags[i]) shorts[i] = all_shorts[i];
-    best = WrittenChoice{
-        true, std::move(channels), std::move(flags), std::move(shorts), e_max, key_tolerance,
-        bytes};
+      if (flags[i]) types[i] = all_types[i], words[i] = all_words[i];
+    best = WrittenChoice{true,
+                         std::move(channels),
+                         std::move(flags),
+                         std::move(types),
+                         std::move(words),
+                         e_max,
+                         key_tolerance,
+                         bytes};
   };
-  auto with_short = [](const std::vector<Channel>& float_channels,
-                       const std::vector<Channel>& short_channels,
-                       const std::vector<uint8_t>& flags) {
+  auto with_16 = [](const std::vector<Channel>& float_channels,
+                    const std::vector<Channel>& rounded_channels,
+                    const std::vector<uint8_t>& flags) {
     std::vector<Channel> out = float_channels;
     for (size_t i = 0; i < out.size(); ++i)
-      if (flags[i]) out[i] = short_channels[i];
+      if (flags[i]) out[i] = rounded_channels[i];
     return out;
   };
-  auto try_keys = [&](const CompressedClip& keys, double key_tolerance, bool allow_short) {
+  auto try_keys = [&](const CompressedClip& keys, double key_tolerance, bool allow_16) {
     std::vector<Channel> float_channels = written_channels(keys, model, {});
     keep_clip_span(float_channels, model, clip);
     const size_t n = float_channels.size();
     double e_max = 0.0;
-    if (!measure_written(model, clip, float_channels, options, e_max))
-      return false;  // rounding only adds error: no SHORT variant of these keys is tried
-    consider(float_channels, std::vector<uint8_t>(n, 0), e_max, key_tolerance, {});
-    if (!allow_short || !options.short_rotations) return true;
-    std::vector<Channel> short_channels = reduced_channels(keys, model);
-    keep_clip_span(short_channels, model, clip);  // the same keys, before rounding
-    std::vector<std::vector<int16_t>> short_values(n);
-    std::vector<size_t> order;  // rotation channels by increasing lever
-    for (size_t i = 0; i < n; ++i)
-      if (short_channels[i].path == TargetPath::Rotation) {
-        round_rotations(short_channels[i], true, &short_values[i]);
+    if (!measure_written(model, clip, float_channels, {}, {}, options, e_max))
+      return false;  // rounding only adds error: no 16-bit variant of these keys is tried
+    consider(float_channels, std::vector<uint8_t>(n, 0), e_max, key_tolerance, {}, {});
+    if (!allow_16 || !options.sixteen_bit) return true;
+    std::vector<Channel> rounded = reduced_channels(keys, model);
+    keep_clip_span(rounded, model, clip);  // the same keys, before rounding
+    std::vector<std::vector<int16_t>> words(n);
+    std::vector<int> types(n, TINYGLTF_COMPONENT_TYPE_FLOAT);
+    std::vector<uint8_t> base(n, 0);  // the 16-bit weight tracks every rotation prefix builds on
+    std::vector<size_t> order;        // rotation channels by increasing lever
+    for (size_t i = 0; i < n; ++i) {
+      if (rounded[i].path == TargetPath::Rotation) {
+        round_rotations(rounded[i], true, &words[i]);
+        types[i] = TINYGLTF_COMPONENT_TYPE_SHORT;
         order.push_back(i);
+      } else if (sixteen_bit_allowed(rounded[i])) {
+        types[i] = round_weights(rounded[i], &words[i]);
+        base[i] = 1;
       }
+    }
+    if (std::count(base.begin(), base.end(), 1) > 0) {
+      std::vector<Channel> channels = with_16(float_channels, rounded, base);
+      if (measure_written(model, clip, channels, {}, {}, options, e_max))  // no rotation rounded
+        consider(std::move(channels), base, e_max, key_tolerance, types, words);
+      else
+        base.assign(n, 0);
+    }
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return levers[size_t(float_channels[a].node)] < levers[size_t(float_channels[b].node)];
     });
     auto prefix_flags = [&](size_t count) {
-      std::vector<uint8_t> flags(n, 0);
+      std::vector<uint8_t> flags = base;
       for (size_t k = 0; k < count; ++k) flags[order[k]] = 1;
       return flags;
     };
-    size_t lo = 0, hi = order.size();  // the prefix of length lo fits (0: float, measured)
+    size_t lo = 0, hi = order.size();  // the prefix of length lo fits (0: measured above)
     while (lo < hi) {
       const size_t mid = (lo + hi + 1) / 2;
       std::vector<uint8_t> flags = prefix_flags(mid);
-      std::vector<Channel> channels = with_short(float_channels, short_channels, flags);
-      if (measure_written(model, clip, channels, options, e_max)) {
-        consider(std::move(channels), std::move(flags), e_max, key_tolerance, short_values);
+      std::vector<Channel> channels = with_16(float_channels, rounded, flags);
+      if (measure_written(model, clip, channels, flags, words, options, e_max)) {
+        consider(std::move(channels), std::move(flags), e_max, key_tolerance, types, words);
         lo = mid;
       } else {
         hi = mid - 1;
@@ -340,22 +438,25 @@ WrittenChoice choose_written_keys(const Model& model, int clip, const Compressed
     }
     return true;
   };
+  // Tracks that could be 16-bit but stayed float in the best form.
+  auto float_left = [&] {
+    if (!best.fits) return true;
+    for (size_t i = 0; i < best.channels.size(); ++i)
+      if (!best.sixteen_bit[i] && sixteen_bit_allowed(best.channels[i])) return true;
+    return false;
+  };
   CompressionSettings settings;
   settings.morph_tolerance = options.morph_tolerance;
   settings.measure_vertices = false;
-  bool all_short = false;
-  if (try_keys(given, options.tolerance_m, true))
-    all_short =
-        best.fits &&
-        std::count(best.short_rotation.begin(), best.short_rotation.end(), 1) ==
-            std::count_if(best.channels.begin(), best.channels.end(),
-                          [](const Channel& ch) { return ch.path == TargetPath::Rotation; });
-  // Tighter keys leave room for SHORT rounding; only worth it when some tracks stayed float.
+  try_keys(given, options.tolerance_m, true);
+  // Tighter keys leave room for 16-bit rounding; only worth it when some tracks stayed float.
   // A quarter is tried only when a half helped (each try is a full compression).
   size_t previous_bytes = best.fits ? best.bytes : SIZE_MAX;
+  const bool some_float = float_left();
   for (double scale : {0.5, 0.25}) {
-    if (all_short || !options.short_rotations) break;
+    if (!some_float || !options.sixteen_bit) break;
     settings.tolerance_m = options.tolerance_m * scale;
+    settings.morph_tolerance = options.morph_tolerance * scale;
     const CompressionResult tighter = compress_clip(model, clip, settings);
     if (tighter.ok) try_keys(tighter.clip, settings.tolerance_m, true);
     if (best.fits && best.bytes >= previous_bytes) break;
@@ -364,41 +465,134 @@ WrittenChoice choose_written_keys(const Model& model, int clip, const Compressed
   for (double scale : {0.9, 0.81, 0.73}) {
     if (best.fits) break;
     settings.tolerance_m = options.tolerance_m * scale;
+    settings.morph_tolerance = options.morph_tolerance * scale;
     const CompressionResult tighter = compress_clip(model, clip, settings);
     if (tighter.ok) try_keys(tighter.clip, settings.tolerance_m, false);
   }
   return best;
 }
 
+// Tracks the file animates identically (instanced skeletons: RecursiveSkeletons drives 840
+// joints with 3 distinct tracks) can share one output accessor, but only when they are written
+// in one form, and the per-track choice above gives each its own. On top of that choice, every
+// group of equal source tracks takes one form: first the written form of its member with the
+// longest lever (the one the choice was hardest on), else the source's own keys as float (no
+// error from those tracks). A form is kept when the clip measures within the tolerance and is
+// smaller.
+void share_equal_tracks(WrittenChoice& best, const Model& model, int clip,
+                        const std::vector<double>& levers, const GltfWriteOptions& options) {
+  if (!best.fits) return;
+  const std::vector<Channel>& sources = model.clips[size_t(clip)].channels;
+  const size_t n = best.channels.size();
+  std::vector<int> source(n, -1);  // the file's channel each written one came from
+  for (size_t i = 0; i < n; ++i)
+    for (size_t s = 0; s < sources.size() && source[i] < 0; ++s)
+      if (sources[s].node == best.channels[i].node && sources[s].path == best.channels[i].path)
+        source[i] = int(s);
+  auto same_track = [](const Channel& a, const Channel& b) {
+    return a.path == b.path && a.interpolation == b.interpolation && a.components == b.components &&
+           a.times == b.times && a.values == b.values;
+  };
+  std::vector<std::vector<size_t>> groups;  // written channels whose sources are equal
+  for (size_t i = 0; i < n; ++i) {
+    if (source[i] < 0) continue;
+    bool placed = false;
+    for (std::vector<size_t>& g : groups)
+      if (same_track(sources[size_t(source[g.front()])], sources[size_t(source[i])])) {
+        g.push_back(i);
+        placed = true;
+        break;
+      }
+    if (!placed) groups.push_back({i});
+  }
+  std::erase_if(groups, [](const std::vector<size_t>& g) { return g.size() < 2; });
+  if (groups.empty()) return;
+  for (const bool from_source : {false, true}) {
+    WrittenChoice shared = best;
+    for (const std::vector<size_t>& g : groups) {
+      const Channel& file_track = sources[size_t(source[g.front()])];
+      if (from_source && file_track.interpolation == Interpolation::CubicSpline) continue;
+      const size_t leader = *std::max_element(g.begin(), g.end(), [&](size_t a, size_t b) {
+        return levers[size_t(best.channels[a].node)] < levers[size_t(best.channels[b].node)];
+      });
+      for (size_t m : g) {
+        const int node = shared.channels[m].node;
+        if (from_source) {
+          shared.channels[m] = file_track;
+          shared.sixteen_bit[m] = 0;
+          shared.component_type[m] = TINYGLTF_COMPONENT_TYPE_FLOAT;
+          shared.words[m].clear();
+        } else {
+          shared.channels[m] = best.channels[leader];
+          shared.sixteen_bit[m] = best.sixteen_bit[leader];
+          shared.component_type[m] = best.component_type[leader];
+          shared.words[m] = best.words[leader];
+        }
+        shared.channels[m].node = node;
+      }
+    }
+    keep_clip_span(shared.channels, model, clip);
+    bool words_match = true;  // a span key added to a 16-bit track would have no word
+    for (size_t i = 0; i < n; ++i)
+      words_match = words_match && (!shared.sixteen_bit[i] ||
+                                    shared.words[i].size() == shared.channels[i].values.size());
+    if (!words_match) continue;
+    shared.bytes = written_bytes(shared.channels, shared.sixteen_bit);
+    if (shared.bytes < best.bytes &&
+        measure_written(model, clip, shared.channels, shared.sixteen_bit, shared.words, options,
+                        shared.e_max)) {
+      best = std::move(shared);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Channel> written_channels(const CompressedClip& clip, const Model& model,
-                                      std::span<const uint8_t> short_rotation) {
+                                      std::span<const uint8_t> sixteen_bit) {
   std::vector<Channel> channels = reduced_channels(clip, model);
-  for (size_t c = 0; c < channels.size(); ++c)
+  for (size_t c = 0; c < channels.size(); ++c) {
+    const bool as_16 = stored_sixteen_bit(channels, sixteen_bit, c);
     if (channels[c].path == TargetPath::Rotation)
-      round_rotations(channels[c], c < short_rotation.size() && short_rotation[c]);
+      round_rotations(channels[c], as_16);
+    else if (as_16)
+      round_weights(channels[c]);
+  }
   return channels;
+}
+
+double short_rotation_cost(const float* q, const double* c) {
+  double len2 = 0.0, dot = 0.0;
+  for (int i = 0; i < 4; ++i) len2 += c[i] * c[i], dot += c[i] * double(q[i]);
+  if (len2 <= 0.0) return 1e30;
+  const double len = std::sqrt(len2), sign = dot < 0.0 ? -1.0 : 1.0;
+  double chord2 = 0.0;  // |c/|c| − ±q|² = (2 sin(φ/2))², φ the 4D angle; the rotation is off 2φ
+  for (int i = 0; i < 4; ++i) {
+    const double d = sign * c[i] / len - double(q[i]);
+    chord2 += d * d;
+  }
+  const double angle = 4.0 * std::asin(std::min(1.0, std::sqrt(chord2) / 2.0));
+  // |I − R|·d = 2 sin(θ/2)·d for a rotation by θ; sin(θ/2) is the length of q's vector part.
+  const double half_sine =
+      std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2]);
+  return angle + 2.0 * std::abs(1.0 - len2 / (32767.0 * 32767.0)) * std::min(1.0, half_sine);
 }
 
 void nearest_short_rotation(const float* q, int16_t* out) {
   // Candidates: every component within (−2, 2) of q·32767, i.e. floor − 1 … floor + 2 (256).
-  double base[4], best_dot = -1.0;
+  double base[4], best_cost = 1e300;
   for (int i = 0; i < 4; ++i) {
     base[i] = std::floor(double(std::clamp(q[i], -1.0f, 1.0f)) * 32767.0) - 1.0;
     out[i] = int16_t(std::lround(double(std::clamp(q[i], -1.0f, 1.0f)) * 32767.0));
   }
   for (int m = 0; m < 256; ++m) {
-    double c[4], len = 0.0, dot = 0.0;
-    for (int i = 0; i < 4; ++i) {
+    double c[4];
+    for (int i = 0; i < 4; ++i)
       c[i] = std::clamp(base[i] + double((m >> (2 * i)) & 3), -32767.0, 32767.0);
-      len += c[i] * c[i];
-      dot += c[i] * double(q[i]);
-    }
-    if (len <= 0.0) continue;
-    dot = std::abs(dot) / std::sqrt(len);
-    if (dot > best_dot) {
-      best_dot = dot;
+    const double cost = short_rotation_cost(q, c);
+    if (cost < best_cost) {
+      best_cost = cost;
       for (int i = 0; i < 4; ++i) out[i] = int16_t(c[i]);
     }
   }
@@ -421,9 +615,40 @@ void round_rotations(Channel& ch, bool short_rotations, std::vector<int16_t>* sh
   }
 }
 
-size_t written_bytes(std::span<const Channel> channels, std::span<const uint8_t> short_rotation) {
+bool sixteen_bit_allowed(const Channel& ch) {
+  if (ch.path == TargetPath::Rotation) return true;
+  if (ch.path != TargetPath::Weights || ch.interpolation == Interpolation::CubicSpline)
+    return false;
+  for (float v : ch.values)
+    if (!(v >= -1.0f && v <= 1.0f)) return false;
+  return true;
+}
+
+int round_weights(Channel& ch, std::vector<int16_t>* words) {
+  // UNSIGNED_SHORT (twice the steps) unless a weight is negative.
+  bool is_unsigned = true;
+  for (float v : ch.values) is_unsigned = is_unsigned && v >= 0.0f;
+  if (words) words->assign(ch.values.size(), 0);
+  for (size_t i = 0; i < ch.values.size(); ++i) {
+    const double v = std::clamp(double(ch.values[i]), -1.0, 1.0);
+    // The spec's decoding, exactly as the importer does it (accessor_reader.cpp).
+    if (is_unsigned) {
+      const auto c = uint16_t(std::lround(v * 65535.0));
+      if (words) (*words)[i] = int16_t(c);  // the bits as written
+      ch.values[i] = float(c) / 65535.0f;
+    } else {
+      const auto c = int16_t(std::lround(v * 32767.0));
+      if (words) (*words)[i] = c;
+      ch.values[i] = std::max(float(c) / 32767.0f, -1.0f);
+    }
+  }
+  return is_unsigned ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT : TINYGLTF_COMPONENT_TYPE_SHORT;
+}
+
+size_t written_bytes(std::span<const Channel> channels, std::span<const uint8_t> sixteen_bit) {
   size_t bytes = 0;
   std::vector<const std::vector<float>*> inputs;  // key times shared between channels
+  std::vector<size_t> outputs;                    // channels whose outputs were counted
   for (size_t c = 0; c < channels.size(); ++c) {
     const Channel& ch = channels[c];
     bool shared = false;
@@ -432,11 +657,36 @@ size_t written_bytes(std::span<const Channel> channels, std::span<const uint8_t>
       inputs.push_back(&ch.times);
       bytes += ch.times.size() * sizeof(float);
     }
-    const bool as_short =
-        ch.path == TargetPath::Rotation && c < short_rotation.size() && short_rotation[c];
-    bytes += ch.values.size() * (as_short ? sizeof(int16_t) : sizeof(float));
+    const bool as_16 = stored_sixteen_bit(channels, sixteen_bit, c);
+    // Equal outputs in the same form are one accessor (the values after rounding decide: equal
+    // rounded values come from equal 16-bit words).
+    bool same_output = false;
+    for (size_t o : outputs)
+      same_output = same_output || (channels[o].path == ch.path &&
+                                    stored_sixteen_bit(channels, sixteen_bit, o) == as_16 &&
+                                    channels[o].values == ch.values);
+    if (same_output) continue;
+    outputs.push_back(c);
+    bytes += ch.values.size() * (as_16 ? sizeof(int16_t) : sizeof(float));
   }
   return bytes;
+}
+
+double stored_length_e_max(const Model& model, int clip, std::span<const Channel> channels,
+                           std::span<const uint8_t> sixteen_bit,
+                           std::span<const std::vector<int16_t>> words) {
+  Clip written = model.clips[size_t(clip)];
+  written.channels.assign(channels.begin(), channels.end());
+  const StoredLengthPlayback played(model, written, sixteen_bit, words);
+  if (!played.any()) return 0.0;
+  return measure_clip_error(model, clip, played, 0.0f, false).e_max;
+}
+
+bool file_animation_bytes(const std::string& path, size_t& bytes, std::string& error) {
+  import::GltfSource source;
+  if (!import::load_gltf_source(path, ImportOptions{}, source, error)) return false;
+  bytes = sampler_accessor_bytes(source.document, source.document.animations);
+  return true;
 }
 
 bool write_optimized_gltf(const std::string& in_path, const Model& model,
@@ -471,9 +721,13 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
   if (report) report->assign(clips.size(), WrittenClip{});
   // Key times written once for every channel of every clip that has them.
   std::vector<std::pair<std::vector<float>, int>> inputs;
+  // Output accessors by (component type, element type, bytes), shared the same way.
+  using OutputKey = std::tuple<int, int, std::vector<uint8_t>>;
+  std::map<OutputKey, int> outputs;
   for (size_t c = 0; c < clips.size(); ++c) {
     if (!clips[c]) continue;
-    const WrittenChoice choice = choose_written_keys(model, int(c), *clips[c], levers, options);
+    WrittenChoice choice = choose_written_keys(model, int(c), *clips[c], levers, options);
+    share_equal_tracks(choice, model, int(c), levers, options);
     // An optimizer never grows a clip: one whose file keys are already fewer bytes (sparse
     // CUBICSPLINE or STEP keys, SHORT or BYTE outputs) stays as it was, as does one left without
     // a channel (its first target unusable: glTF needs one).
@@ -483,20 +737,6 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
       continue;
     }
     const std::vector<Channel>& channels = choice.channels;
-    const std::vector<uint8_t>& short_rotation = choice.short_rotation;
-    if (report) {
-      WrittenClip& w = (*report)[c];
-      w.replaced = true;
-      w.e_max = choice.e_max;
-      w.bytes = choice.bytes;
-      w.key_tolerance_m = choice.key_tolerance_m;
-      for (size_t i = 0; i < channels.size(); ++i)
-        if (channels[i].path == TargetPath::Rotation) {
-          ++w.rotation_tracks;
-          w.short_tracks += short_rotation[i] ? 1 : 0;
-        }
-      w.short_rotations = w.short_tracks > 0;
-    }
     tinygltf::Animation& anim = doc.animations[c];
     for (const tinygltf::AnimationSampler& s : anim.samplers) {
       old_accessors.insert(s.input);
@@ -504,6 +744,11 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
     }
     anim.samplers.clear();
     anim.channels.clear();
+    WrittenClip written;
+    written.replaced = true;
+    written.e_max = choice.e_max;
+    written.bytes = choice.bytes;
+    written.key_tolerance_m = choice.key_tolerance_m;
     for (size_t i = 0; i < channels.size(); ++i) {
       const Channel& ch = channels[i];
       tinygltf::AnimationSampler sampler;
@@ -518,20 +763,33 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
         doc.accessors.back().maxValues = {double(ch.times.back())};
         inputs.emplace_back(ch.times, sampler.input);
       }
-      if (ch.path == TargetPath::Rotation && short_rotation[i]) {
-        // The SHORT keys chosen before renormalizing: exactly what was measured.
-        const std::vector<int16_t>& q = choice.shorts[i];
-        const int view = append_view(doc, q.data(), q.size() * sizeof(int16_t));
-        sampler.output = add_accessor(doc, view, TINYGLTF_COMPONENT_TYPE_SHORT, true,
-                                      TINYGLTF_TYPE_VEC4, ch.times.size());
+      const int type = ch.path == TargetPath::Weights    ? TINYGLTF_TYPE_SCALAR
+                       : ch.path == TargetPath::Rotation ? TINYGLTF_TYPE_VEC4
+                                                         : TINYGLTF_TYPE_VEC3;
+      const size_t count = ch.values.size() / (ch.path == TargetPath::Weights ? 1 : ch.components);
+      const bool as_16 = choice.sixteen_bit[i] != 0;
+      // The 16-bit words chosen before renormalizing: exactly what was measured.
+      const int component_type = as_16 ? choice.component_type[i] : TINYGLTF_COMPONENT_TYPE_FLOAT;
+      const auto* bytes = as_16 ? reinterpret_cast<const uint8_t*>(choice.words[i].data())
+                                : reinterpret_cast<const uint8_t*>(ch.values.data());
+      const size_t size =
+          as_16 ? choice.words[i].size() * sizeof(int16_t) : ch.values.size() * sizeof(float);
+      OutputKey key{component_type, type, std::vector<uint8_t>(bytes, bytes + size)};
+      const auto found = outputs.find(key);
+      if (found != outputs.end()) {
+        sampler.output = found->second;  // equal outputs share one accessor (any clip)
+        ++written.shared_outputs;
       } else {
-        const int view = append_view(doc, ch.values.data(), ch.values.size() * sizeof(float));
-        const int type = ch.path == TargetPath::Weights    ? TINYGLTF_TYPE_SCALAR
-                         : ch.path == TargetPath::Rotation ? TINYGLTF_TYPE_VEC4
-                                                           : TINYGLTF_TYPE_VEC3;
-        const size_t per_element = ch.path == TargetPath::Weights ? 1 : ch.components;
-        sampler.output = add_accessor(doc, view, TINYGLTF_COMPONENT_TYPE_FLOAT, false, type,
-                                      ch.values.size() / per_element);
+        const int view = append_view(doc, bytes, size);
+        sampler.output = add_accessor(doc, view, component_type, as_16, type, count);
+        outputs.emplace(std::move(key), sampler.output);
+      }
+      if (ch.path == TargetPath::Rotation) {
+        ++written.rotation_tracks;
+        written.short_tracks += as_16 ? 1 : 0;
+      } else if (ch.path == TargetPath::Weights) {
+        ++written.weight_tracks;
+        written.sixteen_bit_weight_tracks += as_16 ? 1 : 0;
       }
       anim.samplers.push_back(sampler);
       tinygltf::AnimationChannel channel;
@@ -540,6 +798,8 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
       channel.target_path = path_name(ch.path);
       anim.channels.push_back(channel);
     }
+    written.short_rotations = written.short_tracks > 0;
+    if (report) (*report)[c] = written;
   }
   // Old animation accessors still used elsewhere (rare) keep their data.
   std::set<int> still_used;
