@@ -24,16 +24,12 @@ namespace {
 
 using rig::test::quote;
 using rig::test::run_rigview;
+using rig::test::slurp;
 
 const std::string kTwistArm = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
 
 std::string tmp_path(const std::string& name) {
   return (rig::test::scratch_dir() / ("artefact_" + name)).string();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 struct Ply {
@@ -169,19 +165,7 @@ TEST(ArtefactCli, BadUsesAreOneLineErrors) {
 
 namespace cor {
 
-// World-space `v` lines of an OBJ.
-std::vector<std::array<double, 3>> obj_positions(const std::string& path) {
-  std::istringstream obj(slurp(path));
-  std::vector<std::array<double, 3>> out;
-  for (std::string line; std::getline(obj, line);) {
-    if (line.rfind("v ", 0) != 0) continue;
-    std::istringstream words(line.substr(2));
-    std::array<double, 3> p{};
-    words >> p[0] >> p[1] >> p[2];
-    out.push_back(p);
-  }
-  return out;
-}
+using rig::test::obj_positions;
 
 // Smallest and largest distance from the arm's axis (y = 1, z = 0) over the middle ring (x = 0).
 std::pair<double, double> middle_ring_radius(const std::string& obj) {

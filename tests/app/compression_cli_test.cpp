@@ -19,18 +19,15 @@
 
 namespace {
 
+using rig::test::obj_positions;
 using rig::test::quote;
 using rig::test::run_rigview;
+using rig::test::slurp;
 
 const std::string kMannequin = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
 
 std::string tmp_path(const std::string& name) {
   return (rig::test::scratch_dir() / ("compression_" + name)).string();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 // The number after "key": in `object` (NaN when the key is missing).
@@ -66,19 +63,6 @@ double expected_rate(const rig::Clip& clip) {
       if (std::abs(k - std::round(k)) / rate > 1e-4) return 60.0;
     }
   return rate;
-}
-
-std::vector<std::array<double, 3>> obj_positions(const std::string& path) {
-  std::istringstream obj(slurp(path));
-  std::vector<std::array<double, 3>> out;
-  for (std::string line; std::getline(obj, line);) {
-    if (line.rfind("v ", 0) != 0) continue;
-    std::istringstream words(line.substr(2));
-    std::array<double, 3> p{};
-    words >> p[0] >> p[1] >> p[2];
-    out.push_back(p);
-  }
-  return out;
 }
 
 TEST(CompressionCli, ReportHoldsTheSchemaAndTheIssuesSizesForEveryClip) {

@@ -26,10 +26,7 @@ const std::string kPose = "--animation-index 1 --animation-time 0.3";
 
 bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using rig::test::slurp;
 
 std::string scratch(const std::string& name) { return (rig::test::scratch_dir() / name).string(); }
 

@@ -6,13 +6,9 @@
 # Models the importer refuses (the corpus's traps) write nothing and are listed.
 #   cmake -DRIGVIEW=... -DOUT=... -DRUNNER=run_npm_check.cmake -DNODE=... -DNPM=... -DPREFIX=...
 #         -DPACKAGE=... -DVERSION=... -DSCRIPT=... -P this
-set(corpus "$ENV{RIGVIEW_CORPUS}")
+include("${CMAKE_CURRENT_LIST_DIR}/require_corpus.cmake")  # sets corpus
 if(corpus STREQUAL "")
-  message("corpus: SKIPPED: RIGVIEW_CORPUS is not set")
-  return()
-endif()
-if(NOT IS_DIRECTORY "${corpus}")
-  message(FATAL_ERROR "RIGVIEW_CORPUS=${corpus} is not a folder")
+  return()  # skipped
 endif()
 file(GLOB_RECURSE models "${corpus}/*.glb" "${corpus}/*.gltf")
 list(SORT models)

@@ -7,13 +7,9 @@
 # is skipped visibly; with it naming a missing folder it fails.
 #   cmake -DRIGVIEW=... -DOUT=... -DRUNNER=run_npm_check.cmake -DNODE=... -DNPM=... -DPREFIX=...
 #         -DPACKAGE=three -DVERSION=... -DSCRIPT=threejs_check.mjs -DLIMIT=... -P this
-set(corpus "$ENV{RIGVIEW_CORPUS}")
+include("${CMAKE_CURRENT_LIST_DIR}/require_corpus.cmake")  # sets corpus
 if(corpus STREQUAL "")
-  message("corpus: SKIPPED: RIGVIEW_CORPUS is not set")
-  return()
-endif()
-if(NOT IS_DIRECTORY "${corpus}")
-  message(FATAL_ERROR "RIGVIEW_CORPUS=${corpus} is not a folder")
+  return()  # skipped
 endif()
 set(models
   Fox/Fox.glb

@@ -311,6 +311,36 @@ TEST(GltfWriterCorpus, FoxAndRobotMixShortAndFloatTracksByLever) {
   EXPECT_GE(check_optimized((root / "RobotExpressive/RobotExpressive.glb").string(), "robot"), 0);
 }
 
+// Appends float values to buffer 0 of `m` as a new bufferView and accessor (with per-component
+// min/max when `bounds`, as glTF requires for inputs and POSITION); returns the accessor.
+int add_float_accessor(tinygltf::Model& m, const std::vector<float>& v, int type, size_t count,
+                       bool bounds) {
+  std::vector<unsigned char>& data = m.buffers[0].data;
+  tinygltf::BufferView view;
+  view.buffer = 0;
+  view.byteOffset = data.size();
+  view.byteLength = v.size() * 4;
+  data.resize(data.size() + v.size() * 4);
+  std::memcpy(data.data() + view.byteOffset, v.data(), v.size() * 4);
+  m.bufferViews.push_back(view);
+  tinygltf::Accessor a;
+  a.bufferView = int(m.bufferViews.size()) - 1;
+  a.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
+  a.type = type;
+  a.count = count;
+  if (bounds) {
+    const size_t n = size_t(tinygltf::GetNumComponentsInType(uint32_t(type)));
+    a.minValues.assign(n, 1e30);
+    a.maxValues.assign(n, -1e30);
+    for (size_t i = 0; i < v.size(); ++i) {
+      a.minValues[i % n] = std::min(a.minValues[i % n], double(v[i]));
+      a.maxValues[i % n] = std::max(a.maxValues[i % n], double(v[i]));
+    }
+  }
+  m.accessors.push_back(a);
+  return int(m.accessors.size()) - 1;
+}
+
 // A small .gltf written here (tinygltf), three clips on one node, and a PNG beside it named with a
 // space (URI "tex%20one.png"): what the writer must keep as it was while it rewrites the clips.
 //   0 "rest":  translation keys all at the node's rest value: every track drops, yet the
@@ -331,23 +361,8 @@ std::string write_span_test_file(const std::filesystem::path& dir) {
   tinygltf::Model m;
   m.asset.version = "2.0";
   m.buffers.emplace_back();
-  std::vector<unsigned char>& data = m.buffers[0].data;
   auto add = [&](const std::vector<float>& v, int type, size_t count, bool bounds) {
-    tinygltf::BufferView view;
-    view.buffer = 0;
-    view.byteOffset = data.size();
-    view.byteLength = v.size() * 4;
-    data.resize(data.size() + v.size() * 4);
-    std::memcpy(data.data() + view.byteOffset, v.data(), v.size() * 4);
-    m.bufferViews.push_back(view);
-    tinygltf::Accessor a;
-    a.bufferView = int(m.bufferViews.size()) - 1;
-    a.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
-    a.type = type;
-    a.count = count;
-    if (bounds) a.minValues = {double(v.front())}, a.maxValues = {double(v.back())};
-    m.accessors.push_back(a);
-    return int(m.accessors.size()) - 1;
+    return add_float_accessor(m, v, type, count, bounds);
   };
   tinygltf::Node node;
   node.name = "box";
@@ -471,31 +486,8 @@ std::string write_instanced_test_file(const std::filesystem::path& dir) {
   tinygltf::Model m;
   m.asset.version = "2.0";
   m.buffers.emplace_back();
-  std::vector<unsigned char>& data = m.buffers[0].data;
   auto add = [&](const std::vector<float>& v, int type, size_t count, bool bounds) {
-    tinygltf::BufferView view;
-    view.buffer = 0;
-    view.byteOffset = data.size();
-    view.byteLength = v.size() * 4;
-    data.resize(data.size() + v.size() * 4);
-    std::memcpy(data.data() + view.byteOffset, v.data(), v.size() * 4);
-    m.bufferViews.push_back(view);
-    tinygltf::Accessor a;
-    a.bufferView = int(m.bufferViews.size()) - 1;
-    a.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
-    a.type = type;
-    a.count = count;
-    if (bounds) {
-      const int n = tinygltf::GetNumComponentsInType(uint32_t(type));
-      a.minValues.assign(size_t(n), 1e30);
-      a.maxValues.assign(size_t(n), -1e30);
-      for (size_t i = 0; i < v.size(); ++i) {
-        a.minValues[i % size_t(n)] = std::min(a.minValues[i % size_t(n)], double(v[i]));
-        a.maxValues[i % size_t(n)] = std::max(a.maxValues[i % size_t(n)], double(v[i]));
-      }
-    }
-    m.accessors.push_back(a);
-    return int(m.accessors.size()) - 1;
+    return add_float_accessor(m, v, type, count, bounds);
   };
   // Nodes 0-1 and 2-3: two chains; node 4: the morphed triangle.
   for (int chain = 0; chain < 2; ++chain) {

@@ -5,10 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace rig::test {
 
@@ -49,6 +52,32 @@ inline const std::filesystem::path& scratch_dir() {
   return dir.path;
 }
 
+// A whole file's bytes ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& p) {
+  std::string s;
+  if (std::FILE* f = std::fopen(p.c_str(), "rb")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    std::fclose(f);
+  }
+  return s;
+}
+
+// The `v x y z` positions of a Wavefront OBJ, in order.
+inline std::vector<std::array<double, 3>> obj_positions(const std::filesystem::path& p) {
+  std::istringstream obj(slurp(p));
+  std::vector<std::array<double, 3>> out;
+  for (std::string line; std::getline(obj, line);) {
+    if (line.rfind("v ", 0) != 0) continue;
+    std::istringstream words(line.substr(2));
+    std::array<double, 3> v{};
+    words >> v[0] >> v[1] >> v[2];
+    out.push_back(v);
+  }
+  return out;
+}
+
 // Runs `<prefix> rigview <args>` (args already shell-quoted; prefix: environment assignments
 // and/or a wrapper such as xvfb-run), capturing stdout and stderr.
 inline RunResult run_rigview_env(const std::string& prefix, const std::string& args) {
@@ -62,16 +91,6 @@ inline RunResult run_rigview_env(const std::string& prefix, const std::string& a
   int raw = std::system(cmd.c_str());
   RunResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  auto slurp = [](const fs::path& p) {
-    std::string s;
-    if (std::FILE* f = std::fopen(p.c_str(), "rb")) {
-      char buf[4096];
-      size_t n;
-      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-      std::fclose(f);
-    }
-    return s;
-  };
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
