@@ -116,9 +116,9 @@ void repack(tinygltf::Model& doc) {
 }
 
 // How far a rotation error at each node reaches: the largest rest-pose distance from the node to
-// itself or any descendant, plus the metric's 3 cm shell. A SHORT-rounded rotation (about 6e-5 rad
-// at most) moves points by about that much times the lever, so short levers (feet, fingers, tail
-// tips) are the tracks to round first.
+// itself or any descendant, plus the metric's 3 cm shell. A SHORT-rounded rotation (up to about
+// 9e-5 rad off, its length error included) moves points by about that much times the lever, so
+// short levers (feet, fingers, tail tips) are the tracks to round first.
 std::vector<double> rest_levers(const Model& model) {
   const size_t n = model.nodes.size();
   std::vector<glm::dvec3> position(n);
@@ -519,6 +519,7 @@ void share_equal_tracks(WrittenChoice& best, const Model& model, int clip,
         const int node = shared.channels[m].node;
         if (from_source) {
           shared.channels[m] = file_track;
+          keep_one_hemisphere(shared.channels[m]);
           shared.sixteen_bit[m] = 0;
           shared.component_type[m] = TINYGLTF_COMPONENT_TYPE_FLOAT;
           shared.words[m].clear();
@@ -612,6 +613,24 @@ void round_rotations(Channel& ch, bool short_rotations, std::vector<int16_t>* sh
     double len = 0.0;
     for (int i = 0; i < 4; ++i) len += double(q[i]) * q[i];
     for (int i = 0; i < 4; ++i) q[i] = float(q[i] / std::sqrt(len));
+  }
+  keep_one_hemisphere(ch, shorts && !shorts->empty() ? shorts : nullptr);
+}
+
+void keep_one_hemisphere(Channel& ch, std::vector<int16_t>* shorts) {
+  if (ch.path != TargetPath::Rotation || ch.interpolation == Interpolation::CubicSpline) return;
+  for (size_t k = 1; k < ch.times.size() && (k + 1) * 4 <= ch.values.size(); ++k) {
+    float* q = &ch.values[k * 4];
+    const float* p = q - 4;
+    if (double(p[0]) * q[0] + double(p[1]) * q[1] + double(p[2]) * q[2] + double(p[3]) * q[3] >=
+        0.0)
+      continue;
+    for (int i = 0; i < 4; ++i) q[i] = -q[i];  // the same rotation
+    if (shorts)
+      for (size_t i = 0; i < 4; ++i) {
+        int16_t& c = (*shorts)[k * 4 + i];
+        c = int16_t(-c);  // exact: SHORT components lie in [−32767, 32767]
+      }
   }
 }
 

@@ -102,8 +102,14 @@ double short_rotation_cost(const float* q, const double* c);
 // renormalize).
 void nearest_short_rotation(const float* q, int16_t* out);
 // Rounds one rotation channel's keys to their nearest SHORT rotation (optional; the SHORT
-// components go to `shorts` when given) and renormalizes them, as the importer will.
+// components go to `shorts` when given), renormalizes them, as the importer will, and keeps
+// them in one hemisphere (keep_one_hemisphere).
 void round_rotations(Channel& ch, bool short_rotations, std::vector<int16_t>* shorts = nullptr);
+// Negates every LINEAR or STEP rotation key whose 4D dot product with the key before it is
+// negative (and its SHORT components, when given): the same rotations, but a player whose slerp
+// does not take the shortest path (some do not) then plays them as one that does. Called by
+// round_rotations. Other tracks are left alone.
+void keep_one_hemisphere(Channel& ch, std::vector<int16_t>* shorts = nullptr);
 // Whether a track may go out as normalized 16-bit integers: rotations always; morph weights
 // (LINEAR or STEP) when every value lies in [−1, 1]; translation and scale never (core glTF).
 bool sixteen_bit_allowed(const Channel& ch);

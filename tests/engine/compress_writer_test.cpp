@@ -519,7 +519,8 @@ std::string write_instanced_test_file(const std::filesystem::path& dir) {
     const float t = float(k) / 30.0f;
     times.push_back(t);
     const glm::quat a = glm::angleAxis(0.6f * std::sin(6.2831853f * t), glm::vec3(0, 0, 1));
-    const glm::quat b = glm::angleAxis(0.9f * t * t, glm::vec3(0, 1, 0));
+    // Every other twist key negated: the same rotations, in alternating hemispheres.
+    const glm::quat b = glm::angleAxis(2.4f * t * t, glm::vec3(0, -1, 0)) * (k % 2 ? -1.0f : 1.0f);
     swing.insert(swing.end(), {a.x, a.y, a.z, a.w});
     twist.insert(twist.end(), {b.x, b.y, b.z, b.w});
     weights.insert(weights.end(), {0.5f - 0.5f * std::cos(6.2831853f * t), t * t});
@@ -581,6 +582,29 @@ TEST(GltfWriter, EqualTracksShareOneAccessorAndMorphWeightsGoSixteenBit) {
   EXPECT_EQ(accessor_of(1, "rotation"), accessor_of(3, "rotation"));
   EXPECT_NE(accessor_of(0, "rotation"), accessor_of(1, "rotation"));
   EXPECT_EQ(written[0].shared_outputs, 2);
+  // Written rotation keys stay in one hemisphere (a player without shortest-path slerp would
+  // turn the long way between the file's alternating twist keys).
+  for (const tinygltf::AnimationChannel& c : anim.channels) {
+    if (c.target_path != "rotation") continue;
+    const tinygltf::Accessor& a = doc.accessors[size_t(anim.samplers[size_t(c.sampler)].output)];
+    const tinygltf::BufferView& v = doc.bufferViews[size_t(a.bufferView)];
+    const unsigned char* bytes = doc.buffers[size_t(v.buffer)].data.data() + v.byteOffset;
+    auto component = [&](size_t k, size_t i) {
+      if (a.componentType == TINYGLTF_COMPONENT_TYPE_SHORT) {
+        int16_t x;
+        std::memcpy(&x, bytes + (k * 4 + i) * 2, 2);
+        return double(x);
+      }
+      float x;
+      std::memcpy(&x, bytes + (k * 4 + i) * 4, 4);
+      return double(x);
+    };
+    for (size_t k = 1; k < a.count; ++k) {
+      double dot = 0.0;
+      for (size_t i = 0; i < 4; ++i) dot += component(k - 1, i) * component(k, i);
+      EXPECT_GE(dot, 0.0) << "node " << c.target_node << " key " << k;
+    }
+  }
   // Weights in [0, 1]: normalized UNSIGNED_SHORT, two per key.
   const tinygltf::Accessor& w = doc.accessors[size_t(accessor_of(4, "weights"))];
   EXPECT_EQ(w.componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
