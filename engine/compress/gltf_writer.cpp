@@ -283,10 +283,10 @@ class StoredLengthPlayback final : public ClipSource {
       : clip_(clip), inner_(model, clip_) {
     for (size_t c = 0; c < clip_.channels.size(); ++c) {
       const Channel& ch = clip_.channels[c];
-      if (ch.path != TargetPath::Rotation || c >= flags.size() || !flags[c] ||
+      if (ch.path != TargetPath::Rotation || c >= flags.size() || !flags[c] || c >= words.size() ||
           words[c].size() != ch.values.size())
         continue;
-      Lengths l{size_t(ch.node), &ch.times, {}};
+      Lengths l{size_t(ch.node), &ch.times, ch.interpolation == Interpolation::Step, {}};
       for (size_t k = 0; k + 3 < words[c].size(); k += 4) {
         double s2 = 0.0;
         for (size_t i = 0; i < 4; ++i) s2 += double(words[c][k + i]) * double(words[c][k + i]);
@@ -295,6 +295,8 @@ class StoredLengthPlayback final : public ClipSource {
       lengths_.push_back(std::move(l));
     }
   }
+  StoredLengthPlayback(const StoredLengthPlayback&) = delete;  // lengths_ points into clip_
+  StoredLengthPlayback& operator=(const StoredLengthPlayback&) = delete;
   bool any() const { return !lengths_.empty(); }
   float start() const override { return inner_.start(); }
   float end() const override { return inner_.end(); }
@@ -310,7 +312,7 @@ class StoredLengthPlayback final : public ClipSource {
         s = l.length.back();
       } else if (time > t.front()) {
         const size_t k = size_t(std::upper_bound(t.begin(), t.end(), time) - t.begin()) - 1;
-        const float u = (time - t[k]) / (t[k + 1] - t[k]);
+        const float u = l.step ? 0.0f : (time - t[k]) / (t[k + 1] - t[k]);
         s = l.length[k] + (l.length[k + 1] - l.length[k]) * u;
       }
       glm::quat& q = local[l.node].rotation;
@@ -322,6 +324,7 @@ class StoredLengthPlayback final : public ClipSource {
   struct Lengths {
     size_t node;
     const std::vector<float>* times;
+    bool step;                  // STEP keys hold their length until the next key
     std::vector<float> length;  // per key: |SHORT key| (1 for a unit key)
   };
   Clip clip_;
