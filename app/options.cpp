@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <string_view>
 
 #include "analysis/simulated_bugs.h"
@@ -23,16 +24,6 @@ bool parse_int(std::string_view s, int& out) {
   return true;
 }
 
-bool parse_float(std::string_view s, float& out) {
-  if (s.empty()) return false;
-  std::string tmp(s);
-  char* end = nullptr;
-  float v = std::strtof(tmp.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(v)) return false;
-  out = v;
-  return true;
-}
-
 // Double where the value travels on as one (--tolerance: 0.01 stays 0.01, not 0.00999999978).
 bool parse_double(std::string_view s, double& out) {
   if (s.empty()) return false;
@@ -41,6 +32,13 @@ bool parse_double(std::string_view s, double& out) {
   const double v = std::strtod(tmp.c_str(), &end);
   if (*end != '\0' || !std::isfinite(v)) return false;
   out = v;
+  return true;
+}
+
+bool parse_float(std::string_view s, float& out) {
+  double v = 0.0;
+  if (!parse_double(s, v) || std::abs(v) > double(std::numeric_limits<float>::max())) return false;
+  out = float(v);
   return true;
 }
 
