@@ -100,11 +100,9 @@ int run_compression_outputs(const Options& options, const rig::Model& model,
     rig::GltfWriteOptions write;
     write.tolerance_m = options.tolerance_cm / 100.0;
     std::vector<rig::WrittenClip> written;
-    size_t before = 0, after = 0;
+    rig::WrittenSizes sizes;
     if (!rig::write_optimized_gltf(model_path, model, clips, options.optimize_animations, error,
-                                   write, &written) ||
-        !rig::file_animation_bytes(model_path, before, error) ||
-        !rig::file_animation_bytes(options.optimize_animations, after, error)) {
+                                   write, &written, &sizes)) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", options.optimize_animations.c_str(),
                    error.c_str());
       return 1;
@@ -114,8 +112,10 @@ int run_compression_outputs(const Options& options, const rig::Model& model,
     for (const rig::WrittenClip& w : written)
       if (w.replaced) ++replaced, e_max = std::max(e_max, w.e_max);
     std::printf("rigview: wrote %s: %zu of %zu clips optimized, animation accessors %zu -> %zu B",
-                options.optimize_animations.c_str(), replaced, written.size(), before, after);
-    if (before > 0) std::printf(" (%.3f of the file's)", double(after) / double(before));
+                options.optimize_animations.c_str(), replaced, written.size(), sizes.before,
+                sizes.after);
+    if (sizes.before > 0)
+      std::printf(" (%.3f of the file's)", double(sizes.after) / double(sizes.before));
     std::printf(", E_max %.5f cm (tolerance %g cm)\n", e_max * 100.0, options.tolerance_cm);
   }
   return 0;

@@ -704,17 +704,11 @@ double stored_length_e_max(const Model& model, int clip, std::span<const Channel
   return measure_clip_error(model, clip, played, 0.0f, false).e_max;
 }
 
-bool file_animation_bytes(const std::string& path, size_t& bytes, std::string& error) {
-  import::GltfSource source;
-  if (!import::load_gltf_source(path, ImportOptions{}, source, error)) return false;
-  bytes = sampler_accessor_bytes(source.document, source.document.animations);
-  return true;
-}
-
 bool write_optimized_gltf(const std::string& in_path, const Model& model,
                           const std::vector<const CompressedClip*>& clips,
                           const std::string& out_path, std::string& error,
-                          const GltfWriteOptions& options, std::vector<WrittenClip>* report) {
+                          const GltfWriteOptions& options, std::vector<WrittenClip>* report,
+                          WrittenSizes* sizes) {
   import::GltfSource source;
   if (!import::load_gltf_source(in_path, ImportOptions{}, source, error)) return false;
   tinygltf::Model& doc = source.document;
@@ -722,6 +716,7 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
     error = "the clips do not match the file's animations";
     return false;
   }
+  if (sizes) sizes->before = sampler_accessor_bytes(doc, doc.animations);
   if (doc.buffers.empty()) doc.buffers.emplace_back();
   if (doc.buffers.size() > 1 || !doc.buffers[0].uri.empty()) {
     // GLB carries buffer 0 as its binary chunk: every buffer's bytes go there.
@@ -845,6 +840,7 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
       accessor.sparse = tinygltf::Accessor().sparse;
     }
   repack(doc);
+  if (sizes) sizes->after = sampler_accessor_bytes(doc, doc.animations);
 
   tinygltf::TinyGLTF writer;
   std::ofstream out(out_path, std::ios::binary);

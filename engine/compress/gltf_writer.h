@@ -63,12 +63,18 @@ struct WrittenClip {
 // kept too where its accessors are already no more bytes than the chosen form (an optimizer never
 // grows a clip). Written channels span the clip's time range as the file's did (a player's clip
 // length), and a clip whose every track is at rest keeps one channel holding the rest value.
-// Returns false with a one-line `error`. `report`: per clip, what was written.
+// Returns false with a one-line `error`. `report`: per clip, what was written. `sizes`: the
+// bytes of the accessors the file's animations use, each accessor once, before and after.
+struct WrittenSizes {
+  size_t before = 0;
+  size_t after = 0;
+};
 bool write_optimized_gltf(const std::string& in_path, const Model& model,
                           const std::vector<const CompressedClip*>& clips,
                           const std::string& out_path, std::string& error,
                           const GltfWriteOptions& options = {},
-                          std::vector<WrittenClip>* report = nullptr);
+                          std::vector<WrittenClip>* report = nullptr,
+                          WrittenSizes* sizes = nullptr);
 
 // E_max of a written clip (`channels` as written_channels gives them: SHORT keys renormalized;
 // `words`: the SHORT components of the rotation channels flagged in `sixteen_bit`) played by a
@@ -79,10 +85,6 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
 double stored_length_e_max(const Model& model, int clip, std::span<const Channel> channels,
                            std::span<const uint8_t> sixteen_bit,
                            std::span<const std::vector<int16_t>> words);
-
-// Bytes of the accessors a glTF file's animations use (each accessor once, as stored): what
-// `--optimize-animations` reports before and after. Returns false with a one-line `error`.
-bool file_animation_bytes(const std::string& path, size_t& bytes, std::string& error);
 
 // The channels a written clip holds: reduced_channels with the channels flagged in `sixteen_bit`
 // (one flag per channel; missing flags = float; flags on tracks that cannot be 16-bit are
