@@ -68,7 +68,7 @@ void draw_artefacts_panel(ViewerState& state, Document& doc) {
   ImGui::SetNextItemOpen(state.artefacts_open, ImGuiCond_Once);  // --heatmap opens it
   state.artefacts_open = ImGui::CollapsingHeader("Artefacts");
   if (!state.artefacts_open) return;
-  if (doc.skinned_draw_items == 0 || !doc.artefacts) {
+  if (doc.skinned_draw_items == 0 || !doc.artefacts()) {
     ImGui::TextDisabled(doc.skinned_draw_items == 0 ? "This model has no skinned mesh."
                                                     : "Measuring...");
     return;
@@ -87,7 +87,7 @@ void draw_artefacts_panel(ViewerState& state, Document& doc) {
         "rest. < 0 collapses (candy wrapper), > 0 bulges, 0 moves rigidly. A joint's score is\n"
         "the area-weighted RMS of h over the vertices it dominates.");
 
-  ArtefactAnalysis& a = *doc.artefacts;
+  ArtefactAnalysis& a = *doc.artefacts();
   if (const rig::ArtefactFrame* f = a.frame(state.artefact_method)) {
     const char* approximate = a.setup().closed ? "" : " (approx.: open surface)";
     ImGui::Text("RMS h %.3f   volume %+.2f%%%s", double(f->rms), f->volume_change_percent,
@@ -193,8 +193,8 @@ void draw_compression_panel(ViewerState& state, Document& doc) {
                      ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemDeactivatedAfterEdit()) state.tolerance_cm = tolerance;  // on release
   ImGui::Checkbox("Play compressed clips", &state.play_compressed);
-  if (!doc.compression) return;
-  CompressionSession& c = *doc.compression;
+  if (!doc.compression()) return;
+  CompressionSession& c = doc.compression()->session;
   if (c.running()) {
     ImGui::ProgressBar(c.progress(), ImVec2(-70.0f, 0.0f), "compressing");
     ImGui::SameLine();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "analysis/rig_doctor.h"
 #include "anim/joint_mask.h"
 #include "import/gltf_import.h"
 #include "load_model.h"
@@ -19,18 +20,114 @@ bool has_model_extension(const std::string& path) {
   return ext == "gltf" || ext == "glb";
 }
 
+CompressedClips::CompressedClips(const rig::Model& model, rig::Character& c, Posing* p)
+    : session(model, c.shared_skin_meshes()), character(c), posing(p) {}
+
+CompressedClips::~CompressedClips() {
+  play_compressed(false);
+  session.cancel();
+}
+
+void CompressedClips::play_compressed(bool on) {
+  on = on && session.results() != nullptr;
+  if (on == playing) return;
+  session.use_compressed(character, on);
+  playing = on;
+  if (posing) posing->refresh_references();
+}
+
+void CompressedClips::request(double tolerance_cm) {
+  if (requested_tolerance == tolerance_cm) return;
+  play_compressed(false);
+  session.request(tolerance_cm);
+  requested_tolerance = tolerance_cm;
+}
+
+void Document::bump(rig::Input input) {
+  revisions.bump(input);
+  for_each_product([&](auto& product) { product.drop_stale(revisions); });
+}
+
+void Document::refresh() {
+  if (!model || !character) return;
+  if (!health_product.fresh(revisions)) {
+    // The model already carries the simulated bug; the doctor examines it as it is now.
+    health_product.make(revisions, make_rig_health(*model, rig::examine_rig(*model)));
+  }
+  if (!bounds_product.fresh(revisions)) {
+    rig::PoseSelection first;
+    first.clip = model->clips.empty() ? -1 : 0;
+    first.time = model->clips.empty() ? 0.0f : model->clips[0].start;
+    rig::render::Bounds b = rig::render::clip_bounds(*character, first);
+    if (!b.valid()) {
+      character->evaluate(rig::PoseSelection{});
+      b = rig::render::pose_bounds(*character);
+    }
+    bounds_product.make(revisions, b);
+  }
+}
+
+RigHealth& Document::health() {
+  refresh();
+  return *health_product.get(revisions);
+}
+
+const RigHealth& Document::health() const {
+  static const RigHealth kNone;
+  const RigHealth* h = health_product.get(revisions);
+  return h ? *h : kNone;
+}
+
+rig::render::Bounds Document::bounds() const {
+  const rig::render::Bounds* b = bounds_product.get(revisions);
+  return b ? *b : rig::render::Bounds{};
+}
+
+const rig::render::BindBoxes& Document::bind_boxes() {
+  if (const rig::render::BindBoxes* boxes = bind_boxes_product.get(revisions)) return *boxes;
+  return bind_boxes_product.make(revisions,
+                                 rig::render::bind_boxes(*model, character->skin_meshes()));
+}
+
+ArtefactAnalysis& Document::make_artefacts() {
+  if (ArtefactAnalysis* a = artefacts()) return *a;
+  return artefacts_product.make(revisions, *model, character->skin_meshes());
+}
+
+CompressedClips& Document::make_compression() {
+  if (CompressedClips* c = compression()) return *c;
+  return compression_product.make(revisions, *model, *character, posing.get());
+}
+
+std::shared_ptr<const rig::SkinMeshes> Document::poll_rotation_centers(bool wait) {
+  if (!model || !character || model->skins.empty()) return nullptr;
+  RotationCentersWork* work = centers_work.get(revisions);
+  if (!work) {
+    work = &centers_work.make(revisions);
+    work->job.start(*model);
+  }
+  if (work->published) return nullptr;
+  if (wait) work->job.wait();
+  std::shared_ptr<const rig::SkinMeshes> meshes = work->job.result();
+  if (!meshes) return nullptr;
+  character->set_skin_meshes(meshes);
+  work->published = true;
+  bump(rig::Input::RotationCenters);
+  return meshes;
+}
+
 void Document::set_dqs_subtree(int node, bool dqs) {
   if (!model || !character || dqs_amounts.size() != model->nodes.size()) return;
   rig::set_subtree_weight(*model, node, dqs ? 1.0f : 0.0f, dqs_amounts);
   character->set_dqs_amounts(dqs_amounts);
-  ++dqs_amounts_revision;
+  bump(rig::Input::SkinningSettings);
 }
 
 void Document::set_dqs_amounts(std::vector<float> per_node) {
   if (!model || !character || per_node.size() != model->nodes.size()) return;
   dqs_amounts = std::move(per_node);
   character->set_dqs_amounts(dqs_amounts);
-  ++dqs_amounts_revision;
+  bump(rig::Input::SkinningSettings);
 }
 
 void Document::reveal_joint(int node) {
@@ -64,7 +161,7 @@ void make_document(const std::string& path, std::shared_ptr<const rig::Model> pr
   doc.path = path;
   doc.pristine = std::move(pristine);
   doc.simulated_bug = bug;
-  doc.health = make_rig_health(*model, std::move(diagnosis));
+  doc.health_product.make(doc.revisions, make_rig_health(*model, std::move(diagnosis)));
   const rig::Model& m = *model;
 
   char buffer[64];
@@ -111,23 +208,12 @@ void make_document(const std::string& path, std::shared_ptr<const rig::Model> pr
   doc.character = std::make_unique<rig::Character>(m);
   doc.dqs_amounts.assign(m.nodes.size(), 0.0f);  // the mix starts as LBS
   doc.playback = rig::Playback(m);
-  rig::PoseSelection first;
-  first.clip = m.clips.empty() ? -1 : 0;
-  first.time = m.clips.empty() ? 0.0f : m.clips[0].start;
-  doc.bounds = rig::render::clip_bounds(*doc.character, first);  // the document's own character
-  if (!doc.bounds.valid()) {
-    doc.character->evaluate(rig::PoseSelection{});
-    doc.bounds = rig::render::pose_bounds(*doc.character);
-  }
-
+  doc.model = std::move(model);
+  doc.refresh();  // the framing bounds, on the document's own character, before any posing
   doc.posing = std::make_unique<Posing>(m, *doc.character);
   doc.window_title = "rigview - " + std::filesystem::path(path).filename().string();
   // Centres of rotation for CoR, in the background (the viewer applies them when ready).
-  if (!model->skins.empty()) {
-    doc.centers_job = std::make_unique<RotationCentersJob>();
-    doc.centers_job->start(*model);
-  }
-  doc.model = std::move(model);
+  doc.poll_rotation_centers();
   out = std::move(doc);
 }
 

@@ -1,5 +1,7 @@
-// One opened model and what the viewer derives from it once, at load time (labels, joint tree,
-// counts, framing bounds), so the per-frame UI only reads.
+// One opened model, its inputs' revisions, what the viewer derives from it once at load time
+// (labels, joint tree, counts), so the per-frame UI only reads, and the products derived from
+// its inputs (rig health, framing bounds, centres of rotation, artefact analysis, compression),
+// each keyed by the revisions of the inputs it reads (model/revisions.h).
 #pragma once
 
 #include <memory>
@@ -11,6 +13,7 @@
 #include "character/character.h"
 #include "compression_session.h"
 #include "model/model.h"
+#include "model/revisions.h"
 #include "options.h"
 #include "render/renderer.h"
 #include "rotation_centers_job.h"
@@ -19,20 +22,68 @@
 
 namespace rigview {
 
+// The centres-of-rotation job of a document and whether its result reached the character.
+struct RotationCentersWork {
+  RotationCentersJob job;
+  bool published = false;
+};
+
+// The compression session of a document and the character's use of it. Dropping it (a new
+// input revision, or the document closing) first switches a character that plays its clips
+// back to the file's clips, so the character never points into freed results.
+struct CompressedClips {
+  CompressedClips(const rig::Model& model, rig::Character& character, Posing* posing);
+  ~CompressedClips();
+  CompressedClips(const CompressedClips&) = delete;
+  CompressedClips& operator=(const CompressedClips&) = delete;
+  // Raw or compressed playback (compressed only once results are ready); additive layers
+  // resample their references from the new sources.
+  void play_compressed(bool on);
+  // Compresses at `tolerance_cm` unless that is what was last asked (a Cancel stays
+  // cancelled): playback goes back to raw clips first, as the results are replaced.
+  void request(double tolerance_cm);
+
+  CompressionSession session;
+  rig::Character& character;
+  Posing* posing;
+  bool playing = false;  // the character samples the compressed clips
+  double requested_tolerance = -1.0;
+};
+
+// The inputs each derived product reads: a new revision of any of them drops the product (and
+// cancels its background work); it is made again when next needed. tests/app/
+// document_revisions_test.cpp holds the same table, written from what each product computes.
+inline constexpr rig::InputMask kRotationCentersInputs =
+    rig::inputs({rig::Input::Model, rig::Input::SkinWeights});
+inline constexpr rig::InputMask kRigHealthInputs =
+    rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices});
+inline constexpr rig::InputMask kBindBoxesInputs = kRigHealthInputs;
+inline constexpr rig::InputMask kBoundsInputs =
+    rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
+                 rig::Input::ClipSet});
+inline constexpr rig::InputMask kArtefactsInputs =
+    rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
+                 rig::Input::RotationCenters});
+inline constexpr rig::InputMask kCompressionInputs = kBoundsInputs;
+// Outside the document (viewer/viewer.cpp): the renderer's skin meshes and the crowd.
+inline constexpr rig::InputMask kGpuMeshesInputs =
+    rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::RotationCenters});
+inline constexpr rig::InputMask kCrowdInputs =
+    rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
+                 rig::Input::ClipSet, rig::Input::RotationCenters});
+inline constexpr rig::InputMask kCrowdAmountsInputs = rig::inputs({rig::Input::SkinningSettings});
+
 struct Document {
   std::string path;
   // The model as imported, before any simulated bug: shared by the documents derived from it
   // (Teaching aids panel), so turning a bug off restores exactly this, without reading the file.
   std::shared_ptr<const rig::Model> pristine;
   int simulated_bug = -1;  // what `model` simulates: index in rig::kSimulatedBugs, -1 none
-  RigHealth health;        // the rig doctor's diagnosis of `model` (Rig health panel)
+  // The revisions of this document's inputs (model/revisions.h). Change an input through
+  // bump(), never by hand: that is what drops the products made from it.
+  rig::Revisions revisions;
   std::unique_ptr<rig::Model> model;  // heap: Character and Playback keep its address
   std::unique_ptr<rig::Character> character;
-  // Centres of rotation computed in the background after the load (CoR); declared after
-  // `model`, which it reads, so it is destroyed (cancelled and joined) first. Heap: the worker
-  // keeps the job's address while documents are swapped.
-  std::unique_ptr<RotationCentersJob> centers_job;
-  bool centers_applied = false;  // the job's result reached character and renderer
   rig::Playback playback;
   // Layers, IK, feet, look-at and root motion over the playback (Posing panel). Declared after
   // `character`, whose constraints point into it: destroyed first.
@@ -50,32 +101,68 @@ struct Document {
   std::vector<std::vector<char>> joint_on_selected_path;
   std::vector<int> joint_nodes;  // every node that is a joint of some skin, once (for picking)
   // The mix's DQS amount per node (rig::Character::set_dqs_amounts): the Skeleton panel's
-  // per-joint checkboxes; --dqs-joints sets the first document's.
+  // per-joint checkboxes; --dqs-joints sets the first document's. Input SkinningSettings.
   std::vector<float> dqs_amounts;
-  uint64_t dqs_amounts_revision = 0;  // +1 on every change (the crowd follows it)
 
-  rig::render::Bounds bounds;  // over the first clip (rest pose without clips), for framing
-  uint64_t vertex_count = 0;   // over all draw items
-  uint32_t joint_count = 0;    // over all skins
+  uint64_t vertex_count = 0;  // over all draw items
+  uint32_t joint_count = 0;   // over all skins
   uint32_t skinned_draw_items = 0;
   std::string window_title;
 
-  // Skinning artefact analysis, made on first use (Artefacts panel, deflation heat maps).
-  // Declared last: destroyed first, so a running scan stops before the model goes.
-  std::unique_ptr<ArtefactAnalysis> artefacts;
-  // Background compression of every clip (Compression panel, compression heat map). Its clips
-  // may be the character's sources: declared after `character`, destroyed before it... and the
-  // viewer restores raw sources before replacing it (Viewer::update_compression).
-  std::unique_ptr<CompressionSession> compression;
+  // Derived products, declared after everything they read, so they are destroyed (their jobs
+  // cancelled and joined) first. Reach them through the accessors below.
+  rig::Derived<RotationCentersWork> centers_work{kRotationCentersInputs};
+  rig::Derived<RigHealth> health_product{kRigHealthInputs};
+  rig::Derived<rig::render::Bounds> bounds_product{kBoundsInputs};
+  rig::Derived<rig::render::BindBoxes> bind_boxes_product{kBindBoxesInputs};
+  rig::Derived<ArtefactAnalysis> artefacts_product{kArtefactsInputs};
+  rig::Derived<CompressedClips> compression_product{kCompressionInputs};
+
+  // Every derived product, the one place they are listed.
+  template <typename F>
+  void for_each_product(F&& f) {
+    f(compression_product);  // first: it switches the character back to the file's clips
+    f(artefacts_product);
+    f(bind_boxes_product);
+    f(bounds_product);
+    f(health_product);
+    f(centers_work);
+  }
 
   bool loaded() const { return model != nullptr; }
-  // Cancels and joins every background job (centres, scan, compression). Call before the
-  // document is replaced: a move assignment frees `model` before the jobs that read it.
+  // A new revision of `input`: every product that read it is dropped now (background work
+  // cancelled, nothing it computed published) and made again when next needed.
+  void bump(rig::Input input);
+  // Remakes the cheap products every frame needs (rig health, framing bounds) when stale.
+  void refresh();
+  // Cancels and joins every background job. Call before the document is replaced: a move
+  // assignment frees `model` before the jobs that read it.
   void stop_background_work() {
-    centers_job.reset();
-    artefacts.reset();
-    compression.reset();
+    for_each_product([](auto& product) { product.reset(); });
   }
+
+  // The rig doctor's diagnosis of `model` (Rig health panel). Fresh after refresh(); the const
+  // one is an empty diagnosis while stale.
+  RigHealth& health();
+  const RigHealth& health() const;
+  // Framing bounds over the first clip (rest pose without clips). Fresh after refresh().
+  rig::render::Bounds bounds() const;
+  const rig::render::BindBoxes& bind_boxes();  // made on first use (joint framing)
+  // Skinning artefact analysis, made on first use (Artefacts panel, deflation heat maps); the
+  // getters return null when it is not made.
+  ArtefactAnalysis& make_artefacts();
+  ArtefactAnalysis* artefacts() { return artefacts_product.get(revisions); }
+  const ArtefactAnalysis* artefacts() const { return artefacts_product.get(revisions); }
+  // Background compression of every clip (Compression panel, compression heat map).
+  CompressedClips& make_compression();
+  CompressedClips* compression() { return compression_product.get(revisions); }
+  const CompressedClips* compression() const { return compression_product.get(revisions); }
+  // The centres of rotation: starts their job when missing, and once it is done gives its
+  // meshes to the character (input RotationCenters moves on) and returns them, once; null
+  // otherwise. `wait`: block until the job is done (repeatable test frames).
+  std::shared_ptr<const rig::SkinMeshes> poll_rotation_centers(bool wait = false);
+  const RotationCentersWork* rotation_centers() const { return centers_work.get(revisions); }
+
   // Marks the path from the skin's root down to `node` (no allocation).
   void reveal_joint(int node);
   // DQS amount 1 (or 0) on `node` and its whole subtree, for the mix; reaches the character.

@@ -385,16 +385,16 @@ ImU32 legend_color(glm::vec3 c) {
 void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList* draw, float h) {
   const bool compression = state.surface_view == SurfaceView::Compression;
   const bool findings = state.surface_view == SurfaceView::RigFindings;
-  if (!findings && (compression ? !doc.compression : !doc.artefacts)) {
+  if (!findings && (compression ? !doc.compression() : !doc.artefacts())) {
     ImGui::TextUnformatted("(measuring...)");
     return;
   }
   const rig::analysis::ScalarField& field =
-      findings      ? doc.health.field
-      : compression ? doc.compression->displacement_field()
+      findings      ? doc.health().field
+      : compression ? doc.compression()->session.displacement_field()
       : state.surface_view == SurfaceView::Difference
-          ? doc.artefacts->difference_field_view()
-          : doc.artefacts->deflation_field(methods_shown(state).front());
+          ? doc.artefacts()->difference_field_view()
+          : doc.artefacts()->deflation_field(methods_shown(state).front());
   if (state.surface_view == SurfaceView::Deflation) {
     std::string methods;
     for (rig::SkinningMethod m : methods_shown(state))

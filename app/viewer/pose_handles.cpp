@@ -38,19 +38,17 @@ auto handle_position(P& posing, HandleId id) -> decltype(&posing.look_at_handle)
 rig::render::ScreenRect view_rect(const ViewerState& state, glm::vec2 display, size_t index,
                                   size_t count) {
   const float left = single_view_left(state, display.x), width = display.x - left;
-  if (count <= 1) return {left, 0.0f, width, display.y};
-  const float part = std::floor(width / static_cast<float>(count));
-  const float x = left + static_cast<float>(index) * part;
-  return {x, 0.0f, index + 1 < count ? part : width - static_cast<float>(index) * part, display.y};
+  const rig::render::ColumnSpan c =
+      rig::render::compare_column(left, width, static_cast<int>(index), static_cast<int>(count));
+  return {c.x, 0.0f, c.width, display.y};
 }
 
 rig::render::ScreenRect view_under(const ViewerState& state, glm::vec2 display, float mouse_x) {
-  const size_t count = methods_shown(state).size();
-  for (size_t i = 0; i + 1 < count; ++i) {
-    const rig::render::ScreenRect r = view_rect(state, display, i, count);
-    if (mouse_x < r.x + r.width) return r;
-  }
-  return view_rect(state, display, count - 1, count);
+  const size_t count = std::max<size_t>(methods_shown(state).size(), 1);
+  const float left = single_view_left(state, display.x);
+  const int column =
+      rig::render::compare_column_at(left, display.x - left, static_cast<int>(count), mouse_x);
+  return view_rect(state, display, static_cast<size_t>(column), count);
 }
 
 rig::render::Camera view_camera(const ViewerState& state, const rig::render::ScreenRect& r) {

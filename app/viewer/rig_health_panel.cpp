@@ -58,8 +58,8 @@ static_assert(std::size(kTeachingAids) == std::size(rig::kSimulatedBugs));
 }  // namespace
 
 void select_finding(ViewerState& state, Document& doc, int finding) {
-  if (finding < 0 || size_t(finding) >= doc.health.rows.size()) return;
-  const RigHealthRow& row = doc.health.rows[size_t(finding)];
+  if (finding < 0 || size_t(finding) >= doc.health().rows.size()) return;
+  const RigHealthRow& row = doc.health().rows[size_t(finding)];
   // The most involved joint becomes the selection (the skeleton tree opens to it; the others
   // get the renderer's second highlight while it stays selected), the camera frames them all,
   // and the affected-vertices view shows this finding's vertices.
@@ -68,11 +68,11 @@ void select_finding(ViewerState& state, Document& doc, int finding) {
     state.reveal_selection = true;
     state.requests.frame_finding = finding;
   }
-  show_finding(doc.health, finding);
+  show_finding(doc.health(), finding);
 }
 
 void draw_rig_health_panel(ViewerState& state, Document& doc) {
-  RigHealth& health = doc.health;
+  RigHealth& health = doc.health();
   const bool open = ImGui::CollapsingHeader("Rig health", ImGuiTreeNodeFlags_DefaultOpen);
   {
     // The summary light and counts at the header's right end, visible even when it is closed.

@@ -81,8 +81,8 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   draw.selected_joint_node = state.selected_node;
   // The Rig health row last clicked: while its first joint stays selected, its other joints
   // are highlighted too.
-  if (const int f = doc.health.field_finding; f >= 0 && size_t(f) < doc.health.rows.size()) {
-    const std::vector<int>& nodes = doc.health.rows[size_t(f)].joint_nodes;
+  if (const int f = doc.health().field_finding; f >= 0 && size_t(f) < doc.health().rows.size()) {
+    const std::vector<int>& nodes = doc.health().rows[size_t(f)].joint_nodes;
     if (!nodes.empty() && nodes.front() == state.selected_node)
       draw.highlighted_joint_nodes = nodes;
   }
@@ -92,14 +92,14 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   // deflation.
   std::array<const rig::analysis::ScalarField*, rig::kSkinningMethodCount> columns{};
   if (state.surface_view == SurfaceView::RigFindings) {
-    draw.field = &doc.health.field;  // made with the diagnosis (Rig health panel)
-  } else if (doc.compression && state.surface_view == SurfaceView::Compression) {
-    draw.field = &doc.compression->displacement_field();
-  } else if (doc.artefacts && state.surface_view == SurfaceView::Difference) {
-    draw.field = &doc.artefacts->difference_field_view();
-  } else if (doc.artefacts && state.surface_view == SurfaceView::Deflation) {
+    draw.field = &doc.health().field;  // made with the diagnosis (Rig health panel)
+  } else if (doc.compression() && state.surface_view == SurfaceView::Compression) {
+    draw.field = &doc.compression()->session.displacement_field();
+  } else if (doc.artefacts() && state.surface_view == SurfaceView::Difference) {
+    draw.field = &doc.artefacts()->difference_field_view();
+  } else if (doc.artefacts() && state.surface_view == SurfaceView::Deflation) {
     for (size_t i = 0; i < methods.size() && i < columns.size(); ++i)
-      columns[i] = &doc.artefacts->deflation_field(methods[i]);
+      columns[i] = &doc.artefacts()->deflation_field(methods[i]);
     draw.field = columns[0];
     draw.column_fields = std::span<const rig::analysis::ScalarField* const>(
         columns.data(), std::min(methods.size(), columns.size()));

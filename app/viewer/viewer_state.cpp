@@ -57,4 +57,12 @@ float single_view_left(const ViewerState& state, float window_width) {
              : 0.0f;
 }
 
+double crowd_clock_step(bool playing, bool scrubbing, bool rest_pose, float dt, float speed,
+                        TimelineFrame before, TimelineFrame now) {
+  if (rest_pose) return 0.0;
+  if (playing && !scrubbing) return double(dt) * double(speed);
+  if (before.clip != now.clip) return 0.0;
+  return double(now.time) - double(before.time);
+}
+
 }  // namespace rigview

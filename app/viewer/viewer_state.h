@@ -153,4 +153,16 @@ void cycle_surface_view(ViewerState& state);
 // the views split the whole window.
 float single_view_left(const ViewerState& state, float window_width);
 
+// How far the crowd's clock moves this frame, so the crowd follows the timeline as the single
+// character does: while playing (and not scrubbing), by the frame's playback time dt·speed, so
+// it plays on smoothly where the single clip loops; otherwise by however far the timeline's
+// time moved (a scrub, a frame step, Home or End; 0 while paused), unless the clip changed
+// (a new clip's time says nothing about the crowd's). 0 in the rest pose.
+struct TimelineFrame {
+  int clip = -1;
+  float time = 0.0f;
+};
+double crowd_clock_step(bool playing, bool scrubbing, bool rest_pose, float dt, float speed,
+                        TimelineFrame before, TimelineFrame now);
+
 }  // namespace rigview

@@ -291,4 +291,19 @@ glm::vec3 drag_in_depth(const Camera& camera, const ScreenRect& rect, glm::vec3 
   return handle + forward * (pixels * per_pixel);
 }
 
+ColumnSpan compare_column(float left, float width, int index, int count) {
+  if (count <= 1) return {left, width};
+  const auto edge = [&](int i) { return std::floor(static_cast<double>(width) * i / count); };
+  return {left + static_cast<float>(edge(index)),
+          static_cast<float>(edge(index + 1) - edge(index))};
+}
+
+int compare_column_at(float left, float width, int count, float x) {
+  for (int i = 0; i + 1 < count; ++i) {
+    const ColumnSpan c = compare_column(left, width, i, count);
+    if (x < c.x + c.width) return i;
+  }
+  return count > 0 ? count - 1 : 0;
+}
+
 }  // namespace rig::render

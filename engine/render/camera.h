@@ -107,6 +107,17 @@ struct Viewport {
   float aspect() const { return height > 0 ? float(width) / float(height) : 1.0f; }
 };
 
+// The compare layout, the one place it is computed: column `index` of `count` equal columns
+// over [left, left + width), with edges at left + floor(width · i / count), so the columns tile
+// the span without gaps whatever its width. The renderer lays out framebuffer pixels with it,
+// the viewer's picking and handles window pixels, so a column is where it is drawn.
+struct ColumnSpan {
+  float x = 0.0f, width = 0.0f;
+};
+ColumnSpan compare_column(float left, float width, int index, int count);
+// The column under `x` (clamped to the first and last).
+int compare_column_at(float left, float width, int count, float x);
+
 struct Camera {
   glm::mat4 view{1.0f};
   glm::mat4 projection{1.0f};

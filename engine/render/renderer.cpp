@@ -478,9 +478,8 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
 
 Viewport Renderer::compare_column(const Viewport& viewport, int i, int columns) {
   if (columns < 1) return viewport;
-  const int x0 = int(int64_t(viewport.width) * i / columns);
-  const int x1 = int(int64_t(viewport.width) * (i + 1) / columns);
-  return Viewport{viewport.x + x0, viewport.y, x1 - x0, viewport.height};
+  const ColumnSpan c = render::compare_column(0.0f, float(viewport.width), i, columns);
+  return Viewport{viewport.x + int(c.x), viewport.y, int(c.width), viewport.height};
 }
 
 void Renderer::draw_compare(const Camera& camera, const Viewport& viewport,

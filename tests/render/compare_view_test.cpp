@@ -162,6 +162,32 @@ TEST(CompareView, ColumnsSplitTheViewportIntoEqualParts) {
   }
 }
 
+// The layout the renderer draws with is the one picking uses: 1001 window pixels in four
+// columns from x = 380 have edges at 380 + floor(1001·i/4) = 380, 630, 880, 1130, 1381 (the last
+// column takes the odd pixel), and a point belongs to the column whose span holds it.
+TEST(CompareView, PickingFindsTheColumnTheRendererDrawsThere) {
+  const float edges[] = {380.0f, 630.0f, 880.0f, 1130.0f, 1381.0f};
+  for (int i = 0; i < 4; ++i) {
+    const ColumnSpan c = compare_column(380.0f, 1001.0f, i, 4);
+    EXPECT_EQ(c.x, edges[i]);
+    EXPECT_EQ(c.x + c.width, edges[i + 1]);
+    EXPECT_EQ(compare_column_at(380.0f, 1001.0f, 4, edges[i]), i);             // left edge: in
+    EXPECT_EQ(compare_column_at(380.0f, 1001.0f, 4, edges[i + 1] - 0.5f), i);  // just before next
+  }
+  EXPECT_EQ(compare_column_at(380.0f, 1001.0f, 4, 0.0f), 0);        // left of the views: clamped
+  EXPECT_EQ(compare_column_at(380.0f, 1001.0f, 4, 5000.0f), 3);     // right of them
+  const ColumnSpan single = compare_column(380.5f, 900.25f, 0, 1);  // one view: the whole span
+  EXPECT_EQ(single.x, 380.5f);
+  EXPECT_EQ(single.width, 900.25f);
+  // The renderer's framebuffer columns are the same spans in whole pixels.
+  const Viewport v{0, 0, 1001, 600};
+  for (int i = 0; i < 4; ++i) {
+    const Viewport c = Renderer::compare_column(v, i, 4);
+    EXPECT_EQ(c.x, int(edges[i] - 380.0f));
+    EXPECT_EQ(c.width, int(edges[i + 1] - edges[i]));
+  }
+}
+
 // A unit square 4 units in front of a 45-degree camera spans 0.5 / (4 tan 22.5°) of the half
 // height: 72.4 px of 240, in width too, in every column (a squashed column would be 36 px wide).
 TEST(CompareView, ColumnsKeepTheVerticalFieldOfViewWithTheirOwnAspect) {

@@ -61,10 +61,10 @@ TEST(PanelPerFrame, RigHealthPanelsDrawWithoutAllocating) {
       load_document(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", options, doc, error))
       << error;
   doc.stop_background_work();  // its worker thread allocates; not the panel's doing
-  ASSERT_GE(doc.health.rows.size(), 2u);
+  ASSERT_GE(doc.health().rows.size(), 2u);
   ViewerState state;
   state.surface_view = SurfaceView::RigFindings;  // the legend too
-  show_finding(doc.health, 0);                    // one row highlighted, "All findings" shown
+  show_finding(doc.health(), 0);                  // one row highlighted, "All findings" shown
 
   HeadlessImGui imgui;
   for (int i = 0; i < 5; ++i) frame(state, doc);  // ImGui sizes its buffers

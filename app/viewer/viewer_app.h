@@ -1,0 +1,113 @@
+// The interactive viewer: the open Document, the ViewerState, the platform window
+// (viewer/platform_glfw.h), the renderer (scene drawing and uploads in viewer/viewer_render.cpp;
+// the document's new skin meshes and the crowd's frames are handed to it in
+// viewer/viewer_document.cpp), key actions (viewer/actions.h) and panels (viewer/panels.h).
+// Self-test hooks: viewer/self_test.h. The class is split over three files: viewer.cpp (start-up
+// and the frame loop), viewer_document.cpp (opening files and the document's derived products)
+// and viewer_input.cpp (camera, keyboard, mouse, picking, posing).
+#pragma once
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "character/crowd.h"
+#include "leak_check.h"
+#include "modes.h"
+#include "pose_options.h"
+#include "posed_character.h"
+#include "render/crowd_renderer.h"
+#include "render/renderer.h"
+#include "render/weight_view.h"
+#include "viewer/actions.h"
+#include "viewer/camera_controls.h"
+#include "viewer/document.h"
+#include "viewer/panels.h"
+#include "viewer/platform_glfw.h"
+#include "viewer/pose_handles.h"
+#include "viewer/posing_panel.h"
+#include "viewer/self_test.h"
+#include "viewer/soak.h"
+#include "viewer/viewer_render.h"
+#include "viewer/viewer_settings.h"
+#include "viewer/viewer_state.h"
+
+namespace rigview {
+
+inline constexpr float kPickRadiusPixels = 8.0f;
+inline constexpr float kFixedTestStep = 1.0f / 30.0f;
+
+class Viewer {
+ public:
+  explicit Viewer(const Options& options)
+      : options_(options), state_(initial_viewer_state(options)) {}
+  ~Viewer();
+
+  // Loads the first model and applies the command-line pose and --weights. 0, or the exit
+  // status after printing one line (1: the model, 2: a usage error).
+  int load_initial(const std::string& path);
+  // Window, GL, ImGui, renderer. Returns 0, or the exit status after printing one line.
+  int open_window();
+  int run();
+
+ private:
+  // Opens `path` as the new document; on failure the current one stays and the error is shown.
+  void open_model(const std::string& path);
+  void frame_joint(int node);
+  void frame_finding(int finding);
+  // Teaching aids: replaces the document by one derived from its pristine model with `bug`
+  // (-1: none), keeping the camera and the playback position, so the change is seen in place.
+  void simulate_bug(int bug);
+  bool write_rig_health(const std::string& path) const;
+  void update_artefacts();
+  void update_compression();
+  void update_rotation_centers();
+  void frame_model();
+  void reset_camera();
+  void serve_requests();
+  // --crowd: (re)makes the crowd for doc_ and the first method on screen. false + error.
+  bool rebuild_crowd(std::string& error);
+  // Per frame: moves the crowd's clock with the timeline (crowd_clock_step) and uploads the
+  // crowd (rebuilt first when the method on screen or an input it read changed: user actions,
+  // not every frame).
+  void update_crowd(float dt);
+
+  void handle_keyboard();
+  void handle_mouse();
+  void update_hover();
+  void evaluate_pose(const rig::PoseSelection& selection);
+  // RIGVIEW_VIEWER_EXPORT_POSE: the pose as --export-pose writes it, and the posing targets.
+  bool export_self_test_pose();
+
+  Options options_;
+  SelfTest self_test_;
+  ViewerSettings settings_;
+  ViewerState state_;
+  Document doc_;
+  Document pending_doc_;        // scratch for loads, so a failed load leaves doc_ alone
+  std::vector<int> test_bugs_;  // RIGVIEW_VIEWER_BUGS, parsed
+  PoseHandles handles_;         // IK / look-at handles over the 3D view
+  Soak soak_;                   // RIGVIEW_VIEWER_SOAK
+  double soak_start_ = 0.0;
+  uint64_t soak_gl_errors_ = 0, soak_gl_errors_seen_ = 0;
+  GlfwPlatform platform_;
+  bool window_open_ = false;
+  // Declared after the platform: destroyed first, while the GL context still exists.
+  std::unique_ptr<rig::render::Renderer> renderer_;
+  std::unique_ptr<rig::render::CrowdRenderer> crowd_renderer_;  // --crowd only
+  std::unique_ptr<rig::Crowd> crowd_;
+  // What the renderer's skin meshes and the crowd were made from (document inputs they read).
+  rig::RevisionStamp gpu_meshes_{kGpuMeshesInputs};
+  rig::RevisionStamp crowd_made_{kCrowdInputs};
+  rig::RevisionStamp crowd_amounts_{kCrowdAmountsInputs};
+  TimelineFrame crowd_timeline_;  // the timeline the crowd's clock last followed
+};
+
+}  // namespace rigview

@@ -1,0 +1,138 @@
+// The viewer's camera framing, keyboard and mouse input, joint picking and the posing stack.
+#include "viewer/viewer_app.h"
+
+namespace rigview {
+
+// The renderer fits the bounding sphere to the vertical field of view; a view narrower than it
+// is tall (a compare part, a portrait window) needs the horizontal one to fit too.
+void Viewer::frame_model() {
+  state_.camera.frame(crowd_ ? rig::render::crowd_bounds(*crowd_, doc_.bounds()) : doc_.bounds());
+  int width = 0, height = 0;
+  platform_.framebuffer_size(width, height);
+  if (width <= 0 || height <= 0) return;  // minimized: framed for the vertical view only
+  int window_width = 0, window_height = 0;
+  platform_.window_size(window_width, window_height);
+  const float left = window_width > 0 ? single_view_left(state_, static_cast<float>(window_width)) *
+                                            static_cast<float>(width) / window_width
+                                      : 0.0f;
+  const float views = static_cast<float>(methods_shown(state_).size());
+  state_.camera.fit_width((static_cast<float>(width) - left) / static_cast<float>(height) / views);
+}
+
+// Frames the part of the mesh that joint `node` moves (render::joint_bounds).
+void Viewer::frame_joint(int node) {
+  state_.camera.frame(
+      rig::render::joint_bounds(*doc_.model, doc_.bind_boxes(), *doc_.character, node));
+}
+
+// Frames every joint Rig health row `finding` names (render::skin_joints_bounds).
+void Viewer::frame_finding(int finding) {
+  const RigHealth& health = doc_.health();
+  if (finding < 0 || size_t(finding) >= health.rows.size()) return;
+  const RigHealthRow& row = health.rows[size_t(finding)];
+  const rig::render::Bounds bounds = rig::render::skin_joints_bounds(
+      *doc_.model, doc_.bind_boxes(), *doc_.character, row.skin, row.joints);
+  if (bounds.valid()) state_.camera.frame(bounds);
+}
+
+void Viewer::reset_camera() {
+  state_.camera = rig::render::OrbitCamera{};
+  reset_camera_angles(state_.camera);
+  frame_model();
+}
+
+void Viewer::handle_keyboard() {
+  const bool typing = ImGui::GetIO().WantCaptureKeyboard;
+  for (const KeyPress& press : platform_.take_keys()) apply_key(state_, press, typing);
+}
+
+void Viewer::handle_mouse() {
+  const ImGuiIO& io = ImGui::GetIO();
+  // A handle under the cursor, or being dragged, takes the left button from the camera.
+  if (doc_.posing) handles_.feed_queued_mouse(*doc_.posing, state_);  // self-test only
+  if (doc_.posing && handles_.handle_mouse(*doc_.posing, state_)) return;
+  if (io.WantCaptureMouse) return;
+  const float dx = io.MouseDelta.x, dy = io.MouseDelta.y;
+  const bool moved = dx != 0.0f || dy != 0.0f;
+  if (moved && io.MouseDown[0] && !io.KeyShift) orbit_camera(state_.camera, dx, dy);
+  if (moved && (io.MouseDown[2] || (io.MouseDown[0] && io.KeyShift)))
+    pan_camera(state_.camera, dx, dy, io.DisplaySize.y);
+  if (io.MouseWheel != 0.0f) zoom_camera(state_.camera, io.MouseWheel);
+  // A click (press and release without dragging) on a hovered joint selects it.
+  if (ImGui::IsMouseReleased(0) && io.MouseDragMaxDistanceSqr[0] < 9.0f &&
+      state_.hovered_node >= 0) {
+    state_.selected_node = state_.hovered_node;
+    state_.reveal_selection = true;
+  }
+}
+
+// Nearest joint to the mouse within a few pixels, projected with the camera of the view (in
+// compare mode, one per method) the mouse is over.
+void Viewer::update_hover() {
+  state_.hovered_node = -1;
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!state_.show_skeleton || io.WantCaptureMouse || doc_.joint_nodes.empty()) return;
+  const float width = io.DisplaySize.x, height = io.DisplaySize.y;
+  if (width <= 0.0f || height <= 0.0f) return;
+  const float left = single_view_left(state_, width);
+  const int views = static_cast<int>(methods_shown(state_).size());
+  const rig::render::ColumnSpan column = rig::render::compare_column(
+      left, width - left, rig::render::compare_column_at(left, width - left, views, io.MousePos.x),
+      views);
+  const float vx = column.x, vw = column.width;
+  const rig::render::Camera camera = state_.camera.camera(vw / height);
+  const glm::mat4 view_projection = camera.projection * camera.view;
+  const std::span<const glm::mat4> world = doc_.character->world();
+  float best = kPickRadiusPixels * kPickRadiusPixels;
+  for (int node : doc_.joint_nodes) {
+    glm::vec2 pixel;
+    if (!project_to_window(view_projection, glm::vec3(world[static_cast<size_t>(node)][3]), vx,
+                           0.0f, vw, height, pixel))
+      continue;
+    const float d2 = (pixel.x - io.MousePos.x) * (pixel.x - io.MousePos.x) +
+                     (pixel.y - io.MousePos.y) * (pixel.y - io.MousePos.y);
+    if (d2 <= best) best = d2, state_.hovered_node = node;
+  }
+}
+
+// The plain selection, or the Posing stack over it when any posing is on.
+void Viewer::evaluate_pose(const rig::PoseSelection& selection) {
+  Posing* posing = doc_.posing.get();
+  if (!posing || !posing->active()) {
+    doc_.character->evaluate(selection);
+    return;
+  }
+  const rig::Playback& p = doc_.playback;
+  posing->evaluate(selection, state_.camera.eye(), p.playing() && !state_.scrubbing, p.speed());
+  // Follow camera: the orbit target moves with the extracted root.
+  if (posing->follow_camera && posing->root_motion() == RootMotionChoice::Extract)
+    state_.camera.target += posing->root_moved();
+}
+
+bool Viewer::export_self_test_pose() {
+  std::string error;
+  if (!write_pose_json(self_test_.export_pose, *doc_.character, error)) {
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+    return false;
+  }
+  // %.9g: each float exactly, so a test can hand the same numbers to the command line.
+  for (size_t i = 0; doc_.posing && i < doc_.posing->ik_count(); ++i) {
+    const rig::TwoBoneIK& ik = doc_.posing->ik(i);
+    std::printf("ik %s target %.9g,%.9g,%.9g\n", doc_.node_labels[size_t(ik.chain.end)].c_str(),
+                double(ik.target.x), double(ik.target.y), double(ik.target.z));
+    if (ik.use_pole)
+      std::printf("ik %s pole %.9g,%.9g,%.9g\n", doc_.node_labels[size_t(ik.chain.end)].c_str(),
+                  double(ik.pole.x), double(ik.pole.y), double(ik.pole.z));
+  }
+  std::printf("camera yaw %.9g pitch %.9g\n", double(state_.camera.yaw),
+              double(state_.camera.pitch));
+  if (doc_.posing && doc_.posing->look_at())
+    if (const rig::Aim* aim = doc_.posing->aim())
+      std::printf("look-at %s target %.9g,%.9g,%.9g\n",
+                  doc_.node_labels[size_t(doc_.posing->look_at_joint())].c_str(),
+                  double(aim->target.x), double(aim->target.y), double(aim->target.z));
+  std::fflush(stdout);
+  return true;
+}
+
+}  // namespace rigview

@@ -1,0 +1,153 @@
+// A document's derived products are keyed by the revisions of the inputs they read: a new
+// revision of one input drops exactly the products that read it, and a background job started
+// before the change never publishes what it computed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "viewer/document.h"
+
+namespace rigview {
+namespace {
+
+Document load(const char* asset) {
+  Document doc;
+  std::string error;
+  EXPECT_TRUE(
+      load_document(std::string(RIGVIEW_SOURCE_DIR) + "/assets/" + asset, Options{}, doc, error))
+      << error;
+  return doc;
+}
+
+// Makes every product of the document and waits for the centres to reach the character.
+void make_all(Document& doc) {
+  doc.poll_rotation_centers(true);
+  doc.refresh();
+  doc.bind_boxes();
+  doc.make_artefacts();
+  doc.make_compression();
+}
+
+struct Present {
+  bool centers, health, bounds, bind_boxes, artefacts, compression;
+};
+
+// Held, fresh or not: a dropped product must be destroyed (its job cancelled), not only hidden.
+Present present(const Document& doc) {
+  return {doc.centers_work.held(),      doc.health_product.held(),
+          doc.bounds_product.held(),    doc.bind_boxes_product.held(),
+          doc.artefacts_product.held(), doc.compression_product.held()};
+}
+
+TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
+  // What each product computes from, written from the products themselves (not from the
+  // document's masks): the centres from rest positions and weights; rig health and the bind
+  // boxes from weights and inverse bind matrices; the framing bounds and the compression's
+  // displacement also play the clips; the artefact measures skin with the centres too.
+  struct Row {
+    rig::Input input;
+    Present dropped;
+  };
+  const Row rows[] = {
+      {rig::Input::Model, {true, true, true, true, true, true}},
+      {rig::Input::SkinWeights, {true, true, true, true, true, true}},
+      {rig::Input::InverseBindMatrices, {false, true, true, true, true, true}},
+      {rig::Input::ClipSet, {false, false, true, false, false, true}},
+      {rig::Input::SkinningSettings, {false, false, false, false, false, false}},
+      {rig::Input::RotationCenters, {false, false, false, false, true, false}},
+  };
+  static_assert(std::size(rows) == rig::kInputCount, "a row per input");
+  Document doc = load("twist_arm.glb");
+  for (const Row& row : rows) {
+    SCOPED_TRACE(static_cast<int>(row.input));
+    make_all(doc);
+    const Present before = present(doc);
+    ASSERT_TRUE(before.centers && before.health && before.bounds && before.bind_boxes &&
+                before.artefacts && before.compression);
+    const ArtefactAnalysis* artefacts = doc.artefacts();
+    doc.bump(row.input);
+    const Present after = present(doc);
+    EXPECT_EQ(after.centers, !row.dropped.centers);
+    EXPECT_EQ(after.health, !row.dropped.health);
+    EXPECT_EQ(after.bounds, !row.dropped.bounds);
+    EXPECT_EQ(after.bind_boxes, !row.dropped.bind_boxes);
+    EXPECT_EQ(after.artefacts, !row.dropped.artefacts);
+    EXPECT_EQ(after.compression, !row.dropped.compression);
+    // What survives is the same object, fresh, not a remade one.
+    EXPECT_EQ(doc.artefacts() != nullptr, after.artefacts);
+    EXPECT_EQ(doc.compression() != nullptr, after.compression);
+    if (after.artefacts) {
+      EXPECT_EQ(doc.artefacts(), artefacts);
+    }
+    // Lazily remade: refresh() brings back the cheap ones, with the same values.
+    doc.refresh();
+    EXPECT_NE(doc.health_product.get(doc.revisions), nullptr);
+    EXPECT_TRUE(doc.bounds().valid());
+  }
+  doc.stop_background_work();
+}
+
+TEST(DocumentRevisions, ACentresJobStartedBeforeABumpNeverPublishes) {
+  Document doc = load("twist_arm.glb");
+  ASSERT_NE(doc.rotation_centers(), nullptr);  // started by the load
+  RotationCentersWork* old_work = doc.centers_work.get(doc.revisions);
+  old_work->job.wait();
+  const std::shared_ptr<const rig::SkinMeshes> stale = old_work->job.result();
+  ASSERT_NE(stale, nullptr);  // done, but not yet published
+  const std::shared_ptr<const rig::SkinMeshes> before = doc.character->shared_skin_meshes();
+  const uint64_t centres_revision = doc.revisions[rig::Input::RotationCenters];
+
+  doc.bump(rig::Input::SkinWeights);
+  EXPECT_EQ(doc.rotation_centers(), nullptr);  // dropped: cancelled and joined
+  const std::shared_ptr<const rig::SkinMeshes> published = doc.poll_rotation_centers(true);
+  ASSERT_NE(published, nullptr);  // a new job, started by the poll, finished
+  EXPECT_NE(published, stale);
+  EXPECT_NE(doc.character->shared_skin_meshes(), stale);
+  EXPECT_NE(doc.character->shared_skin_meshes(), before);
+  EXPECT_EQ(doc.character->shared_skin_meshes(), published);
+  EXPECT_NE(doc.revisions[rig::Input::RotationCenters], centres_revision);
+  EXPECT_EQ(doc.poll_rotation_centers(true), nullptr);  // published once
+  doc.stop_background_work();
+}
+
+TEST(DocumentRevisions, CompressedPlaybackEndsWhenItsClipsAreDropped) {
+  Document doc = load("mannequin.glb");
+  ASSERT_FALSE(doc.model->clips.empty());
+  CompressedClips& c = doc.make_compression();
+  c.request(1.0);  // a loose tolerance: few keys, a pose visibly off the raw one
+  const auto start = std::chrono::steady_clock::now();
+  while (c.session.running() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_NE(c.session.results(), nullptr) << c.session.error();
+  c.play_compressed(true);
+  ASSERT_TRUE(c.playing);
+
+  rig::PoseSelection selection;
+  selection.clip = static_cast<int>(doc.model->clips.size()) - 1;
+  selection.time = 0.5f * (doc.model->clips.back().start + doc.model->clips.back().end);
+  rig::Character raw(*doc.model);
+  raw.evaluate(selection);
+  doc.character->evaluate(selection);
+  const std::vector<glm::mat4> compressed(doc.character->world().begin(),
+                                          doc.character->world().end());
+
+  doc.bump(rig::Input::ClipSet);
+  EXPECT_EQ(doc.compression(), nullptr);
+  // The character plays the file's clips again, bit for bit, not freed compressed ones.
+  doc.character->evaluate(selection);
+  ASSERT_EQ(doc.character->world().size(), raw.world().size());
+  EXPECT_EQ(std::memcmp(doc.character->world().data(), raw.world().data(),
+                        raw.world().size() * sizeof(glm::mat4)),
+            0);
+  EXPECT_NE(
+      std::memcmp(compressed.data(), raw.world().data(), raw.world().size() * sizeof(glm::mat4)), 0)
+      << "the compressed pose should differ from the raw one at 1 cm";
+  doc.stop_background_work();
+}
+
+}  // namespace
+}  // namespace rigview
