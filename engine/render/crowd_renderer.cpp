@@ -216,8 +216,8 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
     if (prim.material >= 0 && prim.material < int(model.materials.size())) {
       const rig::Material& mat = model.materials[size_t(prim.material)];
       g.base_color_factor = mat.base_color_factor;
-      if (mat.base_color_image >= 0 && mat.base_color_image < int(r.textures.size()))
-        texture = r.textures[size_t(mat.base_color_image)];
+      if (mat.base_color.image >= 0 && mat.base_color.image < int(r.textures.size()))
+        texture = r.textures[size_t(mat.base_color.image)];
     }
     g.create(prim, skin, item.skin >= 0 && skin.skinned(), texture);
   }

@@ -123,7 +123,7 @@ uint64_t gl_error_count() { return g_gl_errors.load(); }
 std::vector<GLuint> upload_base_color_textures(const rig::Model& model) {
   std::vector<GLuint> textures(model.images.size(), 0);
   for (const rig::Material& m : model.materials) {
-    const int i = m.base_color_image;
+    const int i = m.base_color.image;
     if (i < 0 || i >= int(model.images.size()) || textures[size_t(i)]) continue;
     const rig::Image& img = model.images[size_t(i)];
     if (img.width <= 0 || img.height <= 0 ||

@@ -204,8 +204,8 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
     if (prim.material >= 0 && prim.material < int(model.materials.size())) {
       const rig::Material& mat = model.materials[prim.material];
       g.base_color_factor = mat.base_color_factor;
-      if (mat.base_color_image >= 0 && mat.base_color_image < int(r.textures.size()))
-        texture = r.textures[mat.base_color_image];
+      if (mat.base_color.image >= 0 && mat.base_color.image < int(r.textures.size()))
+        texture = r.textures[mat.base_color.image];
     }
     g.create(prim, skin, item.skin >= 0 && skin.skinned(), texture);
     max_vertices = std::max<size_t>(max_vertices, prim.vertex_count());
