@@ -36,8 +36,9 @@ TEST(Lighting, KeyLightIsFixedInViewSpace) {
   EXPECT_NEAR(turned.z, -expected.x, 1e-6f);
 }
 
-// Images 0 and 2 are base colours (2 twice), image 1 only a normal map, image 3 a base colour
-// without pixels: two textures, each material's own factor, the neutral grey without one.
+// Images 0 and 2 are base colours (2 twice), image 1 only a normal map (material 4 has nothing
+// else), image 3 a base colour without pixels: two textures, each material's own factor, the
+// neutral grey without one.
 TEST(MaterialTable, BaseColourTexturesAndFactorsPerMaterial) {
   RIG_REQUIRE_GL();
   Model model;
@@ -47,7 +48,7 @@ TEST(MaterialTable, BaseColourTexturesAndFactorsPerMaterial) {
     model.images[size_t(i)].height = 2;
     model.images[size_t(i)].rgba.assign(16, uint8_t(40 * i));
   }
-  model.materials.resize(4);
+  model.materials.resize(5);
   model.materials[0].base_color_factor = glm::vec4(0.5f, 0.25f, 1.0f, 1.0f);
   model.materials[0].base_color.texture = 0;
   model.materials[0].base_color.image = 0;
@@ -57,6 +58,8 @@ TEST(MaterialTable, BaseColourTexturesAndFactorsPerMaterial) {
   model.materials[2].base_color.image = 2;
   model.materials[3].base_color.image = 3;
   model.materials[3].base_color_factor = glm::vec4(0.1f, 0.2f, 0.3f, 0.4f);
+  model.materials[4].normal.texture = 1;
+  model.materials[4].normal.image = 1;
 
   detail::MaterialTable table;
   table.create(model);
@@ -69,7 +72,8 @@ TEST(MaterialTable, BaseColourTexturesAndFactorsPerMaterial) {
   EXPECT_EQ(table.get(1).base_color_factor, glm::vec4(1.0f));  // the spec's default
   EXPECT_EQ(table.get(3).base_color_texture, 0u);              // no pixels: untextured
   EXPECT_EQ(table.get(3).base_color_factor, glm::vec4(0.1f, 0.2f, 0.3f, 0.4f));
-  for (int none : {-1, 4}) {
+  EXPECT_EQ(table.get(4).base_color_texture, 0u);  // a normal map is no base colour
+  for (int none : {-1, 5}) {
     EXPECT_EQ(table.get(none).base_color_factor, glm::vec4(0.8f, 0.8f, 0.8f, 1.0f));
     EXPECT_EQ(table.get(none).base_color_texture, 0u);
   }
