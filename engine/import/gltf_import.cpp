@@ -1,5 +1,5 @@
 // import_gltf: runs the import stages in dependency order and owns the small ones (extensions,
-// node hierarchy, morph weight layout, materials, images, scene roots, draw list).
+// node hierarchy, morph weight layout, images, scene roots, draw list).
 #include "import/gltf_import.h"
 
 #include <cmath>
@@ -226,41 +226,6 @@ void assign_morph_weights(ImportContext& context) {
   }
 }
 
-bool import_materials(ImportContext& context, std::string& error) {
-  const tinygltf::Model& document = context.document;
-  context.model.materials.resize(document.materials.size());
-  for (size_t m = 0; m < document.materials.size(); ++m) {
-    const tinygltf::Material& source = document.materials[m];
-    Material& material = context.model.materials[m];
-    const std::string at = "material " + std::to_string(m);
-    material.name = source.name;
-    material.double_sided = source.doubleSided;
-    const std::vector<double>& factor = source.pbrMetallicRoughness.baseColorFactor;
-    if (factor.size() != 4 || !all_finite(factor)) {
-      error = at + " has a baseColorFactor that is not 4 finite numbers";
-      return false;
-    }
-    material.base_color_factor = glm::vec4(factor[0], factor[1], factor[2], factor[3]);
-    const tinygltf::TextureInfo& texture = source.pbrMetallicRoughness.baseColorTexture;
-    if (texture.index < 0) continue;
-    if (static_cast<size_t>(texture.index) >= document.textures.size()) {
-      error = at + " uses texture " + std::to_string(texture.index) +
-              does_not_exist(document.textures.size());
-      return false;
-    }
-    const int image = document.textures[static_cast<size_t>(texture.index)].source;
-    if (image >= 0 && static_cast<size_t>(image) >= document.images.size()) {
-      error = "texture " + std::to_string(texture.index) + " uses image " + std::to_string(image) +
-              does_not_exist(document.images.size());
-      return false;
-    }
-    // source -1: the picture lives in an extension (KTX2, WebP) we do not decode.
-    material.base_color_image = image;
-    material.base_color_texcoord = texture.texCoord > 0 ? texture.texCoord : 0;
-  }
-  return true;
-}
-
 bool import_images(ImportContext& context, import::GltfSource& source, std::string& error) {
   const tinygltf::Model& document = context.document;
   context.model.images.resize(document.images.size());
@@ -388,7 +353,7 @@ bool run_import(import::GltfSource& source, const ImportOptions& options, Model&
   if (!import::import_skins(context, error)) return false;
   if (!import::check_skinned_joint_ranges(context, error)) return false;
   if (!import::import_animations(context, error)) return false;
-  if (!import_materials(context, error)) return false;
+  if (!import::import_materials(context, error)) return false;
   if (!import_images(context, source, error)) return false;
   if (!import_scene(context, error)) return false;
   build_draws(out);

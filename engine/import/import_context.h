@@ -71,5 +71,7 @@ bool import_skins(ImportContext& context, std::string& error);
 bool check_skinned_joint_ranges(ImportContext& context, std::string& error);
 // anim_import.cpp: clips (needs nodes and meshes; may clear Node::has_matrix).
 bool import_animations(ImportContext& context, std::string& error);
+// material_import.cpp: materials, their textures, samplers and texture transforms.
+bool import_materials(ImportContext& context, std::string& error);
 
 }  // namespace rig::import

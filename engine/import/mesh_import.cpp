@@ -15,6 +15,8 @@ constexpr unsigned kPositionFormats =
     kFloat | kByte | kByteNorm | kUByte | kUByteNorm | kShort | kShortNorm | kUShort | kUShortNorm;
 constexpr unsigned kNormalFormats = kFloat | kByteNorm | kShortNorm;
 constexpr unsigned kTexcoordFormats = kPositionFormats;
+constexpr unsigned kTangentFormats = kFloat | kByteNorm | kShortNorm;
+constexpr unsigned kColorFormats = kFloat | kUByteNorm | kUShortNorm;
 constexpr unsigned kMorphFormats = kFloat | kByte | kByteNorm | kShort | kShortNorm;
 constexpr unsigned kWeightFormats = kFloat | kUByteNorm | kUShortNorm;
 constexpr unsigned kJointFormats = kUByte | kUShort;
@@ -275,6 +277,65 @@ bool import_targets(ImportContext& context, const tinygltf::Primitive& source,
   return true;
 }
 
+// COLOR_0: VEC3 or VEC4, float or normalized unsigned byte/short (read as c/255, c/65535);
+// VEC3 gets alpha 1. A bad one fails the import, as a bad NORMAL does.
+bool import_colors(ImportContext& context, const tinygltf::Primitive& source, const std::string& at,
+                   uint64_t vertex_count, Primitive& primitive, std::string& error) {
+  const int color = attribute(source, "COLOR_0");
+  if (color < 0) return true;
+  uint64_t count = 0;
+  if (!context.reader.element_count(color, count, error)) {
+    error = at + " COLOR_0: " + error;
+    return false;
+  }
+  if (context.document.accessors[static_cast<size_t>(color)].type == TINYGLTF_TYPE_VEC3) {
+    std::vector<glm::vec3> rgb;
+    if (!read_vectors(context, color, ElementType::Vec3, kColorFormats, vertex_count,
+                      at + " COLOR_0", rgb, error)) {
+      return false;
+    }
+    primitive.colors0.resize(rgb.size());
+    for (size_t v = 0; v < rgb.size(); ++v) primitive.colors0[v] = glm::vec4(rgb[v], 1.0f);
+    return true;
+  }
+  return read_vectors(context, color, ElementType::Vec4, kColorFormats, vertex_count,
+                      at + " COLOR_0", primitive.colors0, error);
+}
+
+// TANGENT: VEC4 (w the handedness), float or (KHR_mesh_quantization) normalized byte/short.
+// Only normal mapping would read it, so a wrong type or count costs a warning and the attribute
+// is dropped rather than failing a file whose geometry and animation are fine; an accessor
+// that does not exist or reads outside its buffer is an error, as for every attribute.
+bool import_tangents(ImportContext& context, const tinygltf::Primitive& source,
+                     const std::string& at, uint64_t vertex_count, Primitive& primitive,
+                     std::string& error) {
+  const int tangent = attribute(source, "TANGENT");
+  if (tangent < 0) return true;
+  uint64_t count = 0;
+  if (!context.reader.element_count(tangent, count, error)) {
+    error = at + " TANGENT: " + error;
+    return false;
+  }
+  const tinygltf::Accessor& accessor = context.document.accessors[static_cast<size_t>(tangent)];
+  const int component = accessor.componentType;
+  const bool format = accessor.normalized ? component == TINYGLTF_COMPONENT_TYPE_BYTE ||
+                                                component == TINYGLTF_COMPONENT_TYPE_SHORT
+                                          : component == TINYGLTF_COMPONENT_TYPE_FLOAT;
+  std::string problem;
+  if (accessor.type != TINYGLTF_TYPE_VEC4 || !format) {
+    problem = " is not VEC4 of floats or normalized bytes or shorts";
+  } else if (count != vertex_count) {
+    problem = " has " + std::to_string(count) + " elements but POSITION has " +
+              std::to_string(vertex_count);
+  }
+  if (!problem.empty()) {
+    context.warnings.add("TANGENT_INVALID", 1, at + " TANGENT" + problem + " (ignored)");
+    return true;
+  }
+  return read_vectors(context, tangent, ElementType::Vec4, kTangentFormats, vertex_count,
+                      at + " TANGENT", primitive.tangents, error);
+}
+
 bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
                       const std::string& at, Primitive& primitive, InfluenceCounts& counts,
                       std::string& error) {
@@ -331,6 +392,14 @@ bool import_primitive(ImportContext& context, const tinygltf::Primitive& source,
       return false;
     }
   }
+  if (const int texcoord = attribute(source, "TEXCOORD_1"); texcoord >= 0) {
+    if (!read_vectors(context, texcoord, ElementType::Vec2, kTexcoordFormats, vertex_count,
+                      at + " TEXCOORD_1", primitive.texcoords1, error)) {
+      return false;
+    }
+  }
+  if (!import_colors(context, source, at, vertex_count, primitive, error)) return false;
+  if (!import_tangents(context, source, at, vertex_count, primitive, error)) return false;
   if (source.indices >= 0) {
     if (!context.reader.read_uints(source.indices, ElementType::Scalar, kIndexFormats,
                                    primitive.indices, error)) {

@@ -72,7 +72,13 @@ struct Primitive {
   std::vector<glm::vec3> normals;  // always vertex_count(); generated when the file has none
   bool normals_generated = false;
   std::vector<glm::vec2> texcoords0;  // empty when absent
-  std::vector<uint32_t> indices;      // empty when the primitive is not indexed
+  std::vector<glm::vec2> texcoords1;  // TEXCOORD_1, empty when absent
+  // TANGENT: xyz the tangent, w = ±1 the bitangent's handedness. Empty when absent or dropped
+  // (an unusable one is reported as a warning, not an error).
+  std::vector<glm::vec4> tangents;
+  // COLOR_0 as linear floats; a VEC3 accessor gets alpha 1. Empty when absent.
+  std::vector<glm::vec4> colors0;
+  std::vector<uint32_t> indices;  // empty when the primitive is not indexed
   // Skin influences, vertex-major: vertex v owns [v*influences, (v+1)*influences).
   // `influences` is 4 per JOINTS_n/WEIGHTS_n set; weights are normalized to sum 1 on import.
   uint32_t influences = 0;
@@ -105,12 +111,68 @@ struct Image {
   std::vector<uint8_t> rgba;  // width*height*4, empty when decoding failed
 };
 
+// glTF sampler values (the GL enums the spec uses), kept as numbers so the renderer can hand
+// them to GL as they are. Filters: -1 when the file leaves them to the renderer.
+inline constexpr int kWrapRepeat = 10497;
+inline constexpr int kWrapClampToEdge = 33071;
+inline constexpr int kWrapMirroredRepeat = 33648;
+
+struct TextureSampler {
+  int mag_filter = -1;  // 9728 NEAREST, 9729 LINEAR, -1 unspecified
+  int min_filter = -1;  // 9728, 9729, 9984..9987 (mipmapped), -1 unspecified
+  int wrap_s = kWrapRepeat;
+  int wrap_t = kWrapRepeat;
+};
+
+// KHR_texture_transform: uv' = T(offset) · R(rotation) · S(scale) · uv, as the extension defines
+// it (rotation in radians, counter-clockwise in UV space).
+struct TextureTransform {
+  glm::vec2 offset{0.0f};
+  float rotation = 0.0f;
+  glm::vec2 scale{1.0f};
+  int texcoord = -1;  // the extension's texCoord override, -1 when it has none
+};
+
+// One texture slot of a material (textureInfo): which texture and picture, how it is sampled and
+// which TEXCOORD_n set addresses it.
+struct TextureRef {
+  int texture = -1;  // glTF texture index, -1 when the slot is empty
+  int image = -1;    // index into Model::images, -1 when empty or the picture is in an extension
+                     // we do not decode (KTX2, WebP)
+  int texcoord = 0;  // TEXCOORD_n set (before any transform override)
+  TextureSampler sampler;
+  bool has_transform = false;
+  TextureTransform transform;
+
+  bool present() const { return texture >= 0; }
+  // The set actually addressed: the transform's override when it has one.
+  int effective_texcoord() const {
+    return has_transform && transform.texcoord >= 0 ? transform.texcoord : texcoord;
+  }
+};
+
+enum class AlphaMode : uint8_t { Opaque, Mask, Blend };
+
+// The whole glTF 2.0 material, defaults as the spec gives them. Only the base colour is shaded
+// today; the rest is kept so the shading that uses it needs no importer change.
 struct Material {
   std::string name;
   glm::vec4 base_color_factor{1.0f};
-  int base_color_image = -1;  // index into Model::images, -1 when untextured
-  int base_color_texcoord = 0;
+  TextureRef base_color;
+  float metallic_factor = 1.0f;
+  float roughness_factor = 1.0f;
+  TextureRef metallic_roughness;  // roughness in G, metalness in B
+  TextureRef normal;
+  float normal_scale = 1.0f;
+  TextureRef occlusion;  // R
+  float occlusion_strength = 1.0f;
+  glm::vec3 emissive_factor{0.0f};
+  TextureRef emissive;
+  float emissive_strength = 1.0f;  // KHR_materials_emissive_strength
+  AlphaMode alpha_mode = AlphaMode::Opaque;
+  float alpha_cutoff = 0.5f;  // used by AlphaMode::Mask
   bool double_sided = false;
+  bool unlit = false;  // KHR_materials_unlit
 };
 
 enum class Interpolation : uint8_t { Step, Linear, CubicSpline };

@@ -11,34 +11,29 @@
 #include "render/gl_util.h"
 #include "render/gpu_mesh.h"
 #include "render/gpu_timer.h"
+#include "render/materials.h"
+#include "render/mesh_pass.h"
 #include "render/overlays.h"
 #include "render/skin_programs.h"
 
 namespace rig::render {
 
 using detail::GpuDrawItem;
+using detail::MeshPass;
 using detail::MeshProgram;
 
 struct CrowdRenderer::Impl {
   bool initialized = false;
   bool owns_gl_objects = false;
   GLint max_texels = 0;
-  // [method][capture], and the rigid ones [capture].
-  std::array<std::array<MeshProgram, 2>, rig::kSkinningMethodCount> skinned{};
-  std::array<MeshProgram, 2> rigid{};
-  // The CROWD uniforms of each program above, looked up once (same indexing, rigid last).
-  struct CrowdUniforms {
-    GLint columns = -1, rows = -1, spacing = -1, stride = -1, base = -1, rigid_stride = -1,
-          rigid_base = -1;
-  };
-  std::array<std::array<CrowdUniforms, 2>, rig::kSkinningMethodCount + 1> uniforms{};
+  detail::SkinPrograms programs;  // the instanced variants
   detail::Overlays overlays;
   detail::GpuTimer timer;
   detail::FeedbackCapture feedback;
 
   const rig::Crowd* crowd = nullptr;
   std::vector<GpuDrawItem> items;
-  std::vector<GLuint> textures;
+  detail::MaterialTable materials;
   // One texture buffer per method in crowd->methods() (0 elsewhere).
   std::array<GLuint, rig::kSkinningMethodCount> palette_buffer{}, palette_texture{};
   // Every instance's world matrices of the rigid items' nodes (0 without rigid items).
@@ -48,30 +43,19 @@ struct CrowdRenderer::Impl {
   ~Impl() { release_all(); }
   void release_crowd();
   void release_all();
-  void set_program(const MeshProgram& p, const CrowdUniforms& u, const GpuDrawItem& g,
-                   const rig::DrawItem& item, rig::SkinningMethod method) const;
-  static CrowdUniforms crowd_uniforms(GLuint id) {
-    return {
-        glGetUniformLocation(id, "u_grid_columns"), glGetUniformLocation(id, "u_grid_rows"),
-        glGetUniformLocation(id, "u_grid_spacing"), glGetUniformLocation(id, "u_instance_stride"),
-        glGetUniformLocation(id, "u_palette_base"), glGetUniformLocation(id, "u_rigid_stride"),
-        glGetUniformLocation(id, "u_rigid_base")};
-  }
-  // Program and uniforms of a draw item: skinned with `method`, or rigid.
-  const MeshProgram& program(bool skinned_item, rig::SkinningMethod method, int capture,
-                             const CrowdUniforms*& u) const {
-    const size_t row = skinned_item ? size_t(method) : rig::kSkinningMethodCount;
-    u = &uniforms[row][size_t(capture)];
-    return skinned_item ? skinned[size_t(method)][size_t(capture)] : rigid[size_t(capture)];
+  void set_program(const MeshProgram& p, const GpuDrawItem& g, const rig::DrawItem& item,
+                   rig::SkinningMethod method) const;
+  // The program of a draw item: skinned with `method`, or rigid.
+  const MeshProgram& program(const GpuDrawItem& g, rig::SkinningMethod method, bool capture) const {
+    return programs.get({g.skinned() ? &rig::method_info(method) : nullptr,
+                         materials.get(g.material).features, true, capture});
   }
 };
 
 void CrowdRenderer::Impl::release_crowd() {
   for (GpuDrawItem& d : items) d.release();
   items.clear();
-  for (GLuint t : textures)
-    if (t) glDeleteTextures(1, &t);
-  textures.clear();
+  materials.release();
   for (size_t m = 0; m < palette_buffer.size(); ++m) {
     if (palette_buffer[m]) glDeleteBuffers(1, &palette_buffer[m]);
     if (palette_texture[m]) glDeleteTextures(1, &palette_texture[m]);
@@ -86,13 +70,7 @@ void CrowdRenderer::Impl::release_crowd() {
 void CrowdRenderer::Impl::release_all() {
   if (!owns_gl_objects) return;
   release_crowd();
-  for (auto& per_method : skinned)
-    for (MeshProgram& p : per_method)
-      if (p.id) glDeleteProgram(p.id);
-  for (MeshProgram& p : rigid)
-    if (p.id) glDeleteProgram(p.id);
-  skinned = {};
-  rigid = {};
+  programs.release();
   overlays.release();
   timer.release();
   feedback.release();
@@ -110,36 +88,7 @@ bool CrowdRenderer::init(std::string& error) {
   r.owns_gl_objects = true;
   install_gl_debug_output();
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r.max_texels);
-  const std::vector<std::string_view> fs = {"mesh.frag.glsl"};
-  const std::vector<const char*> feedback = {"v_world_position", "v_world_normal"};
-  const std::string crowd_define = "#define CROWD 1\n";
-  for (int capture = 0; capture < 2; ++capture) {
-    const GLuint id =
-        build_program({"skin_common.glsl", "mesh.vert.glsl"}, fs,
-                      detail::skinning_layout_header(nullptr, false, 0) + crowd_define,
-                      capture ? feedback : std::vector<const char*>{}, error);
-    if (!id) {
-      error = "rigid crowd program: " + error;
-      return false;
-    }
-    r.rigid[size_t(capture)] = detail::mesh_program(id);
-    glUseProgram(id);  // the rigid matrices use the palette's unit (rigid programs have none)
-    glUniform1i(glGetUniformLocation(id, "u_rigid_tbo"), detail::kPaletteUnit);
-    glUseProgram(0);
-    r.uniforms[rig::kSkinningMethodCount][size_t(capture)] = Impl::crowd_uniforms(id);
-  }
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
-    for (int capture = 0; capture < 2; ++capture) {
-      const GLuint id = build_program({"skin_common.glsl", m.shader, "mesh.vert.glsl"}, fs,
-                                      detail::skinning_layout_header(&m, true, 0) + crowd_define,
-                                      capture ? feedback : std::vector<const char*>{}, error);
-      if (!id) {
-        error = std::string(m.name) + " crowd program (" + m.shader + "): " + error;
-        return false;
-      }
-      r.skinned[size_t(m.method)][size_t(capture)] = detail::mesh_program(id);
-      r.uniforms[size_t(m.method)][size_t(capture)] = Impl::crowd_uniforms(id);
-    }
+  if (!r.programs.build(detail::Instancing::Crowd, 0, error)) return false;
   if (!r.overlays.init(error)) return false;
   r.timer.init();
   check_gl_errors("CrowdRenderer::init");
@@ -202,8 +151,7 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
     create_texture_buffer(texels, r.rigid_buffer, r.rigid_texture);
   }
 
-  // Base colour textures (sRGB), as Renderer::set_model makes them.
-  r.textures = upload_base_color_textures(model);
+  r.materials.create(model);
 
   const rig::SkinMeshes& meshes = *crowd.shared_skin_meshes();
   r.items.resize(model.draws.size());
@@ -211,15 +159,7 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
     const rig::DrawItem& item = model.draws[d];
     const rig::Primitive& prim = model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
     const rig::SkinMesh& skin = meshes.get(item.mesh, item.primitive);
-    GpuDrawItem& g = r.items[d];
-    GLuint texture = 0;
-    if (prim.material >= 0 && prim.material < int(model.materials.size())) {
-      const rig::Material& mat = model.materials[size_t(prim.material)];
-      g.base_color_factor = mat.base_color_factor;
-      if (mat.base_color_image >= 0 && mat.base_color_image < int(r.textures.size()))
-        texture = r.textures[size_t(mat.base_color_image)];
-    }
-    g.create(prim, skin, item.skin >= 0 && skin.skinned(), texture);
+    r.items[d].create(prim, skin, item.skin >= 0 && skin.skinned());
   }
   r.crowd = &crowd;
   // The ground under the whole crowd: instance 0's pose repeated over the grid.
@@ -245,24 +185,23 @@ void CrowdRenderer::upload(const rig::Crowd& crowd) {
   check_gl_errors("CrowdRenderer::upload");
 }
 
-void CrowdRenderer::Impl::set_program(const MeshProgram& p, const CrowdUniforms& u,
-                                      const GpuDrawItem& g, const rig::DrawItem& item,
-                                      rig::SkinningMethod method) const {
+void CrowdRenderer::Impl::set_program(const MeshProgram& p, const GpuDrawItem& g,
+                                      const rig::DrawItem& item, rig::SkinningMethod method) const {
   const int columns = rig::Crowd::grid_columns(crowd->count());
-  glUniform1i(u.columns, columns);
-  glUniform1i(u.rows, (crowd->count() + columns - 1) / columns);
-  glUniform1f(u.spacing, crowd->spacing());
+  glUniform1i(p.grid_columns, columns);
+  glUniform1i(p.grid_rows, (crowd->count() + columns - 1) / columns);
+  glUniform1f(p.grid_spacing, crowd->spacing());
   if (g.skinned()) {
-    glUniform1i(p.influences, g.influences);
-    glUniform1i(p.joint_count, GLint(crowd->model().skins[size_t(item.skin)].joints.size()));
-    glUniform1i(u.stride, GLint(crowd->instance_rows(method)));
-    glUniform1i(u.base, GLint(crowd->skin_first_row(item.skin, method)));
+    detail::place_skinned(p, g.influences,
+                          GLint(crowd->model().skins[size_t(item.skin)].joints.size()));
+    glUniform1i(p.instance_stride, GLint(crowd->instance_rows(method)));
+    glUniform1i(p.palette_base, GLint(crowd->skin_first_row(item.skin, method)));
     glActiveTexture(GL_TEXTURE0 + detail::kPaletteUnit);
     glBindTexture(GL_TEXTURE_BUFFER, palette_texture[size_t(method)]);
     glActiveTexture(GL_TEXTURE0);
   } else {
-    glUniform1i(u.rigid_stride, GLint(crowd->rigid_rows_per_instance()));
-    glUniform1i(u.rigid_base, GLint(crowd->rigid_slot(item.node)) * 4);
+    glUniform1i(p.rigid_stride, GLint(crowd->rigid_rows_per_instance()));
+    glUniform1i(p.rigid_base, GLint(crowd->rigid_slot(item.node)) * 4);
     glActiveTexture(GL_TEXTURE0 + detail::kPaletteUnit);
     glBindTexture(GL_TEXTURE_BUFFER, rigid_texture);
     glActiveTexture(GL_TEXTURE0);
@@ -285,29 +224,19 @@ void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::Sk
   glDepthMask(GL_TRUE);
   const glm::mat4 view_proj = camera.projection * camera.view;
   if (grid) r.overlays.draw_grid(view_proj);
-  const glm::vec3 key =
-      glm::normalize(glm::vec3(glm::inverse(camera.view) * glm::vec4(-0.45f, 0.75f, 0.55f, 0.0f)));
   const rig::Model& model = r.crowd->model();
   const GLsizei instances = GLsizei(r.crowd->count());
+  MeshPass pass(
+      {view_proj, camera.eye, detail::Lighting::for_camera(camera), false, glm::vec4(0.0f)});
   for (size_t d = 0; d < r.items.size(); ++d) {
     const GpuDrawItem& g = r.items[d];
     if (g.skinned() && !palettes) continue;
-    const Impl::CrowdUniforms* u = nullptr;
-    const MeshProgram& p = r.program(g.skinned(), method, 0, u);
-    glUseProgram(p.id);
-    glUniformMatrix4fv(p.view_proj, 1, GL_FALSE, glm::value_ptr(view_proj));
-    glUniform3fv(p.eye, 1, glm::value_ptr(camera.eye));
-    glUniform3fv(p.key_direction, 1, glm::value_ptr(key));
-    glUniform1i(p.flat, 0);
-    glUniform1i(p.field_view, 0);
-    r.set_program(p, *u, g, model.draws[d], method);
-    glUniform4fv(p.base_color_factor, 1, glm::value_ptr(g.base_color_factor));
-    glUniform1i(p.has_texture, g.base_color_texture ? 1 : 0);
-    glActiveTexture(GL_TEXTURE0 + detail::kBaseColorUnit);
-    glBindTexture(GL_TEXTURE_2D, g.base_color_texture);
-    g.draw_instanced(instances);
+    const MeshProgram& p = r.program(g, method, false);
+    pass.use(p);
+    r.set_program(p, g, model.draws[d], method);
+    pass.draw(g, r.materials.get(g.material), nullptr, instances);
   }
-  glBindVertexArray(0);
+  pass.end();
   glUseProgram(0);
   r.timer.end();
   check_gl_errors("CrowdRenderer::draw");
@@ -332,11 +261,10 @@ bool CrowdRenderer::read_back(size_t draw_index, rig::SkinningMethod method,
     return false;
   }
   if (n == 0) return true;
-  const Impl::CrowdUniforms* u = nullptr;
-  const MeshProgram& p = r.program(g.skinned(), method, 1, u);
+  const MeshProgram& p = r.program(g, method, true);
   glUseProgram(p.id);
   glUniformMatrix4fv(p.view_proj, 1, GL_FALSE, glm::value_ptr(glm::mat4(1.0f)));
-  r.set_program(p, *u, g, r.crowd->model().draws[draw_index], method);
+  r.set_program(p, g, r.crowd->model().draws[draw_index], method);
   const uint64_t errors_before = rig::render::gl_error_count();
   r.feedback.capture(g.vao, g.vertex_count, positions, normals, GLsizei(r.crowd->count()));
   glUseProgram(0);

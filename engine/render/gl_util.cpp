@@ -120,29 +120,4 @@ void check_gl_errors(const char* where) {
 
 uint64_t gl_error_count() { return g_gl_errors.load(); }
 
-std::vector<GLuint> upload_base_color_textures(const rig::Model& model) {
-  std::vector<GLuint> textures(model.images.size(), 0);
-  for (const rig::Material& m : model.materials) {
-    const int i = m.base_color_image;
-    if (i < 0 || i >= int(model.images.size()) || textures[size_t(i)]) continue;
-    const rig::Image& img = model.images[size_t(i)];
-    if (img.width <= 0 || img.height <= 0 ||
-        img.rgba.size() != size_t(img.width) * size_t(img.height) * 4)
-      continue;
-    glGenTextures(1, &textures[size_t(i)]);
-    glBindTexture(GL_TEXTURE_2D, textures[size_t(i)]);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, img.width, img.height, 0, GL_RGBA,
-                 GL_UNSIGNED_BYTE, img.rgba.data());
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-  }
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // the GL default, which the app's own uploads expect
-  glBindTexture(GL_TEXTURE_2D, 0);
-  return textures;
-}
-
 }  // namespace rig::render

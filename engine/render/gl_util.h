@@ -10,8 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "model/model.h"
-
 namespace rig::render {
 
 // Compiles "#version 330 core" + `defines` + the named embedded files (shaders/*.glsl, in
@@ -30,9 +28,5 @@ void install_gl_debug_output();
 void check_gl_errors(const char* where);
 
 uint64_t gl_error_count();
-
-// One sRGB, mipmapped, repeating texture per image a material uses as its base colour (0 for
-// the others, and for images whose pixels are missing or malformed): index = image index.
-std::vector<GLuint> upload_base_color_textures(const rig::Model& model);
 
 }  // namespace rig::render

@@ -38,14 +38,13 @@ GLenum gl_mode(rig::PrimitiveMode mode) {
 
 }  // namespace
 
-void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned,
-                         GLuint texture_of_material) {
+void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned) {
   const uint32_t n = prim.vertex_count();
   mode = gl_mode(prim.mode);
   vertex_count = static_cast<GLsizei>(n);
   index_count = static_cast<GLsizei>(prim.indices.size());
   morphed = !prim.targets.empty();
-  base_color_texture = texture_of_material;
+  material = prim.material;
   influences = skinned ? static_cast<int>(skin.influences) : 0;
 
   std::vector<float> position_normal(size_t(n) * 6);

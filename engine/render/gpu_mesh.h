@@ -21,9 +21,7 @@ struct GpuDrawItem {
   GLsizei vertex_count = 0, index_count = 0;
   int influences = 0;  // 0 (rigid), 4 or 8: SkinMesh::influences
   bool morphed = false;
-  // The material's base colour (a neutral grey without one) and texture (0: none).
-  glm::vec4 base_color_factor{0.8f, 0.8f, 0.8f, 1.0f};
-  GLuint base_color_texture = 0;
+  int material = -1;  // the primitive's material (MaterialTable::get), -1 without one
   glm::mat4 world{1.0f};
   glm::mat3 normal_matrix{1.0f};
 
@@ -33,8 +31,7 @@ struct GpuDrawItem {
   }
   // Creates the item's buffers. `skin` = the prepared influences (not skinned: rigid).
   // Allocates; once per model.
-  void create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned,
-              GLuint texture_of_material);
+  void create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned);
   void release();
   // Rewrites the centre-of-rotation attribute from skin.rotation_centers ((0, 0, 0, 0) per
   // vertex when the mesh has none: the shader then rotates about the vertex itself).

@@ -1,6 +1,6 @@
-// The renderer: owns the GPU resources (gpu_mesh, gpu_palette, skin_programs, overlays,
-// gpu_timer, feedback_capture) and keeps the pass order of a frame: grid, surfaces (with an
-// optional scalar field), wireframe, skeleton; compare columns; text.
+// The renderer: owns the GPU resources (gpu_mesh, gpu_palette, skin_programs, materials,
+// overlays, gpu_timer, feedback_capture) and keeps the pass order of a frame: grid, surfaces
+// (the mesh pass, with an optional scalar field), wireframe, skeleton; compare columns; text.
 #include "render/renderer.h"
 
 #include <glad/gl.h>
@@ -17,6 +17,8 @@
 #include "render/gpu_mesh.h"
 #include "render/gpu_palette.h"
 #include "render/gpu_timer.h"
+#include "render/materials.h"
+#include "render/mesh_pass.h"
 #include "render/overlays.h"
 #include "render/skin_programs.h"
 
@@ -24,6 +26,7 @@ namespace rig::render {
 
 using detail::GpuDrawItem;
 using detail::GpuSkin;
+using detail::MeshPass;
 using detail::MeshProgram;
 
 namespace {
@@ -33,10 +36,6 @@ namespace {
 constexpr uint32_t kMaxPaletteUniformBytes = 65536;
 constexpr uint32_t kMinPaletteUniformBytes = 16384;  // GL 3.3's minimum block size
 constexpr uint32_t kAllMethods = (1u << rig::kSkinningMethodCount) - 1u;
-
-void set_mat4(GLint loc, const glm::mat4& m) {
-  if (loc >= 0) glUniformMatrix4fv(loc, 1, GL_FALSE, glm::value_ptr(m));
-}
 
 // Every row of the table, in order: the methods draw_compare shows by default.
 std::array<rig::SkinningMethod, rig::kSkinningMethodCount> all_methods() {
@@ -66,7 +65,7 @@ struct Renderer::Impl {
   std::shared_ptr<const rig::SkinMeshes> meshes;
   std::vector<GpuDrawItem> items;
   std::vector<GpuSkin> skins;
-  std::vector<GLuint> textures;  // per model image, 0 when unused or undecodable
+  detail::MaterialTable materials;
   std::vector<glm::vec3> morph_positions, morph_normals;
   std::vector<float> morph_interleaved;
 
@@ -121,7 +120,7 @@ bool Renderer::init(std::string& error) {
   limit = std::max<uint32_t>(limit / 16u, 1u) * 16u;
   r.palette_limit_bytes = limit;
 
-  if (!r.programs.build(limit / 16u, error)) return false;
+  if (!r.programs.build(detail::Instancing::Off, limit / 16u, error)) return false;
   if (!r.overlays.init(error)) return false;
   r.timer.init();
   check_gl_errors("Renderer::init");
@@ -134,9 +133,7 @@ void Renderer::Impl::release_model() {
   items.clear();
   for (GpuSkin& s : skins) s.release();
   skins.clear();
-  for (GLuint t : textures)
-    if (t) glDeleteTextures(1, &t);
-  textures.clear();
+  materials.release();
   overlays.clear_model();
   item_has_field.clear();
   uploaded_field = nullptr;
@@ -189,8 +186,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
     }
   }
 
-  // Base colour textures (sRGB), only for images a material uses.
-  r.textures = upload_base_color_textures(model);
+  r.materials.create(model);
 
   // Draw items: one VAO each (morph weights and node matrices are per node).
   size_t max_morph_vertices = 0, max_vertices = 0;
@@ -200,14 +196,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
     const rig::Primitive& prim = model.meshes[item.mesh].primitives[item.primitive];
     const rig::SkinMesh& skin = r.meshes->get(item.mesh, item.primitive);
     GpuDrawItem& g = r.items[d];
-    GLuint texture = 0;
-    if (prim.material >= 0 && prim.material < int(model.materials.size())) {
-      const rig::Material& mat = model.materials[prim.material];
-      g.base_color_factor = mat.base_color_factor;
-      if (mat.base_color_image >= 0 && mat.base_color_image < int(r.textures.size()))
-        texture = r.textures[mat.base_color_image];
-    }
-    g.create(prim, skin, item.skin >= 0 && skin.skinned(), texture);
+    g.create(prim, skin, item.skin >= 0 && skin.skinned());
     max_vertices = std::max<size_t>(max_vertices, prim.vertex_count());
     if (g.morphed) max_morph_vertices = std::max<size_t>(max_morph_vertices, prim.vertex_count());
   }
@@ -240,8 +229,6 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
 }
 
 void Renderer::clear_model() { impl_->release_model(); }
-
-bool Renderer::has_model() const { return impl_->model != nullptr; }
 
 const rig::SkinMeshes* Renderer::skin_meshes() const { return impl_->meshes.get(); }
 
@@ -382,54 +369,25 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
   const rig::Model& m = *model;
   const rig::SkinningMethodInfo& info = rig::method_info(method);
   ensure_palettes(method);
-  const glm::mat4 view_proj = camera.projection * camera.view;
-  // Key light from above and to the left of the camera, fixed in view space so the visible
-  // side is always lit.
-  const glm::vec3 key =
-      glm::normalize(glm::vec3(glm::inverse(camera.view) * glm::vec4(-0.45f, 0.75f, 0.55f, 0.0f)));
-  const MeshProgram* bound = nullptr;
+  MeshPass pass({camera.projection * camera.view, camera.eye, detail::Lighting::for_camera(camera),
+                 flat, flat_color});
   for (size_t d = 0; d < items.size(); ++d) {
     const GpuDrawItem& g = items[d];
     const rig::DrawItem& item = m.draws[d];
     const GpuSkin* skin = g.skinned() ? &skins[item.skin] : nullptr;
     const bool tbo = skin && skin->uses_texture_buffer(method);
-    const MeshProgram& p = programs.get(skin ? &info : nullptr, tbo, false);
-    if (bound != &p) {
-      glUseProgram(p.id);
-      set_mat4(p.view_proj, view_proj);
-      glUniform3fv(p.eye, 1, glm::value_ptr(camera.eye));
-      glUniform3fv(p.key_direction, 1, glm::value_ptr(key));
-      glUniform1i(p.flat, flat ? 1 : 0);
-      glUniform4fv(p.flat_color, 1, glm::value_ptr(flat_color));
-      bound = &p;
-    }
+    const detail::GpuMaterial& material = materials.get(g.material);
+    const MeshProgram& p = programs.get({skin ? &info : nullptr, material.features, tbo, false});
+    pass.use(p);
     if (skin) {
-      glUniform1i(p.influences, g.influences);
-      glUniform1i(p.joint_count, GLint(skin->joints));
+      detail::place_skinned(p, g.influences, GLint(skin->joints));
       skin->bind(method);
     } else {
-      set_mat4(p.model, g.world);
-      glUniformMatrix3fv(p.normal_matrix, 1, GL_FALSE, glm::value_ptr(g.normal_matrix));
+      detail::place_rigid(p, g.world, g.normal_matrix);
     }
-    if (!flat) {
-      const bool show_field = field && item_has_field[d];
-      glUniform1i(p.field_view, show_field ? 1 : 0);
-      if (show_field) {
-        glUniform1i(p.color_map, static_cast<GLint>(field->map));
-        glUniform2f(p.field_range, field->min, field->max);
-        glUniform3fv(p.undefined_color, 1, glm::value_ptr(field->undefined_color));
-      }
-      glUniform4fv(p.base_color_factor, 1, glm::value_ptr(g.base_color_factor));
-      glUniform1i(p.has_texture, g.base_color_texture ? 1 : 0);
-      glActiveTexture(GL_TEXTURE0 + detail::kBaseColorUnit);
-      glBindTexture(GL_TEXTURE_2D, g.base_color_texture);
-    } else if (!g.triangles()) {
-      continue;  // the wireframe pass only outlines triangles
-    }
-    g.draw();
+    pass.draw(g, material, field && item_has_field[d] ? field : nullptr);
   }
-  glBindVertexArray(0);
-  glActiveTexture(GL_TEXTURE0);
+  pass.end();
 }
 
 void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOptions& options) {
@@ -556,14 +514,12 @@ bool Renderer::read_back_skinned(size_t draw_index, rig::SkinningMethod method,
   const bool tbo = skin && skin->uses_texture_buffer(method);
   const MeshProgram& p = r.programs.get(skin ? &rig::method_info(method) : nullptr, tbo, true);
   glUseProgram(p.id);
-  set_mat4(p.view_proj, glm::mat4(1.0f));
+  glUniformMatrix4fv(p.view_proj, 1, GL_FALSE, glm::value_ptr(glm::mat4(1.0f)));
   if (skin) {
-    glUniform1i(p.influences, g.influences);
-    glUniform1i(p.joint_count, GLint(skin->joints));
+    detail::place_skinned(p, g.influences, GLint(skin->joints));
     skin->bind(method);
   } else {
-    set_mat4(p.model, g.world);
-    glUniformMatrix3fv(p.normal_matrix, 1, GL_FALSE, glm::value_ptr(g.normal_matrix));
+    detail::place_rigid(p, g.world, g.normal_matrix);
   }
   r.feedback.capture(g.vao, g.vertex_count, out_positions, out_normals);
   glUseProgram(0);

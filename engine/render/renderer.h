@@ -107,7 +107,6 @@ class Renderer {
   bool set_model(const rig::Model& model, std::shared_ptr<const rig::SkinMeshes> meshes,
                  std::string& error);
   void clear_model();
-  bool has_model() const;
   // The prepared skin meshes of the current model (nullptr without one).
   const rig::SkinMeshes* skin_meshes() const;
   // Replaces the current model's prepared skin meshes by `meshes`, made from the same model

@@ -5,6 +5,7 @@
 
 #include "analysis/color_map.h"
 #include "render/gl_util.h"
+#include "render/materials.h"
 
 namespace rig::render::detail {
 
@@ -26,6 +27,13 @@ MeshProgram mesh_program(GLuint id) {
   p.color_map = glGetUniformLocation(id, "u_color_map");
   p.field_range = glGetUniformLocation(id, "u_field_range");
   p.undefined_color = glGetUniformLocation(id, "u_undefined_color");
+  p.grid_columns = glGetUniformLocation(id, "u_grid_columns");
+  p.grid_rows = glGetUniformLocation(id, "u_grid_rows");
+  p.grid_spacing = glGetUniformLocation(id, "u_grid_spacing");
+  p.instance_stride = glGetUniformLocation(id, "u_instance_stride");
+  p.palette_base = glGetUniformLocation(id, "u_palette_base");
+  p.rigid_stride = glGetUniformLocation(id, "u_rigid_stride");
+  p.rigid_base = glGetUniformLocation(id, "u_rigid_base");
   glUseProgram(id);
   // The colour maps never change: set once per program.
   namespace a = rig::analysis;
@@ -43,6 +51,9 @@ MeshProgram mesh_program(GLuint id) {
     glUniform1i(tex, kBaseColorUnit);
   if (GLint pal = glGetUniformLocation(id, "u_palette_tbo"); pal >= 0)
     glUniform1i(pal, kPaletteUnit);
+  // Instanced rigid programs read the node matrices on the palette's unit (they have none).
+  if (GLint rigid = glGetUniformLocation(id, "u_rigid_tbo"); rigid >= 0)
+    glUniform1i(rigid, kPaletteUnit);
   if (GLuint block = glGetUniformBlockIndex(id, "Palette"); block != GL_INVALID_INDEX)
     glUniformBlockBinding(id, block, kPaletteBinding);
   glUseProgram(0);
@@ -62,64 +73,89 @@ std::string skinning_layout_header(const rig::SkinningMethodInfo* method, bool t
   return h;
 }
 
-bool SkinPrograms::build(uint32_t palette_vec4s, std::string& error) {
+namespace {
+
+// Material feature bits → #defines (none yet: kMaterialFeatureCount is 0).
+std::string material_feature_defines(uint32_t features) {
+  std::string defines;
+  for (uint32_t bit = 0; bit < kMaterialFeatureCount; ++bit)
+    if (features & (1u << bit))
+      defines += "#define MATERIAL_FEATURE_" + std::to_string(bit) + " 1\n";
+  return defines;
+}
+
+constexpr size_t kRows = rig::kSkinningMethodCount + 1;  // every method, then rigid
+
+}  // namespace
+
+size_t SkinPrograms::index(const ProgramKey& key) const {
+  const size_t row = key.method ? size_t(key.method->method) : rig::kSkinningMethodCount;
+  const size_t features = key.material_features & (kMaterialFeatureVariants - 1u);
+  // Rigid programs have no palette, and instanced ones keep theirs in a texture buffer: one
+  // storage slot each.
+  const bool tbo = key.method && instancing_ == Instancing::Off && key.texture_buffer;
+  return ((row * kMaterialFeatureVariants + features) * 2 + (tbo ? 1 : 0)) * 2 +
+         (key.capture ? 1 : 0);
+}
+
+bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::string& error) {
+  release();
+  instancing_ = instancing;
+  programs_.assign(kRows * kMaterialFeatureVariants * 4, MeshProgram{});
+  const bool crowd = instancing == Instancing::Crowd;
+  const std::string instancing_define = crowd ? "#define CROWD 1\n" : "";
+  const char* kind = crowd ? " crowd program" : " program";
   const std::vector<std::string_view> fs = {"mesh.frag.glsl"};
   const std::vector<const char*> feedback = {"v_world_position", "v_world_normal"};
-  for (int capture = 0; capture < 2; ++capture) {
-    const std::vector<std::string_view> vs = {"skin_common.glsl", "mesh.vert.glsl"};
-    GLuint id = build_program(vs, fs, skinning_layout_header(nullptr, false, palette_vec4s),
-                              capture ? feedback : std::vector<const char*>{}, error);
+  auto build_one = [&](const ProgramKey& key, const std::string& label) {
+    std::vector<std::string_view> vs = {"skin_common.glsl", "mesh.vert.glsl"};
+    if (key.method) vs.insert(vs.begin() + 1, key.method->shader);
+    const std::string defines =
+        skinning_layout_header(key.method, crowd || key.texture_buffer, crowd ? 0 : palette_vec4s) +
+        material_feature_defines(key.material_features) + instancing_define;
+    const GLuint id =
+        build_program(vs, fs, defines, key.capture ? feedback : std::vector<const char*>{}, error);
     if (!id) {
-      error = "rigid program: " + error;
+      error = label + ": " + error;
       return false;
     }
-    rigid_[capture] = mesh_program(id);
-  }
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) {
-    const std::vector<std::string_view> vs = {"skin_common.glsl", m.shader, "mesh.vert.glsl"};
-    for (int tbo = 0; tbo < 2; ++tbo)
-      for (int capture = 0; capture < 2; ++capture) {
-        GLuint id = build_program(vs, fs, skinning_layout_header(&m, tbo != 0, palette_vec4s),
-                                  capture ? feedback : std::vector<const char*>{}, error);
-        if (!id) {
-          error = std::string(m.name) + " program (" + m.shader + "): " + error;
-          return false;
-        }
-        skinned_[size_t(m.method)][tbo][capture] = mesh_program(id);
-      }
-  }
+    programs_[index(key)] = mesh_program(id);
+    return true;
+  };
+  for (uint32_t features = 0; features < kMaterialFeatureVariants; ++features)
+    for (int capture = 0; capture < 2; ++capture) {
+      if (!build_one(ProgramKey{nullptr, features, false, capture != 0},
+                     std::string("rigid") + kind))
+        return false;
+      for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+        for (int tbo = 0; tbo < (crowd ? 1 : 2); ++tbo)
+          if (!build_one(ProgramKey{&m, features, tbo != 0, capture != 0},
+                         std::string(m.name) + kind + " (" + m.shader + ")"))
+            return false;
+    }
   // The uniform block's real size (std140) sizes every uniform-block palette buffer: GL wants
   // a bound buffer at least that large.
   palette_block_bytes_ = static_cast<GLint>(palette_vec4s * 16u);
-  const GLuint any = skinned_[0][0][0].id;
+  const GLuint any = get(&rig::skinning_methods()[0], false, false).id;
   if (GLuint block = glGetUniformBlockIndex(any, "Palette"); block != GL_INVALID_INDEX)
     glGetActiveUniformBlockiv(any, block, GL_UNIFORM_BLOCK_DATA_SIZE, &palette_block_bytes_);
   return true;
 }
 
 void SkinPrograms::release() {
-  for (auto& per_method : skinned_)
-    for (auto& per_storage : per_method)
-      for (MeshProgram& p : per_storage)
-        if (p.id) glDeleteProgram(p.id);
-  for (MeshProgram& p : rigid_)
+  for (MeshProgram& p : programs_)
     if (p.id) glDeleteProgram(p.id);
-  skinned_ = {};
-  rigid_ = {};
+  programs_.clear();
 }
 
-const MeshProgram& SkinPrograms::get(const rig::SkinningMethodInfo* method, bool texture_buffer,
-                                     bool capture) const {
-  if (!method) return rigid_[capture ? 1 : 0];
-  return skinned_[size_t(method->method)][texture_buffer ? 1 : 0][capture ? 1 : 0];
+const MeshProgram& SkinPrograms::get(const ProgramKey& key) const {
+  static const MeshProgram kNone;
+  return programs_.empty() ? kNone : programs_[index(key)];
 }
 
 int SkinPrograms::program_count() const {
   int n = 0;
-  for (const auto& per_method : skinned_)
-    for (const auto& per_storage : per_method)
-      for (const MeshProgram& p : per_storage) n += p.id != 0;
-  for (const MeshProgram& p : rigid_) n += p.id != 0;
+  for (const MeshProgram& p : programs_) n += p.id != 0;
   return n;
 }
 

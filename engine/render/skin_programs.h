@@ -1,14 +1,16 @@
-// The mesh programs, one per skinning-method table row × palette storage (uniform block or
-// texture buffer) × use (drawing or transform-feedback capture), plus the rigid ones. Each
-// skinned program is "#version" + the generated layout header + skin_common.glsl + the row's
-// shader file + mesh.vert.glsl, so adding a method needs no change here.
+// The mesh program variants of both renderers, built in one place: skinning-method table row
+// (or rigid) × material features (render/materials.h) × palette storage (uniform block or
+// texture buffer) × use (drawing or transform-feedback capture), for plain or instanced
+// (crowd) drawing. Each skinned program is "#version" + the generated layout header +
+// skin_common.glsl + the row's shader file + mesh.vert.glsl, so adding a method needs no change
+// here.
 #pragma once
 
 #include <glad/gl.h>
 
-#include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "skin/skinning_method.h"
 
@@ -22,12 +24,14 @@ struct MeshProgram {
   GLuint id = 0;
   GLint view_proj = -1, model = -1, normal_matrix = -1, influences = -1, joint_count = -1,
         base_color_factor = -1, has_texture = -1, eye = -1, key_direction = -1, flat = -1,
-        flat_color = -1, field_view = -1, color_map = -1, field_range = -1,
-        undefined_color = -1;
+        flat_color = -1, field_view = -1, color_map = -1, field_range = -1, undefined_color = -1;
+  // Instanced (CROWD) programs only: the grid, each instance's palette rows and rigid matrices.
+  GLint grid_columns = -1, grid_rows = -1, grid_spacing = -1, instance_stride = -1,
+        palette_base = -1, rigid_stride = -1, rigid_base = -1;
 };
 
 // Looks up the uniforms of linked program `id` and sets the ones that never change (colour
-// maps, texture units, the palette block binding). Also used by the crowd programs.
+// maps, texture units, the palette block binding).
 MeshProgram mesh_program(GLuint id);
 
 // The one place the palette layout reaches GLSL: #defines generated from the table row
@@ -36,23 +40,39 @@ MeshProgram mesh_program(GLuint id);
 std::string skinning_layout_header(const rig::SkinningMethodInfo* method, bool texture_buffer,
                                    uint32_t palette_vec4s);
 
+// Plain drawing (Renderer) or one instanced draw for a whole crowd (CrowdRenderer: CROWD
+// defined, palettes always in a texture buffer indexed by gl_InstanceID).
+enum class Instancing { Off, Crowd };
+
+// One program variant.
+struct ProgramKey {
+  const rig::SkinningMethodInfo* method = nullptr;  // nullptr: rigid
+  uint32_t material_features = 0;                   // GpuMaterial::features
+  bool texture_buffer = false;                      // palette storage (skinned, not instanced)
+  bool capture = false;                             // transform feedback of the world vertex
+};
+
 class SkinPrograms {
  public:
-  // Builds every program. false + error (naming the program) on a compile or link failure.
-  bool build(uint32_t palette_vec4s, std::string& error);
+  // Builds every variant for `instancing`. false + error (naming the program) on a compile or
+  // link failure.
+  bool build(Instancing instancing, uint32_t palette_vec4s, std::string& error);
   void release();
 
-  // method == nullptr: the rigid program.
+  const MeshProgram& get(const ProgramKey& key) const;
+  // method == nullptr: the rigid program (material features 0).
   const MeshProgram& get(const rig::SkinningMethodInfo* method, bool texture_buffer,
-                         bool capture) const;
+                         bool capture) const {
+    return get(ProgramKey{method, 0, texture_buffer, capture});
+  }
   // std140 size of the palette uniform block (what every uniform-block palette buffer holds).
   GLint palette_block_bytes() const { return palette_block_bytes_; }
   int program_count() const;
 
  private:
-  // [method][texture buffer][capture]
-  std::array<std::array<std::array<MeshProgram, 2>, 2>, rig::kSkinningMethodCount> skinned_{};
-  std::array<MeshProgram, 2> rigid_{};  // [capture]
+  size_t index(const ProgramKey& key) const;
+  std::vector<MeshProgram> programs_;  // every key's slot (index()); id 0 where not built
+  Instancing instancing_ = Instancing::Off;
   GLint palette_block_bytes_ = 0;
 };
 

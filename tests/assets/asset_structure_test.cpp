@@ -144,8 +144,8 @@ TEST(MannequinStructure, TexturedMaterialAndUvs) {
   ASSERT_EQ(prim.texcoords0.size(), prim.vertex_count());
   ASSERT_GE(prim.material, 0);
   const Material& material = model.materials[prim.material];
-  ASSERT_GE(material.base_color_image, 0);
-  const Image& image = model.images[material.base_color_image];
+  ASSERT_GE(material.base_color.image, 0);
+  const Image& image = model.images[material.base_color.image];
   EXPECT_EQ(image.width, 256);  // the PNG's IHDR
   EXPECT_EQ(image.height, 256);
   EXPECT_EQ(image.rgba.size(), size_t(image.width) * image.height * 4) << "PNG decodes";
@@ -203,7 +203,7 @@ TEST(TwistArmStructure, StripedCylinderAlongXWithTwoJoints) {
   ASSERT_EQ(model.clips.size(), 1u);
   EXPECT_EQ(model.clips[0].name, "Twist");
   ASSERT_GE(prim.material, 0);
-  EXPECT_GE(model.materials[prim.material].base_color_image, 0);
+  EXPECT_GE(model.materials[prim.material].base_color.image, 0);
 }
 
 }  // namespace

@@ -335,7 +335,7 @@ TEST(ImportCorpus, PngTextureDecodesToItsHeaderSize) {
   EXPECT_EQ(model.images[0].height, be32(20));
   EXPECT_EQ(model.images[0].rgba.size(), size_t(be32(16)) * size_t(be32(20)) * 4);
   ASSERT_EQ(model.materials.size(), 1u);
-  EXPECT_EQ(model.materials[0].base_color_image, 0);
+  EXPECT_EQ(model.materials[0].base_color.image, 0);
 }
 
 }  // namespace

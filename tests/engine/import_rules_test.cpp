@@ -601,7 +601,7 @@ TEST(ImportRules, RequiredTextureFormatExtensionLoadsUntextured) {
                                      bin);
   ASSERT_EQ(model.draws.size(), 1u);
   ASSERT_EQ(model.materials.size(), 1u);
-  EXPECT_EQ(model.materials[0].base_color_image, -1);
+  EXPECT_EQ(model.materials[0].base_color.image, -1);
   EXPECT_NE(find_warning(model, "EXTENSION_IGNORED"), nullptr);
 }
 
@@ -661,11 +661,11 @@ TEST(ImportRules, UndecodableImagesAreWarningsNotErrors) {
   EXPECT_NE(find_warning(model, "IMAGE_FORMAT_UNSUPPORTED"), nullptr);
   ASSERT_EQ(model.materials.size(), 2u);
   EXPECT_EQ(model.materials[0].base_color_factor, glm::vec4(0.5f, 0.25f, 1, 1));
-  EXPECT_EQ(model.materials[0].base_color_image, 1);  // texture 1 → its source, image 1
-  EXPECT_EQ(model.materials[0].base_color_texcoord, 1);
+  EXPECT_EQ(model.materials[0].base_color.image, 1);  // texture 1 → its source, image 1
+  EXPECT_EQ(model.materials[0].base_color.texcoord, 1);
   EXPECT_TRUE(model.materials[0].double_sided);
   EXPECT_EQ(model.materials[1].base_color_factor, glm::vec4(1.0f));  // spec default
-  EXPECT_EQ(model.materials[1].base_color_image, -1);
+  EXPECT_EQ(model.materials[1].base_color.image, -1);
   EXPECT_FALSE(model.materials[1].double_sided);
   EXPECT_EQ(model.meshes[0].primitives[0].material, 0);
 }
