@@ -116,7 +116,7 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
   write_options.drop_unused_buffer_views = true;  // as this writer always has
   if (!source.apply(edits, write_options, error)) return false;
   if (sizes) sizes->after = write::sampler_accessor_bytes(doc, doc.animations);
-  return source.save(out_path, error);
+  return source.save(out_path, error, {}, write::OutputFormat::Glb);
 }
 
 }  // namespace rig

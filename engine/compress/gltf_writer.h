@@ -17,9 +17,8 @@
 // (write/gltf_document.h): it starts from the file's own document and buffers, keeps the old
 // animation accessors as accessors without a bufferView (zeros, as the spec allows), so no index
 // elsewhere changes, removes the bufferViews nothing uses any more (and those the file left
-// unused) and repacks the binary buffer, and writes atomically. Output is GLB (a .gltf name gets
-// a self-contained .gltf). The choice per clip is compress/written_choice.h's, the 16-bit key
-// forms compress/written_keys.h's.
+// unused) and repacks the binary buffer, and writes atomically. Output is always GLB. The choice
+// per clip is compress/written_choice.h's, the 16-bit key forms compress/written_keys.h's.
 #pragma once
 
 #include <string>

@@ -113,8 +113,8 @@ bool SourceDocument::apply(std::span<const DocumentEdit> edits, const DocumentWr
 }
 
 bool SourceDocument::save(const std::string& out_path, std::string& error,
-                          const AtomicWriteOptions& file) const {
-  const bool json = writes_json_gltf(out_path);
+                          const AtomicWriteOptions& file, OutputFormat format) const {
+  const bool json = format == OutputFormat::ByExtension && writes_json_gltf(out_path);
   std::ostringstream out(std::ios::binary);
   tinygltf::TinyGLTF writer;
   // A file without any buffer stays so (a buffer of 0 bytes is invalid glTF).

@@ -28,6 +28,12 @@ class Model;
 
 namespace rig::write {
 
+// How save() encodes the document.
+enum class OutputFormat {
+  ByExtension,  // a self-contained .gltf for a name ending in ".gltf", else GLB
+  Glb,          // GLB whatever the name (--optimize-animations has always written GLB)
+};
+
 struct DocumentWriteOptions {
   // New accessors equal to one already written by the same edits are that one.
   bool share_equal_accessors = true;
@@ -48,10 +54,10 @@ class SourceDocument {
   // Applies the edits (write/edit_job.h). False with a one-line `error`; nothing changed then.
   bool apply(std::span<const DocumentEdit> edits, const DocumentWriteOptions& options,
              std::string& error);
-  // Serializes (GLB, or .gltf by `out_path`'s extension) and writes atomically. False with a
-  // one-line `error` naming the file; no partial output.
-  bool save(const std::string& out_path, std::string& error,
-            const AtomicWriteOptions& file = {}) const;
+  // Serializes (GLB, or .gltf by `out_path`'s extension unless `format` says GLB) and writes
+  // atomically. False with a one-line `error` naming the file; no partial output.
+  bool save(const std::string& out_path, std::string& error, const AtomicWriteOptions& file = {},
+            OutputFormat format = OutputFormat::ByExtension) const;
 
   tinygltf::Model& gltf() { return *document_; }
   const tinygltf::Model& gltf() const { return *document_; }

@@ -55,6 +55,23 @@ TEST(WriteDocument, ANoOpCopyKeepsEveryObjectAndItsData) {
   }
 }
 
+// By extension: .gltf is JSON with the buffer as a data: URI, anything else GLB; OutputFormat::Glb
+// (the optimizer's) writes GLB whatever the name.
+TEST(WriteDocument, TheFormatFollowsTheNameUnlessGlbIsAskedFor) {
+  write::SourceDocument doc;
+  std::string error;
+  ASSERT_TRUE(doc.open(RIGVIEW_SOURCE_DIR "/assets/twist_arm.glb", error)) << error;
+  const std::string json = scratch_file("format.GLTF"), other = scratch_file("format.bin");
+  const std::string forced = scratch_file("forced.gltf");
+  ASSERT_TRUE(doc.save(json, error)) << error;
+  ASSERT_TRUE(doc.save(other, error)) << error;
+  ASSERT_TRUE(doc.save(forced, error, {}, write::OutputFormat::Glb)) << error;
+  EXPECT_EQ(test::slurp(json).substr(0, 1), "{");
+  EXPECT_NE(test::slurp(json).find("data:application/octet-stream;base64,"), std::string::npos);
+  EXPECT_EQ(test::slurp(other).substr(0, 4), "glTF");
+  EXPECT_EQ(test::slurp(forced).substr(0, 4), "glTF");
+}
+
 TEST(WriteDocument, AnUnreadableInputIsNamed) {
   std::string error;
   const std::string missing = scratch_file("missing.glb");
