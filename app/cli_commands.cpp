@@ -12,6 +12,7 @@
 #include "pose_options.h"
 #include "posed_character.h"
 #include "rotation_centers_job.h"
+#include "write/gltf_document.h"
 
 namespace rigview {
 
@@ -218,6 +219,16 @@ int export_pose(const Options& options, const rig::Model& model) {
     std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
     return 1;
   }
+  return 0;
+}
+
+int write_copy(const Options& options, const std::string& model_path) {
+  std::string error;
+  if (!rig::write::write_document(model_path, {}, options.write_copy, error)) {
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());  // the error names the file
+    return 1;
+  }
+  std::printf("rigview: wrote %s\n", options.write_copy.c_str());
   return 0;
 }
 

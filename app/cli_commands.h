@@ -1,8 +1,9 @@
 // The batch commands: --info (JSON report), --export-obj (posed mesh as OBJ), and the artefact
-// outputs --export-ply / --report (app/artefact_outputs.h).
+// outputs --export-ply / --report (app/artefact_outputs.h), --write-copy.
 #pragma once
 
 #include <cstdio>
+#include <string>
 
 #include "model/model.h"
 #include "options.h"
@@ -13,5 +14,7 @@ int print_info(const rig::Model& model, std::FILE* out);
 int export_obj(const Options& options, const rig::Model& model);
 int export_artefacts(const Options& options, const rig::Model& model);
 int export_pose(const Options& options, const rig::Model& model);  // --export-pose
+// --write-copy: the file at `model_path` written again through the document writer, no edits.
+int write_copy(const Options& options, const std::string& model_path);
 
 }  // namespace rigview

@@ -37,9 +37,9 @@ int main(int argc, char** argv) {
 
   const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
                      !options.export_ply.empty() || !options.report.empty() ||
-                     !options.compress_report.empty() || !options.optimize_animations.empty() ||
-                     !options.export_pose.empty() || options.bench_skinning > 0 ||
-                     options.bench_crowd > 0;
+                     !options.write_copy.empty() || !options.compress_report.empty() ||
+                     !options.optimize_animations.empty() || !options.export_pose.empty() ||
+                     options.bench_skinning > 0 || options.bench_crowd > 0;
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -49,6 +49,10 @@ int main(int argc, char** argv) {
   }
   if (options.info) {
     int rc = rigview::print_info(model, stdout);
+    if (rc != 0) return rc;
+  }
+  if (!options.write_copy.empty()) {
+    int rc = rigview::write_copy(options, path);
     if (rc != 0) return rc;
   }
   if (!options.export_obj.empty()) {

@@ -153,6 +153,13 @@ std::vector<FlagInfo> build_flags() {
                "scan every clip at its key rate (30 Hz off-grid) for each `--skinning` method "
                "(default: every method) and write the artefact report (schema below)",
                ""});
+  f.push_back({"--write-copy OUT.glb|OUT.gltf",
+               "write the model's own document unchanged, self-contained\n"
+               "(GLB, or .gltf with embedded data); exit",
+               "write the file's glTF document unchanged as a self-contained copy: GLB, or a "
+               "`.gltf` with its buffer and images embedded (converts .gltf ↔ .glb); written "
+               "atomically (a temporary beside OUT renamed over it)",
+               ""});
   f.push_back({"--backend cpu|gpu", "skinning used by --export-obj (default cpu)",
                "skinning used by `--export-obj`: the CPU reference or the real vertex shaders "
                "read back with transform feedback",
@@ -450,6 +457,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--compress-report needs a file name", false;
       o.compress_report = v;
+    } else if (a == "--write-copy") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--write-copy needs a file name", false;
+      o.write_copy = v;
     } else if (a == "--optimize-animations") {
       if (!value(v)) return false;
       if (v.empty()) return error = "--optimize-animations needs a file name", false;

@@ -23,6 +23,7 @@ struct Options {
   std::string report;                    // --report FILE.json (artefact scans of every clip)
   std::string compress_report;           // --compress-report FILE.json
   std::string optimize_animations;       // --optimize-animations OUT.glb
+  std::string write_copy;                // --write-copy OUT.glb|OUT.gltf (no-op document write)
   double tolerance_cm = 0.01;            // --tolerance CM: compression error bound
   bool compressed = false;               // --compressed: poses sample compressed clips
   // Posing (resolved against the model by pose_from_options, app/posed_character.h):
@@ -32,13 +33,14 @@ struct Options {
   std::string root_motion;          // --root-motion in-place|extract
   std::string export_pose;          // --export-pose FILE.json
   // Rig doctor and hardening:
-  std::string simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints
-  bool confine = false;      // --confine: no URI may resolve outside the model's folder
-  std::string output_png;                // --output FILE.png (headless render)
-  int bench_skinning = 0;                // --bench-skinning N: draws per measurement (0: off)
-  int crowd = 0;        // --crowd N: N instances on a grid (viewer and --output; 0: one model)
-  int bench_crowd = 0;  // --bench-crowd N: crowd frame figures for 1, 10, ... up to N (0: off)
-  int width = 1280, height = 720;        // --resolution W,H
+  std::string
+      simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints
+  bool confine = false;    // --confine: no URI may resolve outside the model's folder
+  std::string output_png;  // --output FILE.png (headless render)
+  int bench_skinning = 0;  // --bench-skinning N: draws per measurement (0: off)
+  int crowd = 0;           // --crowd N: N instances on a grid (viewer and --output; 0: one model)
+  int bench_crowd = 0;     // --bench-crowd N: crowd frame figures for 1, 10, ... up to N (0: off)
+  int width = 1280, height = 720;  // --resolution W,H
   int animation_index = 0;
   std::optional<float> animation_time;  // default: the clip's start
   // --skinning: rows of rig::skinning_methods(). Without compare exactly one method; with

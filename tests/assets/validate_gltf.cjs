@@ -4,6 +4,9 @@
 //    or: node validate_gltf.cjs <module> --no-new-errors <original> <copy> [<original> <copy>]...
 // Exits 1 when a copy has an error its original does not have (same code at the same JSON
 // pointer): for copies of files by others, whose own errors (unnormalized weights) a copy keeps.
+//    or: node validate_gltf.cjs <module> --same-codes <original> <copy> [<original> <copy>]...
+// Exits 1 unless each copy has exactly its original's error and warning codes, each as many
+// times: for unedited copies (rigview --write-copy).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -39,6 +42,36 @@ async function noNewErrors(validator, pairs) {
   return failed ? 1 : 0;
 }
 
+// code -> count of the errors and warnings of one report.
+function errorAndWarningCodes(report) {
+  const counts = new Map();
+  for (const m of report.issues.messages)
+    if (m.severity === 0 || m.severity === 1) counts.set(m.code, (counts.get(m.code) || 0) + 1);
+  return counts;
+}
+
+async function sameCodes(validator, pairs) {
+  if (pairs.length === 0 || pairs.length % 2 !== 0) {
+    console.error('--same-codes needs <original> <copy> pairs');
+    return 1;
+  }
+  let failed = false;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [original, copy] = [pairs[i], pairs[i + 1]];
+    const want = errorAndWarningCodes(await validate(validator, original));
+    const got = errorAndWarningCodes(await validate(validator, copy));
+    const codes = [...new Set([...want.keys(), ...got.keys()])].sort();
+    const differ = codes.filter((c) => (want.get(c) || 0) !== (got.get(c) || 0));
+    const listed = codes.map((c) => `${c}×${got.get(c) || 0}`).join(', ') || 'none';
+    console.log(`${copy}: ${differ.length ? 'DIFFERENT' : 'same'} error and warning codes as ` +
+                `${path.basename(original)} (${listed})`);
+    for (const c of differ)
+      console.log(`  ${c}: ${want.get(c) || 0} in the original, ${got.get(c) || 0} in the copy`);
+    if (differ.length) failed = true;
+  }
+  return failed ? 1 : 0;
+}
+
 async function main() {
   const [modulePath, ...files] = process.argv.slice(2);
   if (!modulePath || files.length === 0) {
@@ -48,6 +81,7 @@ async function main() {
   const validator = require(modulePath);
   console.log(`gltf-validator ${validator.version()}`);
   if (files[0] === '--no-new-errors') return noNewErrors(validator, files.slice(1));
+  if (files[0] === '--same-codes') return sameCodes(validator, files.slice(1));
   let failed = false;
   for (const file of files) {
     const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)),
