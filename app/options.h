@@ -27,18 +27,20 @@ struct Options {
   bool compressed = false;               // --compressed: poses sample compressed clips
   // Posing (resolved against the model by pose_from_options, app/posed_character.h):
   std::vector<std::string> layers;  // --layer CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]
-  std::vector<std::string> iks;     // --ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N]
-  std::string look_at;              // --look-at JOINT=x,y,z
-  std::string root_motion;          // --root-motion in-place|extract
-  std::string export_pose;          // --export-pose FILE.json
+  std::vector<std::string> iks;  // --ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N][;keep]
+  std::string look_at;           // --look-at JOINT=x,y,z
+  std::string root_motion;       // --root-motion in-place|extract
+  bool feet_on_ground = false;   // --feet-on-ground
+  std::string export_pose;       // --export-pose FILE.json
   // Rig doctor and hardening:
-  std::string simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints
-  bool confine = false;      // --confine: no URI may resolve outside the model's folder
-  std::string output_png;                // --output FILE.png (headless render)
-  int bench_skinning = 0;                // --bench-skinning N: draws per measurement (0: off)
-  int crowd = 0;        // --crowd N: N instances on a grid (viewer and --output; 0: one model)
-  int bench_crowd = 0;  // --bench-crowd N: crowd frame figures for 1, 10, ... up to N (0: off)
-  int width = 1280, height = 720;        // --resolution W,H
+  std::string
+      simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints
+  bool confine = false;    // --confine: no URI may resolve outside the model's folder
+  std::string output_png;  // --output FILE.png (headless render)
+  int bench_skinning = 0;  // --bench-skinning N: draws per measurement (0: off)
+  int crowd = 0;           // --crowd N: N instances on a grid (viewer and --output; 0: one model)
+  int bench_crowd = 0;     // --bench-crowd N: crowd frame figures for 1, 10, ... up to N (0: off)
+  int width = 1280, height = 720;  // --resolution W,H
   int animation_index = 0;
   std::optional<float> animation_time;  // default: the clip's start
   // --skinning: rows of rig::skinning_methods(). Without compare exactly one method; with
