@@ -41,21 +41,6 @@ bool compress_clips(const rig::Model& model, double tolerance_cm, const std::vec
   return true;
 }
 
-bool use_compressed_clips(const Options& options, const rig::Model& model,
-                          rig::Character& character,
-                          std::vector<std::unique_ptr<rig::CompressionResult>>& keep,
-                          std::string& error) {
-  rig::PoseSelection selection;
-  if (!pose_selection_from_options(options, model, selection, error)) return false;
-  std::vector<int> used;
-  for (int c : {selection.clip, selection.blend_clip})
-    if (c >= 0) used.push_back(c);
-  if (used.empty()) return true;  // the rest pose: nothing to compress
-  if (!compress_clips(model, options.tolerance_cm, used, keep, error)) return false;
-  for (int c : used) character.set_clip_source(c, &keep[size_t(c)]->clip);
-  return true;
-}
-
 int run_compression_outputs(const Options& options, const rig::Model& model,
                             const std::string& model_path) {
   std::string error;

@@ -19,13 +19,6 @@ bool compress_clips(const rig::Model& model, double tolerance_cm, const std::vec
                     std::vector<std::unique_ptr<rig::CompressionResult>>& results,
                     std::string& error);
 
-// --compressed: compresses the clips the pose flags use and makes `character` sample them.
-// `keep` owns the compressed clips and must outlive the character's use. false + error.
-bool use_compressed_clips(const Options& options, const rig::Model& model,
-                          rig::Character& character,
-                          std::vector<std::unique_ptr<rig::CompressionResult>>& keep,
-                          std::string& error);
-
 // --compress-report and --optimize-animations. Returns the exit status.
 int run_compression_outputs(const Options& options, const rig::Model& model,
                             const std::string& model_path);

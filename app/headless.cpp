@@ -70,7 +70,7 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   // Frame the whole clip (not just this instant) so renders of one clip share a camera, then
   // back to the full pose (layers, IK, root motion).
   rig::render::Bounds bounds = rig::render::clip_bounds(character, selection);
-  character.evaluate(*posed.stack);
+  posed.pose();
   bounds.add(rig::render::pose_bounds(character));
   renderer.update(character, methods);
   renderer.set_ground(bounds);

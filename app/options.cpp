@@ -255,13 +255,13 @@ std::vector<FlagInfo> build_flags() {
                "override layers blend towards it by WEIGHT, `additive` ones add (clip(T) ⊖ its "
                "first frame) × WEIGHT; `mask=` limits it to the listed joints and their subtrees",
                ""});
-  f.push_back({"--ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N]",
+  f.push_back({"--ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N][;keep]",
                "two-bone IK putting joint END at the world point (the\n"
                "chain is END's parent and grandparent unless named;\n"
                "repeatable)",
                "two-bone IK: joint END reaches the world point x,y,z (an unreachable one "
-               "straightens the chain towards it); the pole point sets the bend plane; repeatable; "
-               "joint names may contain `:`",
+               "straightens the chain towards it); the pole point sets the bend plane; `keep`: END "
+               "keeps its world rotation; repeatable; joint names may contain `:`",
                ""});
   f.push_back({"--look-at JOINT=x,y,z", "JOINT's +Z axis turns towards the point (80° limit)",
                "JOINT's local +Z axis turns towards the world point, at most 80° from its "
@@ -272,6 +272,13 @@ std::vector<FlagInfo> build_flags() {
                "accumulated so the character walks away",
                "`in-place`: the root's horizontal translation is removed; `extract`: the root "
                "moves by the clip's accumulated motion (the skin's top joint is the root)",
+               ""});
+  f.push_back({"--feet-on-ground",
+               "lock the feet to where the clip plants them (two-bone\n"
+               "IK on the left and right foot)",
+               "two-bone IK chains on the left and right foot (joints named like `LeftFoot`, "
+               "`foot_l`) locked to where each foot is planted in the clip (the viewer's Feet on "
+               "ground)",
                ""});
   f.push_back({"--export-pose FILE.json",
                "write the final pose (every layer, constraint and root\n"
@@ -475,6 +482,8 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       o.tolerance_cm = cm;
     } else if (a == "--compressed") {
       o.compressed = true;
+    } else if (a == "--feet-on-ground") {
+      o.feet_on_ground = true;
     } else if (a == "--rest-pose") {
       o.rest_pose = true;
     } else if (a == "--weights") {

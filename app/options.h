@@ -28,10 +28,11 @@ struct Options {
   bool compressed = false;               // --compressed: poses sample compressed clips
   // Posing (resolved against the model by pose_from_options, app/posed_character.h):
   std::vector<std::string> layers;  // --layer CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]
-  std::vector<std::string> iks;     // --ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N]
-  std::string look_at;              // --look-at JOINT=x,y,z
-  std::string root_motion;          // --root-motion in-place|extract
-  std::string export_pose;          // --export-pose FILE.json
+  std::vector<std::string> iks;  // --ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N][;keep]
+  std::string look_at;           // --look-at JOINT=x,y,z
+  std::string root_motion;       // --root-motion in-place|extract
+  bool feet_on_ground = false;   // --feet-on-ground
+  std::string export_pose;       // --export-pose FILE.json
   // Rig doctor and hardening:
   std::string
       simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints

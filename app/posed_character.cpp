@@ -1,5 +1,6 @@
 #include "posed_character.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -62,7 +63,7 @@ int joint_node(const rig::Model& model, std::string_view name, const char* flag,
 }
 
 // CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]; mask joint names may contain ':'.
-bool parse_layer(const rig::Model& model, std::string_view text, rig::PoseLayer& layer,
+bool parse_layer(const rig::Model& model, std::string_view text, rig::LayerSetting& layer,
                  std::string& error) {
   const std::vector<std::string_view> fields = split(text, ':');
   const std::string bad = "--layer '" + std::string(text) + "': ";
@@ -77,7 +78,7 @@ bool parse_layer(const rig::Model& model, std::string_view text, rig::PoseLayer&
   for (size_t i = 2; i < fields.size(); ++i) {
     const std::string_view f = fields[i];
     if (f == "additive") {
-      layer.mode = rig::BlendMode::Additive;
+      layer.additive = true;
       in_mask = false;
     } else if (f.rfind("time=", 0) == 0) {
       if (!parse_number(f.substr(5), layer.time)) return error = bad + "time= needs seconds", false;
@@ -94,19 +95,15 @@ bool parse_layer(const rig::Model& model, std::string_view text, rig::PoseLayer&
       return error = bad + "unknown field '" + std::string(f) + "'", false;
     }
   }
-  if (!mask.empty()) {
-    std::vector<int> roots;
-    for (const std::string& name : mask) {
-      const int node = joint_node(model, name, "--layer mask", error);
-      if (node < 0) return false;
-      roots.push_back(node);
-    }
-    layer.mask = rig::subtree_mask(model, roots);
+  for (const std::string& name : mask) {
+    const int node = joint_node(model, name, "--layer mask", error);
+    if (node < 0) return false;
+    layer.mask_roots.push_back(node);
   }
   return true;
 }
 
-// END=x,y,z[;pole=x,y,z][;weight=W][;mid=NAME][;root=NAME]
+// END=x,y,z[;pole=x,y,z][;weight=W][;mid=NAME][;root=NAME][;keep]
 bool parse_ik(const rig::Model& model, std::string_view text, rig::TwoBoneIK& ik,
               std::string& error) {
   const std::vector<std::string_view> fields = split(text, ';');
@@ -127,6 +124,8 @@ bool parse_ik(const rig::Model& model, std::string_view text, rig::TwoBoneIK& ik
     } else if (key == "weight") {
       if (!parse_number(value, ik.weight) || ik.weight < 0.0f || ik.weight > 1.0f)
         return error = bad + "weight must be in [0, 1]", false;
+    } else if (key == "keep" && at == f.npos) {
+      ik.keep_end_rotation = true;
     } else if (key == "mid" || key == "root") {
       const int node = joint_node(model, value, "--ik", error);
       if (node < 0) return false;
@@ -141,65 +140,70 @@ bool parse_ik(const rig::Model& model, std::string_view text, rig::TwoBoneIK& ik
 
 }  // namespace
 
+bool pose_settings_from_options(const Options& options, const rig::Model& model,
+                                const rig::PoseSelection& selection, rig::PoseSettings& out,
+                                std::string& error) {
+  out = rig::PoseSettings{};
+  out.base = selection;
+  out.compressed = options.compressed;
+  for (const std::string& text : options.layers) {
+    rig::LayerSetting layer;
+    if (!parse_layer(model, text, layer, error)) return false;
+    out.layers.push_back(std::move(layer));
+  }
+  if (!options.root_motion.empty())
+    out.root_motion = options.root_motion == "in-place" ? rig::RootMotionMode::InPlace
+                                                        : rig::RootMotionMode::Extract;
+  for (const std::string& text : options.iks) {
+    rig::TwoBoneIK ik;
+    if (!parse_ik(model, text, ik, error)) return false;
+    out.ik.push_back(ik);
+  }
+  if (options.feet_on_ground) {
+    if (rig::find_feet(model).empty())
+      return error =
+                 "--feet-on-ground: no left and right foot joints (named like LeftFoot, "
+                 "foot_l)",
+             false;
+    out.feet_on_ground = true;
+  }
+  if (!options.look_at.empty()) {
+    const size_t eq = options.look_at.rfind('=');
+    if (!parse_point(std::string_view(options.look_at).substr(eq + 1), out.look_at.aim.target))
+      return error = "--look-at expects JOINT=x,y,z, got '" + options.look_at + "'", false;
+    out.look_at.joint = joint_node(model, options.look_at.substr(0, eq), "--look-at", error);
+    if (out.look_at.joint < 0) return false;
+  }
+  return rig::PoseBuilder::validate(model, out, error);
+}
+
 int pose_from_options(const Options& options, const rig::Model& model, PosedCharacter& out,
                       std::string& error, std::shared_ptr<const rig::SkinMeshes> meshes) {
   if (!pose_selection_from_options(options, model, out.selection, error)) return 2;
+  if (!pose_settings_from_options(options, model, out.selection, out.settings, error)) return 2;
   if (!meshes) meshes = prepared_skin_meshes(model, methods_to_draw(options), true);
   std::vector<float> dqs_amounts;
   if (!dqs_amounts_from_options(options, model, dqs_amounts, error)) return 2;
   out.character = std::make_unique<rig::Character>(model, std::move(meshes));
   rig::Character& character = *out.character;
   character.set_dqs_amounts(dqs_amounts);
-  if (options.compressed && !use_compressed_clips(options, model, character, out.compressed, error))
-    return 1;
-
-  out.stack = std::make_unique<rig::PoseStack>(character);
-  rig::PoseStack& stack = *out.stack;
-  stack.base = out.selection;
-  for (const std::string& text : options.layers) {
-    rig::PoseLayer layer;
-    if (!parse_layer(model, text, layer, error)) return 2;
-    stack.add_layer(layer);
+  out.builder = std::make_unique<rig::PoseBuilder>(character);
+  if (options.compressed) {
+    // The clips the pose samples: the base, the crossfade target and the layers'.
+    std::vector<int> used;
+    for (int c : {out.selection.clip, out.selection.blend_clip})
+      if (c >= 0) used.push_back(c);
+    for (const rig::LayerSetting& layer : out.settings.layers) used.push_back(layer.clip);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    if (!used.empty() && !compress_clips(model, options.tolerance_cm, used, out.compressed, error))
+      return 1;
+    std::vector<const rig::ClipSource*> sources(model.clips.size(), nullptr);
+    for (size_t c = 0; c < out.compressed.size() && c < sources.size(); ++c)
+      if (out.compressed[c]) sources[c] = &out.compressed[c]->clip;
+    out.builder->set_compressed_sources(std::move(sources));
   }
-  if (!options.root_motion.empty() && out.selection.clip >= 0) {
-    rig::RootMotionSettings settings;
-    settings.mode = options.root_motion == "in-place" ? rig::RootMotionMode::InPlace
-                                                      : rig::RootMotionMode::Extract;
-    for (int clip : {out.selection.clip, out.selection.blend_clip})
-      if (clip >= 0) stack.set_root_motion(clip, settings);
-    if (settings.mode == rig::RootMotionMode::Extract) {
-      // One pass from the clip's start to the pose's time: where the root has walked to.
-      const rig::RootMotionClip& motion = stack.root_motion(out.selection.clip);
-      rig::RootMotionAccumulator walked;
-      walked.advance(motion, model.clips[size_t(out.selection.clip)].start, out.selection.time, 0);
-      stack.placement_node = motion.root();
-      stack.placement = walked.placement();
-    }
-  }
-  for (const std::string& text : options.iks) {
-    rig::TwoBoneIK ik;
-    if (!parse_ik(model, text, ik, error)) return 2;
-    auto c = std::make_unique<rig::TwoBoneIKConstraint>(ik.chain);
-    c->ik = ik;
-    out.constraints.push_back(std::move(c));
-  }
-  if (!options.look_at.empty()) {
-    const size_t eq = options.look_at.rfind('=');
-    glm::vec3 target;
-    if (!parse_point(std::string_view(options.look_at).substr(eq + 1), target)) {
-      error = "--look-at expects JOINT=x,y,z, got '" + options.look_at + "'";
-      return 2;
-    }
-    const int node = joint_node(model, options.look_at.substr(0, eq), "--look-at", error);
-    if (node < 0) return 2;
-    auto c = std::make_unique<rig::AimConstraint>(std::vector<int>{node});
-    c->aim.target = target;
-    out.constraints.push_back(std::move(c));
-  }
-  std::vector<rig::PoseConstraint*> constraints;
-  for (const auto& c : out.constraints) constraints.push_back(c.get());
-  character.set_constraints(constraints);
-  character.evaluate(stack);
+  out.pose();
   return 0;
 }
 

@@ -1,15 +1,15 @@
-// The viewer's posing state (issue 11): a layered PoseStack over the playback's selection, IK
-// chains, feet on the ground, a look-at and root motion, as the Posing panel
-// (viewer/posing_panel.cpp) and the handles (viewer/pose_handles.cpp) edit them. No ImGui, no
-// GL: the per-frame allocation test (tests/perframe) drives it directly.
+// The viewer's posing state: layers, IK chains, feet on the ground, a look-at and root motion
+// over the playback, as the Posing panel (viewer/posing_panel.cpp) and the handles
+// (viewer/pose_handles.cpp) edit them, kept as one rig::PoseSettings and posed by
+// rig::PoseBuilder (character/pose_builder.h), the command line's builder too: equal settings
+// give the --export-pose pose bit for bit. No ImGui, no GL: the per-frame allocation test
+// (tests/perframe) drives it directly.
 //
-// Edits (add/remove a layer or chain, feet or look-at on/off, root motion mode) allocate and
-// rebuild the character's constraint list; per frame, evaluate() and the fields the UI drags
-// (targets, weights, layer times) allocate nothing. The one exception is feet on the ground
-// after the base clip changed: its contacts are detected again for the new clip, once.
-//
-// Constraints run in this order: IK chains (in creation order), the feet, the look-at, which is
-// the command line's order (--ik then --look-at), so the same settings give the same pose.
+// Edits (add/remove a layer or chain, feet or look-at on/off, root motion mode) change the
+// settings' structure and the builder rebuilds on the next evaluate() (allocating); per frame,
+// evaluate() and the fields the UI drags (targets, weights, layer times) allocate nothing. The
+// one exception is feet on the ground after the base clip changed: its contacts are detected
+// again for the new clip, once.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -18,9 +18,8 @@
 #include <vector>
 
 #include "character/character.h"
-#include "character/feet_on_ground.h"
-#include "character/pose_stack.h"
-#include "character/posing_constraints.h"
+#include "character/pose_builder.h"
+#include "character/pose_settings.h"
 
 namespace rigview {
 
@@ -58,59 +57,55 @@ class Posing {
   // mid joint, off. false + one-line error when the joint has no grandparent.
   bool add_ik_chain(int end_node, std::string& error);
   void remove_ik_chain(size_t i);
-  size_t ik_count() const { return ik_.size(); }
-  rig::TwoBoneIK& ik(size_t i) { return ik_[i]->ik; }
-  const rig::TwoBoneIK& ik(size_t i) const { return ik_[i]->ik; }
+  size_t ik_count() const { return settings_.ik.size(); }
+  rig::TwoBoneIK& ik(size_t i) { return settings_.ik[i]; }
+  const rig::TwoBoneIK& ik(size_t i) const { return settings_.ik[i]; }
 
   // Feet on the ground for the base clip (rig::FeetOnGround on the left and right foot joints).
   // false + one-line error when the model has no such joints.
   bool set_feet_on_ground(bool on, std::string& error);
-  bool feet_on_ground() const { return feet_wanted_; }
+  bool feet_on_ground() const { return settings_.feet_on_ground; }
   // The contacts the feet are locked to (the current base clip's), or null.
-  const rig::FootContacts* contacts() const { return feet_ ? &feet_->contacts() : nullptr; }
-  const std::vector<int>& feet_joints() const { return feet_nodes_; }
+  const rig::FootContacts* contacts() const {
+    return builder_.feet() ? &builder_.feet()->contacts() : nullptr;
+  }
+  std::span<const int> feet_joints() const { return builder_.feet_joints(); }
 
   // Look-at: `joint`'s local +Z turns towards the camera's eye or the handle (as --look-at).
   bool set_look_at(bool on, int joint, std::string& error);
-  bool look_at() const { return aim_ != nullptr; }
-  int look_at_joint() const { return aim_ ? aim_->chain().back() : -1; }
-  rig::Aim* aim() { return aim_ ? &aim_->aim : nullptr; }
+  bool look_at() const { return settings_.look_at.joint >= 0; }
+  int look_at_joint() const { return settings_.look_at.joint; }
+  rig::Aim* aim() { return look_at() ? &settings_.look_at.aim : nullptr; }
   bool look_at_follows_camera = true;
   glm::vec3 look_at_handle{0.0f};  // world position, when not following the camera
 
-  // Root motion of every clip. Extract starts from where the current clip's motion has taken
-  // the root since the clip's start (as --root-motion extract) and then integrates playback.
+  // Root motion of every clip sampled (character/pose_builder.h has the rule). Extract starts from
+  // where the current clip's motion has taken the root since the clip's start (as --root-motion
+  // extract) and then integrates playback.
   void set_root_motion(RootMotionChoice choice);
   RootMotionChoice root_motion() const { return root_motion_; }
   bool follow_camera = false;  // the viewer moves the orbit target with the root (Extract)
 
-  // Per frame: the stack's base is `selection`, then layers, root motion, constraints. `eye`:
+  // Per frame: the settings' base is `selection`, posed by the builder. `eye`:
   // the camera position (look-at target when following it). `playing`/`speed`: the playback's,
   // to count loops of an extracted clip. No allocation (see the header comment).
   void evaluate(const rig::PoseSelection& selection, glm::vec3 eye, bool playing, float speed);
   // How far the root joint's world position moved in the last evaluate() (follow camera).
   glm::vec3 root_moved() const { return root_moved_; }
 
-  const rig::PoseStack& stack() const { return stack_; }
+  const rig::PoseStack& stack() const { return builder_.stack(); }
+  // What the builder poses (the last evaluate()'s base and targets).
+  const rig::PoseSettings& settings() const { return settings_; }
   // After the character's clip sources change (compressed playback on or off): additive layers
   // resample their reference poses from the new sources.
-  void refresh_references() { stack_.refresh_references(); }
+  void refresh_references() { builder_.refresh_references(); }
 
  private:
-  void rebuild_constraints();
-  void rebuild_feet(int clip);
-
   const rig::Model& model_;
   rig::Character& character_;
-  rig::PoseStack stack_;
+  rig::PoseSettings settings_;
+  rig::PoseBuilder builder_;
   std::vector<LayerSettings> layers_;
-  std::vector<std::unique_ptr<rig::TwoBoneIKConstraint>> ik_;
-  std::vector<int> feet_nodes_;
-  bool feet_wanted_ = false;
-  std::unique_ptr<rig::FeetOnGround> feet_;
-  int feet_clip_ = -2;  // the clip feet_ was made for
-  std::unique_ptr<rig::AimConstraint> aim_;
-  std::vector<rig::PoseConstraint*> constraints_;
   RootMotionChoice root_motion_ = RootMotionChoice::Off;
   rig::RootMotionAccumulator walked_;
   bool restart_extract_ = false;

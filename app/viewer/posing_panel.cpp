@@ -360,7 +360,7 @@ bool apply_posing_steps(const std::string& steps, ViewerState& state, const Docu
                       value = eq == std::string::npos ? "" : step.substr(eq + 1);
     const std::string bad = "RIGVIEW_VIEWER_POSING: bad step '" + step + "'";
     if (key == "layer") {
-      // CLIP,WEIGHT[,additive][,JOINT]
+      // CLIP,WEIGHT[,additive][,JOINT][,time=T]
       std::vector<std::string> f;
       for (size_t a = 0; a <= value.size();) {
         const size_t b = std::min(value.find(',', a), value.size());
@@ -378,6 +378,8 @@ bool apply_posing_steps(const std::string& steps, ViewerState& state, const Docu
       for (size_t i = 2; i < f.size(); ++i) {
         if (f[i] == "additive") {
           s.additive = true;
+        } else if (f[i].rfind("time=", 0) == 0) {
+          if (!parse_floats(f[i].substr(5), &s.time, 1)) return error = bad, false;
         } else if ((s.mask_root = find_node_or_index(model, f[i])) < 0) {
           return error = bad + ": no joint '" + f[i] + "'", false;
         }
@@ -407,6 +409,15 @@ bool apply_posing_steps(const std::string& steps, ViewerState& state, const Docu
           !handles->scripted_drag(posing, state, id, {d[0], key == "depth" ? -d[1] : d[1]},
                                   key == "depth", display))
         return error = bad + ": the handle is not in view", false;
+    } else if (key == "weight" || key == "keep") {
+      if (posing.ik_count() == 0) return error = bad + ": no IK chain yet", false;
+      rig::TwoBoneIK& ik = posing.ik(posing.ik_count() - 1);
+      if (key == "keep") {
+        if (!value.empty()) return error = bad, false;
+        ik.keep_end_rotation = true;
+      } else if (!parse_floats(value, &ik.weight, 1) || !(ik.weight >= 0.0f) || ik.weight > 1.0f) {
+        return error = bad, false;
+      }
     } else if (key == "feet") {
       if (!posing.set_feet_on_ground(true, error)) return false;
     } else if (key == "look") {

@@ -37,11 +37,12 @@ inline constexpr std::array<SelfTestHookInfo, 14> kSelfTestHooks = {{
      "on the last frame, write what the Rig health panel lists to F (summary, simulated bug, "
      "selected joint, one line per finding)"},
     {"RIGVIEW_VIEWER_POSING=STEPS",
-     "on frame 2, posing steps separated by `;`: `layer=CLIP,WEIGHT[,additive][,JOINT]` (mask: "
-     "JOINT and below), `ik=JOINT`, `drag=DX,DY` and `depth=PIXELS` (a drag of the last chain's "
-     "target from its handle), `pole=DX,DY`, `mouse=DX,DY` (that drag fed to the mouse input on "
-     "frames 3-5: press, move, release), `feet`, `look=camera|handle` (head), "
-     "`root=in-place|extract`, `follow`"},
+     "on frame 2, posing steps separated by `;`: `layer=CLIP,WEIGHT[,additive][,JOINT][,time=T]` "
+     "(mask: JOINT and below; T: the layer's time), `ik=JOINT`, `drag=DX,DY` and `depth=PIXELS` "
+     "(a drag of the last chain's target from its handle), `pole=DX,DY`, `weight=W` and `keep` "
+     "(the last chain's weight, and its end keeping its world rotation), `mouse=DX,DY` (that drag "
+     "fed to the mouse input on frames 3-5: press, move, release), `feet`, `look=camera|handle` "
+     "(head), `root=in-place|extract`, `follow`"},
     {"RIGVIEW_VIEWER_EXPORT_POSE=F",
      "on the last frame, write the pose as --export-pose does and print each IK target, the "
      "look-at target and the camera's yaw and pitch on stdout"},

@@ -139,18 +139,31 @@ std::span<const int> Character::crossfade_nodes(int clip_a, int clip_b) {
   return set.nodes;
 }
 
-void Character::evaluate(const PoseSelection& sel) { evaluate(sel, cursors_, blend_cursors_); }
-
 void Character::evaluate(const PoseSelection& sel, std::span<uint32_t> cursors,
                          std::span<uint32_t> blend_cursors) {
+  run_pipeline(sel, cursors, blend_cursors, nullptr);
+}
+
+void Character::evaluate(PoseStack& stack) {
+  run_pipeline(stack.base, cursors_, blend_cursors_, &stack);
+}
+
+void Character::run_pipeline(const PoseSelection& sel, std::span<uint32_t> cursors,
+                             std::span<uint32_t> blend_cursors, PoseStack* stack) {
   if (cursors.size() < cursors_.size()) cursors = cursors_;
   if (blend_cursors.size() < blend_cursors_.size()) blend_cursors = blend_cursors_;
   const Model& m = *model_;
   const int clips = static_cast<int>(m.clips.size());
+  auto root_motion = [&](int c, std::span<Transform> local) {
+    if (stack && size_t(c) < stack->root_motion_.size())
+      stack->root_motion_[size_t(c)].apply(local);
+  };
   if (sel.clip >= 0 && sel.clip < clips) {
     sample(sel.clip, sel.time, cursors, pose_);
+    root_motion(sel.clip, pose_.local);
     if (sel.blend_clip >= 0 && sel.blend_clip < clips) {
       sample(sel.blend_clip, sel.blend_time, blend_cursors, blend_pose_);
+      root_motion(sel.blend_clip, blend_pose_.local);
       // The two layers are members set up once (their buffers never move): building them per
       // frame zeroes two BlendLayers first.
       crossfade_layers_[1].weight = sel.blend_weight;
@@ -161,33 +174,20 @@ void Character::evaluate(const PoseSelection& sel, std::span<uint32_t> cursors,
   } else {
     reset_to_rest(m, pose_);
   }
-
+  if (stack) apply_stack(*stack);
   finish_frame();
 }
 
-void Character::evaluate(PoseStack& stack) {
+void Character::apply_stack(PoseStack& stack) {
   const Model& m = *model_;
   const int clips = static_cast<int>(m.clips.size());
   auto valid = [&](int c) { return c >= 0 && c < clips; };
   auto root_motion = [&](int c, std::span<Transform> local) {
     if (size_t(c) < stack.root_motion_.size()) stack.root_motion_[size_t(c)].apply(local);
   };
-  const PoseSelection& sel = stack.base;
   size_t used = 0;
   std::vector<BlendLayer>& blend = stack.blend_layers_;
-  if (valid(sel.clip)) {
-    sample(sel.clip, sel.time, cursors_, pose_);
-    root_motion(sel.clip, pose_.local);
-    blend[used++] = {pose_.local, pose_.morph_weights, 1.0f, {}};
-    if (valid(sel.blend_clip)) {
-      sample(sel.blend_clip, sel.blend_time, blend_cursors_, blend_pose_);
-      root_motion(sel.blend_clip, blend_pose_.local);
-      blend[used++] = {blend_pose_.local, blend_pose_.morph_weights, sel.blend_weight, {}};
-    }
-  } else {
-    reset_to_rest(m, pose_);
-    blend[used++] = {pose_.local, pose_.morph_weights, 1.0f, {}};
-  }
+  blend[used++] = {pose_.local, pose_.morph_weights, 1.0f, {}};
   for (PoseStack::LayerState& state : stack.layers_) {
     const PoseLayer& layer = state.layer;
     if (!valid(layer.clip) || !(layer.weight > 0.0f)) continue;
@@ -223,10 +223,12 @@ void Character::evaluate(PoseStack& stack) {
     job.output_morph_weights = pose_.morph_weights;
     job.run();
   }
+  for (const FkEdit& edit : stack.fk_edits)
+    if (edit.node >= 0 && size_t(edit.node) < pose_.local.size())
+      pose_.local[size_t(edit.node)] = apply_fk_edit(edit, pose_.local[size_t(edit.node)]);
   if (stack.placement_node >= 0 && size_t(stack.placement_node) < pose_.local.size())
     pose_.local[size_t(stack.placement_node)] =
         apply(stack.placement, pose_.local[size_t(stack.placement_node)], stack.placement_up);
-  finish_frame();
 }
 
 void Character::finish_frame() {

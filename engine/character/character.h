@@ -61,18 +61,19 @@ class Character {
   // One RawClipSource per clip of `model`, to share between characters (allocates).
   static std::shared_ptr<const std::vector<RawClipSource>> prepare_raw_clips(const Model& model);
 
-  // Runs the pipeline for `selection`. No allocation.
-  void evaluate(const PoseSelection& selection);
-  // The same with the key cursors of the two sampled clips given by the caller (cursor_count()
-  // slots each; a shorter span: the Character's own are used): one Character can then pose many
-  // instances in turn, each keeping its own cursors (a crowd's worker thread). Cursors only save
-  // key searches, so the pose is what evaluate(selection) gives whatever they hold. No allocation.
-  void evaluate(const PoseSelection& selection, std::span<uint32_t> cursors,
-                std::span<uint32_t> blend_cursors);
-  // Runs the pipeline for a layered stack (character/pose_stack.h): base and crossfade, then the
-  // layers in order, root motion per clip after each sample, the stack's placement, then the
-  // constraints. The stack keeps per-layer cursors and cached reference poses, hence non-const.
-  // No allocation (unless a clip source needing more cursors was set after the stack was made).
+  // Runs the pipeline for `selection`: the base clip, crossfaded into the second over the nodes
+  // the two clips animate. `cursors`, `blend_cursors`: the key cursors of the two sampled clips
+  // given by the caller (cursor_count() slots each; shorter spans, the default: the Character's
+  // own), so one Character can pose many instances in turn, each keeping its own cursors (a
+  // crowd's worker thread). Cursors only save key searches, so the pose does not depend on what
+  // they hold. No allocation.
+  void evaluate(const PoseSelection& selection, std::span<uint32_t> cursors = {},
+                std::span<uint32_t> blend_cursors = {});
+  // The same pipeline for a layered stack (character/pose_stack.h): the base and crossfade as
+  // above (root motion per clip after each sample), then the layers in order, the FK edits, the
+  // stack's placement, then the constraints. The stack keeps per-layer cursors and cached
+  // reference poses, hence non-const. No allocation (unless a clip source needing more cursors
+  // was set after the stack was made).
   void evaluate(PoseStack& stack);
   // Key-cursor slots one sampled clip needs (the most any clip source asks for).
   size_t cursor_count() const { return cursors_.size(); }
@@ -126,6 +127,11 @@ class Character {
 
  private:
   void sample(int clip, float time, std::span<uint32_t> cursors, Pose& out) const;
+  // The one pipeline both evaluate() forms run; `stack` null: no layers, root motion or edits.
+  void run_pipeline(const PoseSelection& selection, std::span<uint32_t> cursors,
+                    std::span<uint32_t> blend_cursors, PoseStack* stack);
+  // The stack's layers, FK edits and placement over pose_ (the base, already blended).
+  void apply_stack(PoseStack& stack);
   // The nodes to blend in a crossfade of clip_a and clip_b (empty: every node); cached per pair.
   std::span<const int> crossfade_nodes(int clip_a, int clip_b);
   // local → world, constraints, skinning matrices; invalidates the palettes.

@@ -1,8 +1,47 @@
 #include "character/feet_on_ground.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 namespace rig {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The foot joint of one side, or -1.
+int find_foot(const Model& model, bool left) {
+  const char* side = left ? "left" : "right";
+  const char* suffixes[] = {left ? "foot_l" : "foot_r", left ? "foot.l" : "foot.r",
+                            left ? "foot l" : "foot r"};
+  int loose = -1;
+  for (const Skin& skin : model.skins)
+    for (int node : skin.joints) {
+      if (node < 0 || size_t(node) >= model.nodes.size()) continue;
+      const std::string name = lower(model.nodes[size_t(node)].name);
+      const size_t at = name.find(std::string(side) + "foot");
+      if (at != std::string::npos && at + std::char_traits<char>::length(side) + 4 == name.size())
+        return node;
+      for (const char* s : suffixes)
+        if (loose < 0 && name.find(s) != std::string::npos) loose = node;
+      if (loose < 0 && name.find("foot") != std::string::npos &&
+          name.find(side) != std::string::npos)
+        loose = node;
+    }
+  return loose;
+}
+
+}  // namespace
+
+std::vector<int> find_feet(const Model& model) {
+  const int left = find_foot(model, true), right = find_foot(model, false);
+  if (left >= 0 && right >= 0 && left != right) return {left, right};
+  return {};
+}
 
 FeetOnGround::FeetOnGround(const Model& model, int clip, std::span<const int> feet,
                            const FootContactSettings& settings)

@@ -32,6 +32,11 @@
 
 namespace rig {
 
+// The left and right foot joints of `model`'s skins, left first: a joint named like "LeftFoot"
+// (any prefix and case, as Mixamo's "mixamorig:LeftFoot"), else a "foot" joint with the side in
+// its name ("foot_l", "Foot.L"); empty unless both are found and differ.
+std::vector<int> find_feet(const Model& model);
+
 class FeetOnGround {
  public:
   // `feet`: foot joints (ankles). Detects contacts (allocating, a few ms): not per frame.

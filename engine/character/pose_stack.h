@@ -8,6 +8,8 @@
 //   root motion  per clip, applied right after each sample of that clip (anim/root_motion.h);
 //             with Extract the viewer integrates the motion (RootMotionAccumulator) and puts it
 //             back as `placement` on `placement_node` after the layers
+//   FK edits  hand edits of joints' local transforms (character/fk_edit.h), after the layers,
+//             before the placement
 //   then the Character's constraints (IK, aim: character/posing_constraints.h) and skinning.
 //
 // Setting up (allocates; do it when the stack changes, not per frame):
@@ -31,6 +33,7 @@
 #include "anim/pose.h"
 #include "anim/pose_selection.h"
 #include "anim/root_motion.h"
+#include "character/fk_edit.h"
 
 namespace rig {
 
@@ -76,6 +79,10 @@ class PoseStack {
   int placement_node = -1;
   RigidMotion placement;
   glm::vec3 placement_up{0.0f, 1.0f, 0.0f};
+
+  // Applied in order after the layers, before the placement. Assign when they change (a
+  // same-sized assignment reuses the storage: no allocation).
+  std::vector<FkEdit> fk_edits;
 
  private:
   friend class Character;

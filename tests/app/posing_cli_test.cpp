@@ -108,6 +108,14 @@ TEST(PosingCli, SchemaAndBadArgumentsAreOneLineErrors) {
     EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+  // Feet on the ground needs a left and a right foot: the twisting arm has none.
+  const rig::test::RunResult r = run_rigview(
+      quote(std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb") +
+      " --feet-on-ground --export-pose " + quote((rig::test::scratch_dir() / "bad.json").string()));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--feet-on-ground: no left and right foot joints"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 }  // namespace

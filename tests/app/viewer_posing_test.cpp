@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -31,7 +32,8 @@ using rig::test::slurp;
 std::string scratch(const std::string& name) { return (rig::test::scratch_dir() / name).string(); }
 
 rig::test::RunResult run_viewer(const std::string& steps, const std::string& pose_file,
-                                const std::string& args, const std::string& extra_env = "") {
+                                const std::string& args, const std::string& extra_env = "",
+                                const std::string& model = kMannequin) {
   // A display number of its own per run (xvfb-run -a searches up from it), so a server still
   // shutting down from the previous run is never in the way.
   static int runs = 0;
@@ -41,7 +43,7 @@ rig::test::RunResult run_viewer(const std::string& steps, const std::string& pos
           " RIGVIEW_VIEWER_POSING=" + quote(steps) +
           " RIGVIEW_VIEWER_EXPORT_POSE=" + quote(pose_file) + " " + extra_env + " xvfb-run -a -n " +
           std::to_string(first_display) + " -s '-screen 0 1280x720x24'",
-      quote(kMannequin) + " --resolution 1280,720 " + args);
+      quote(model) + " --resolution 1280,720 " + args);
 }
 
 // The numbers after "<prefix>" on the line of `out` that starts with it ("ik LeftHand target ").
@@ -157,6 +159,132 @@ TEST(ViewerPosing, FeetOnGroundPlaysWithPoleHandleAndFollowCamera) {
                 distance(world_position(base, a), world_position(base, b)), 1e-5)
         << pair;
   }
+}
+
+// One row of the table below: the viewer's start flags and posing steps, and the command line's
+// flags for the same settings, where {target:J}, {pole:J} and {look:J} stand for the points the
+// viewer printed for joint J's chain and the look-at.
+struct PoseRow {
+  const char* name;
+  std::string args, steps, cli;
+};
+
+// The command line's flags with the viewer's printed points put in; "" when one is missing.
+std::string fill_points(std::string cli, const std::string& out) {
+  for (const char* kind : {"target", "pole", "look"}) {
+    for (size_t at; (at = cli.find("{" + std::string(kind) + ":")) != std::string::npos;) {
+      const size_t close = cli.find('}', at);
+      const std::string joint =
+          cli.substr(at + std::strlen(kind) + 2, close - at - std::strlen(kind) - 2);
+      const std::string prefix = std::string(kind) == "look" ? "look-at " + joint + " target "
+                                                             : "ik " + joint + " " + kind + " ";
+      const std::string point = printed_point(out, prefix);
+      if (point.empty()) return "";
+      cli.replace(at, close + 1 - at, point);
+    }
+  }
+  return cli;
+}
+
+// Every row: the viewer's pose JSON and --export-pose's, byte for byte.
+void expect_table_matches(const std::string& model, const std::vector<PoseRow>& rows) {
+  for (const PoseRow& row : rows) {
+    SCOPED_TRACE(row.name);
+    const std::string viewer_file = scratch(std::string("table_viewer_") + row.name + ".json");
+    const std::string cli_file = scratch(std::string("table_cli_") + row.name + ".json");
+    const rig::test::RunResult v = run_viewer(row.steps, viewer_file, row.args, "", model);
+    ASSERT_EQ(v.status, 0) << v.err;
+    const std::string cli = fill_points(row.cli, v.out);
+    ASSERT_TRUE(row.cli.empty() || !cli.empty()) << v.out;
+    const rig::test::RunResult c = rig::test::run_rigview(
+        quote(model) + " " + row.args + " " + cli + " --export-pose " + quote(cli_file));
+    ASSERT_EQ(c.status, 0) << c.err;
+    const std::string posed = slurp(viewer_file);
+    ASSERT_FALSE(posed.empty());
+    EXPECT_EQ(slurp(cli_file), posed)
+        << "viewer steps '" << row.steps << "', command line '" << cli << "'";
+  }
+}
+
+// The same PoseSettings filled by the viewer's panels and by the command line's flags go through
+// one PoseBuilder: every kind of layer and constraint, alone and together, gives one pose.
+TEST(ViewerPosing, ATableOfSettingsGivesTheCommandLinesPoseByteForByte) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer posing test skipped";
+  const std::string walk = "--animation-index 1 --animation-time 0.3";
+  const std::string fade =
+      "--animation-index 1 --animation-time 0.3 --blend-index 2 --blend-time 0.2 --blend-weight "
+      "0.375";
+  const std::string hand = ";mid=LeftForeArm;root=LeftArm";
+  expect_table_matches(
+      kMannequin,
+      {
+          {"clip", walk, "", ""},
+          {"crossfade", fade, "", ""},
+          {"override", walk, "layer=3,0.5", "--layer 3:0.5"},
+          {"additive", walk, "layer=5,0.3,additive", "--layer 5:0.3:additive"},
+          {"masked", walk, "layer=3,0.7,Spine", "--layer 3:0.7:mask=Spine"},
+          {"layer_time", walk, "layer=3,0.6,time=0.8", "--layer 3:0.6:time=0.8"},
+          {"ik_pole_weight", walk, "ik=LeftHand;drag=30,-40;pole=10,10;weight=0.7",
+           "--ik 'LeftHand={target:LeftHand};pole={pole:LeftHand};weight=0.7" + hand + "'"},
+          {"ik_keep", walk, "ik=LeftHand;drag=-20,10;keep",
+           "--ik 'LeftHand={target:LeftHand};keep" + hand + "'"},
+          {"look_at", walk, "look=handle", "--look-at 'Head={look:Head}'"},
+          {"feet", walk, "feet", "--feet-on-ground"},
+          {"in_place", walk, "root=in-place", "--root-motion in-place"},
+          {"extract_layers", fade, "layer=2,1;layer=1,0.5,additive,time=0.6;root=extract",
+           "--layer 2:1 --layer 1:0.5:additive:time=0.6 --root-motion extract"},
+          {"everything", fade,
+           "layer=3,0.5,Spine;layer=5,0.3,additive;ik=LeftHand;drag=30,-40;feet;look=camera;"
+           "root=extract",
+           "--layer 3:0.5:mask=Spine --layer 5:0.3:additive --ik 'LeftHand={target:LeftHand}" +
+               hand + "' --feet-on-ground --look-at 'Head={look:Head}' --root-motion extract"},
+      });
+}
+
+// Every node's local translation in an --export-pose JSON, in node order.
+std::vector<double> translations(const std::string& json) {
+  std::vector<double> out;
+  for (size_t at = json.find("\"translation\":["); at != std::string::npos;
+       at = json.find("\"translation\":[", at + 1)) {
+    size_t p = at + 15;
+    for (int i = 0; i < 3; ++i) {
+      size_t used = 0;
+      out.push_back(std::stod(json.substr(p, 40), &used));
+      p += used + 1;
+    }
+  }
+  return out;
+}
+
+// CesiumMan's root walks on the ground (the mannequin's clips are in place), so here root motion
+// on layers shows: the table, and a check against a pose made without any layer. An unmasked
+// override layer at weight 1 of the clip at T, in place, must pose as the clip itself at T in
+// place; a layer skipping root motion would carry the root to where the clip has it at T.
+TEST(ViewerPosing, CorpusRootMotionOnLayersMatchesTheCommandLineAndThePlainClip) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed: viewer posing test skipped";
+  RIG_REQUIRE_CORPUS(corpus);
+  const std::string model = (corpus / "CesiumMan" / "CesiumMan.glb").string();
+  const std::string base = "--animation-index 0 --animation-time 0.2";
+  expect_table_matches(
+      model, {
+                 {"cesium_override_in_place", base, "layer=0,1,time=1.5;root=in-place",
+                  "--layer 0:1:time=1.5 --root-motion in-place"},
+                 {"cesium_additive_extract", base, "layer=0,0.5,additive,time=1.2;root=extract",
+                  "--layer 0:0.5:additive:time=1.2 --root-motion extract"},
+             });
+  const std::string plain_file = scratch("cesium_plain.json");
+  ASSERT_EQ(rig::test::run_rigview(quote(model) +
+                                   " --animation-index 0 --animation-time 1.5 --root-motion "
+                                   "in-place --export-pose " +
+                                   quote(plain_file))
+                .status,
+            0);
+  const std::vector<double> layered =
+      translations(slurp(scratch("table_viewer_cesium_override_in_place.json")));
+  const std::vector<double> plain = translations(slurp(plain_file));
+  ASSERT_EQ(layered.size(), plain.size());
+  ASSERT_FALSE(plain.empty());
+  for (size_t i = 0; i < plain.size(); ++i) EXPECT_NEAR(layered[i], plain[i], 1e-5) << i / 3;
 }
 
 // Checked before the window opens (so no display is needed), in one line.
