@@ -38,14 +38,6 @@ void set_mat4(GLint loc, const glm::mat4& m) {
   if (loc >= 0) glUniformMatrix4fv(loc, 1, GL_FALSE, glm::value_ptr(m));
 }
 
-// Every row of the table, in order: the methods draw_compare shows by default.
-std::array<rig::SkinningMethod, rig::kSkinningMethodCount> all_methods() {
-  std::array<rig::SkinningMethod, rig::kSkinningMethodCount> m{};
-  for (const rig::SkinningMethodInfo& info : rig::skinning_methods())
-    m[size_t(info.method)] = info.method;
-  return m;
-}
-
 }  // namespace
 
 struct Renderer::Impl {
@@ -516,7 +508,8 @@ void Renderer::draw_compare(const Camera& camera, const Viewport& viewport,
 
 void Renderer::draw_compare(const Camera& camera, const Viewport& viewport,
                             const DrawOptions& options, bool labels) {
-  static const std::array<rig::SkinningMethod, rig::kSkinningMethodCount> kAll = all_methods();
+  static constexpr std::array<rig::SkinningMethod, rig::kSkinningMethodCount> kAll =
+      rig::all_skinning_methods();
   draw_compare(camera, viewport, options, kAll, labels);
 }
 
