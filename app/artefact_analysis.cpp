@@ -25,7 +25,8 @@ void ArtefactAnalysis::analyze(const rig::Character& character,
   analysed_.fill(false);
   for (rig::SkinningMethod m : methods) {
     const size_t i = size_t(m);
-    if (!frames_[i]) frames_[i] = std::make_unique<rig::ArtefactFrame>(rig::ArtefactFrame::make(*model_));
+    if (!frames_[i])
+      frames_[i] = std::make_unique<rig::ArtefactFrame>(rig::ArtefactFrame::make(*model_));
     rig::analyze_frame(setup_, character, m, *frames_[i]);
     analysed_[i] = true;
     std::vector<RankedJoint>& ranked = ranked_[i];
@@ -95,8 +96,8 @@ void ArtefactAnalysis::request_scan(int clip, std::span<const float> dqs_amounts
     rig::ClipScanOptions options;
     options.clip = clip;
     options.dqs_amounts = amounts;
-    for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
-      options.methods.push_back(m.method);
+    const auto all = rig::all_skinning_methods();
+    options.methods.assign(all.begin(), all.end());
     const bool done = rig::scan_clip(
         *model_, setup_, options, result_,
         [](void* user, float fraction) {
@@ -114,8 +115,8 @@ const rig::ClipScan* ArtefactAnalysis::scan() const {
   return finished_.load(std::memory_order_acquire) ? &result_ : nullptr;
 }
 
-int focus_joint(const std::string& focus, const rig::Model& model,
-                const ArtefactAnalysis* analysis, rig::SkinningMethod method, std::string& error) {
+int focus_joint(const std::string& focus, const rig::Model& model, const ArtefactAnalysis* analysis,
+                rig::SkinningMethod method, std::string& error) {
   if (focus == "worst") {
     const std::span<const RankedJoint> ranked =
         analysis ? analysis->ranked_joints(method) : std::span<const RankedJoint>();

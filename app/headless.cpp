@@ -26,11 +26,6 @@ namespace rigview {
 
 namespace {
 
-// The methods a --output render draws, one column each.
-std::vector<rig::SkinningMethod> output_methods(const Options& options) {
-  return methods_to_draw(options);
-}
-
 // Prints the one-line error; returns `status` (1: the model or output, 2: a usage error).
 int fail(const std::string& where, const std::string& what, int status = 1) {
   std::fprintf(stderr, "rigview: error: %s: %s\n", where.c_str(), what.c_str());
@@ -53,7 +48,8 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
-  const std::vector<rig::SkinningMethod> methods = output_methods(options);
+  // The methods a --output render draws, one column each.
+  const std::vector<rig::SkinningMethod> methods = methods_to_draw(options);
   PosedCharacter posed;
   if (const int status = pose_from_options(options, model, posed, error,
                                            prepared_skin_meshes(model, methods, true));

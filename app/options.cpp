@@ -63,7 +63,8 @@ bool parse_skinning(std::string_view v, Options& o, std::string& error) {
   }
   std::vector<rig::SkinningMethod> methods;
   if (v == kCompare) {
-    for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) methods.push_back(m.method);
+    const auto all = rig::all_skinning_methods();
+    methods.assign(all.begin(), all.end());
   } else if (v.size() > kCompare.size() && v[kCompare.size()] == '=') {
     std::string_view list = v.substr(kCompare.size() + 1);
     while (true) {
@@ -620,14 +621,17 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     return false;
   }
   if (!o.dqs_joints.empty()) {
-    // Only the mix reads the amounts: naming joints for a run that draws no mix is a mistake.
-    // --report and --bench-skinning without --skinning run every method, the mix too.
+    // Only the methods with per-joint amounts (the mix) read them: naming joints for a run that
+    // draws none of them is a mistake. --report and --bench-skinning without --skinning run
+    // every method, those too.
     const bool every_method = !o.skinning_given && (o.bench_skinning > 0 || !o.report.empty());
-    const bool mix_given =
-        o.skinning_given && std::find(o.skinning_methods.begin(), o.skinning_methods.end(),
-                                      rig::SkinningMethod::Mix) != o.skinning_methods.end();
-    if (!every_method && !mix_given) {
-      error = "--dqs-joints needs --skinning mix (or a compare list with mix)";
+    const bool amounts_read =
+        o.skinning_given &&
+        std::any_of(o.skinning_methods.begin(), o.skinning_methods.end(),
+                    [](rig::SkinningMethod m) { return rig::method_info(m).write_joint_amounts; });
+    if (!every_method && !amounts_read) {
+      const std::string names = rig::joint_amount_method_names("|");
+      error = "--dqs-joints needs --skinning " + names + " (or a compare list with " + names + ")";
       return false;
     }
   }
@@ -640,9 +644,8 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
 
 std::vector<rig::SkinningMethod> methods_to_scan(const Options& options) {
   if (options.skinning_given) return options.skinning_methods;
-  std::vector<rig::SkinningMethod> all;
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) all.push_back(m.method);
-  return all;
+  const auto all = rig::all_skinning_methods();
+  return {all.begin(), all.end()};
 }
 
 std::string default_model_path(const char* argv0) {

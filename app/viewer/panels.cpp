@@ -313,7 +313,9 @@ void draw_skeleton_panel(ViewerState& state, Document& doc) {
   }
   if (state.reveal_selection && state.selected_node >= 0) doc.reveal_joint(state.selected_node);
   const std::span<const rig::SkinningMethod> shown = methods_shown(state);
-  const bool mix = std::find(shown.begin(), shown.end(), rig::SkinningMethod::Mix) != shown.end();
+  const bool mix = std::any_of(shown.begin(), shown.end(), [](rig::SkinningMethod m) {
+    return rig::method_info(m).write_joint_amounts != nullptr;
+  });
   if (mix) ImGui::TextDisabled("Mix: ticked joints and their subtrees use DQS, the rest LBS.");
   ImGui::BeginChild("##joint_tree", ImVec2(0.0f, 0.0f), true);
   for (int root : doc.joint_roots[static_cast<size_t>(state.tree_skin)])

@@ -123,8 +123,8 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
 }
 
 void measure_cost(rig::render::Renderer& renderer, const Document& doc, ViewerState& state) {
-  std::array<rig::SkinningMethod, rig::kSkinningMethodCount> all{};
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) all[size_t(m.method)] = m.method;
+  constexpr std::array<rig::SkinningMethod, rig::kSkinningMethodCount> all =
+      rig::all_skinning_methods();
   rig::render::SkinningCostOptions options;
   options.draws = std::clamp(state.cost_draws, 1, 1000);
   state.cost_error.clear();

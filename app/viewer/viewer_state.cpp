@@ -4,8 +4,8 @@ namespace rigview {
 
 ViewerState initial_viewer_state(const Options& options) {
   ViewerState s;
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
-    s.compare_methods.push_back(m.method);
+  const auto all = rig::all_skinning_methods();
+  s.compare_methods.assign(all.begin(), all.end());
   const std::vector<rig::SkinningMethod> methods = methods_to_draw(options);
   if (options.compare && methods.size() >= 2) {
     s.compare_methods = methods;

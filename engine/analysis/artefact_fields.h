@@ -11,7 +11,7 @@
 
 namespace rig::analysis {
 
-inline constexpr glm::vec3 kDeflationUndefinedColor = kZeroColor;  // grey, as issue 8 asks
+inline constexpr glm::vec3 kDeflationUndefinedColor = kZeroColor;  // grey: undefined h, not a heat
 
 // h of `frame` (skinned items; rigid items keep their shading), titled with `method`'s label.
 void fill_deflation_field(const Model& model, const ArtefactFrame& frame, SkinningMethod method,

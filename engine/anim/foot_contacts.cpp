@@ -209,13 +209,6 @@ FootContacts detect_foot_contacts(const Model& model, int clip, std::span<const 
   return out;
 }
 
-size_t FootContacts::sample_at(float time) const {
-  if (times.empty()) return 0;
-  const float dt = 1.0f / sample_rate;
-  const long i = std::lround((std::clamp(time, start, end) - start) / dt);
-  return size_t(std::clamp<long>(i, 0, long(times.size()) - 1) % long(times.size()));
-}
-
 bool FootContacts::nearest_target(size_t f, float time, float lead, glm::vec3& out,
                                   float& distance) const {
   if (f >= feet.size() || times.empty()) return false;

@@ -70,8 +70,6 @@ struct FootContacts {
   std::vector<float> times;         // sample times (shared by every foot)
   std::vector<FootContactTrack> feet;
 
-  // The sample nearest to `time` (clamped to the clip).
-  size_t sample_at(float time) const;
   // Ground-frame position of model-space point `p` at clip time `time`: p + v·(time − start).
   glm::vec3 to_ground(glm::vec3 p, float time) const {
     return p + ground_velocity * (time - start);

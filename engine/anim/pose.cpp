@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "anim/blending_job.h"
 #include "anim/clip_source.h"
 #include "anim/local_to_world_job.h"
 
@@ -28,21 +27,6 @@ void sample_clip(const Model& model, const Clip& clip, float time, Pose& pose) {
   // The readable form: a one-off sample, where RawClipSource's prepared layout (allocated)
   // would not pay off.
   sample_clip_channels(model, clip, time, {}, pose.local, pose.morph_weights);
-}
-
-void blend_poses(const Pose& a, const Pose& b, float w, Pose& out) {
-  const size_t n = std::min({a.local.size(), b.local.size(), out.local.size()});
-  for (size_t i = 0; i < n; ++i) out.local[i] = blend_transforms(a.local[i], b.local[i], w);
-  const size_t m =
-      std::min({a.morph_weights.size(), b.morph_weights.size(), out.morph_weights.size()});
-  for (size_t i = 0; i < m; ++i)
-    out.morph_weights[i] = a.morph_weights[i] + (b.morph_weights[i] - a.morph_weights[i]) * w;
-}
-
-glm::mat4 local_matrix(const Model& model, const Pose& pose, int node) {
-  const Node& n = model.nodes[node];
-  const glm::mat4 trs = trs_matrix(pose.local[node]);
-  return n.has_shear ? trs * n.shear : trs;
 }
 
 void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm::mat4> world) {

@@ -24,14 +24,6 @@ void reset_to_rest(const Model& model, Pose& pose);
 // hold its end value. No allocation.
 void sample_clip(const Model& model, const Clip& clip, float time, Pose& pose);
 
-// out = crossfade of a and b: lerp translation, scale and morph weights, shortest-path slerp
-// rotation. weight 0 is a, 1 is b. out may alias a or b. No allocation.
-void blend_poses(const Pose& a, const Pose& b, float weight, Pose& out);
-
-// Local matrix of node `node` under `pose`: T·R·S, times the node's shear when its file matrix
-// has one (Node::shear).
-glm::mat4 local_matrix(const Model& model, const Pose& pose, int node);
-
 // World matrices of every node, parents first. world.size() == model.nodes.size().
 void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm::mat4> world);
 

@@ -1,4 +1,4 @@
-// Many characters of one model at once (issue 13, "many characters").
+// Many characters of one model at once.
 //
 // A Crowd poses N instances with one Character per thread (sharing one SkinMeshes and one
 // prepared copy of the clips, Character::prepare_raw_clips): an instance keeps only its key

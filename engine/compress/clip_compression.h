@@ -1,4 +1,4 @@
-// Offline clip compression with a guaranteed error (issue 10).
+// Offline clip compression with a guaranteed error (the metric of compress/clip_error.h).
 //
 // 1. Frames. On a key grid (every key within ±1e-4 s of t_start + k/f) the frames are the
 //    metric's sample times; otherwise (or for CUBICSPLINE keys on a grid slower than 30 Hz) an

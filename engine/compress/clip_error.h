@@ -1,4 +1,4 @@
-// The error metric of a lossy clip against the file's keys (issue 10), implemented literally:
+// The error metric of a lossy clip against the file's keys, implemented literally:
 //
 //   G_j(t)   world matrix of joint j (the one skinning uses), in the file's units (metres);
 //   p_a      = (d / ‖column a of G_j^raw(t)‖) · e_a for a ∈ {x, y, z}, d = 0.03 m: points 3 cm

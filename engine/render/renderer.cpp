@@ -37,14 +37,6 @@ constexpr uint32_t kMaxPaletteUniformBytes = 65536;
 constexpr uint32_t kMinPaletteUniformBytes = 16384;  // GL 3.3's minimum block size
 constexpr uint32_t kAllMethods = (1u << rig::kSkinningMethodCount) - 1u;
 
-// Every row of the table, in order: the methods draw_compare shows by default.
-std::array<rig::SkinningMethod, rig::kSkinningMethodCount> all_methods() {
-  std::array<rig::SkinningMethod, rig::kSkinningMethodCount> m{};
-  for (const rig::SkinningMethodInfo& info : rig::skinning_methods())
-    m[size_t(info.method)] = info.method;
-  return m;
-}
-
 }  // namespace
 
 struct Renderer::Impl {
@@ -473,7 +465,8 @@ void Renderer::draw_compare(const Camera& camera, const Viewport& viewport,
 
 void Renderer::draw_compare(const Camera& camera, const Viewport& viewport,
                             const DrawOptions& options, bool labels) {
-  static const std::array<rig::SkinningMethod, rig::kSkinningMethodCount> kAll = all_methods();
+  static constexpr std::array<rig::SkinningMethod, rig::kSkinningMethodCount> kAll =
+      rig::all_skinning_methods();
   draw_compare(camera, viewport, options, kAll, labels);
 }
 

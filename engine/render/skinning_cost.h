@@ -1,4 +1,4 @@
-// The cost of each skinning method on the GPU (issue 9), shared by `rigview --bench-skinning N`
+// The cost of each skinning method on the GPU, shared by `rigview --bench-skinning N`
 // and the viewer's "Measure cost" button: the current model's draw items drawn N times per
 // measurement into a 16x16 target (few fragments, so the vertex work, the skinning, dominates),
 // timed with a GL_TIME_ELAPSED query, repeated, the median kept, and reported as milliseconds

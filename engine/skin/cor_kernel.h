@@ -2,7 +2,7 @@
 // a row of the skinning-method table (skin/skinning_method.h):
 //
 //   {SkinningMethod::..., "cor", "CoR", "optimized centres of rotation", kCorPaletteRows,
-//    write_cor_palette, skin_cor_kernel, "skin_cor.glsl"}
+//    write_cor_palette, skin_cor_kernel, /*uses_rotation_centers=*/true, "skin_cor.glsl"}
 //
 // Per vertex, over the SkinMesh influences (weights renormalized by their sum, zero weights and
 // joints past the palette skipped), with each joint's skinning matrix split as in DQS,

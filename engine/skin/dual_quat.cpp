@@ -23,12 +23,6 @@ glm::vec3 dual_quat_transform_point(const DualQuat& dq, glm::vec3 p) {
   return dq.real * p + dual_quat_translation(dq);
 }
 
-glm::mat4 dual_quat_to_matrix(const DualQuat& dq) {
-  glm::mat4 m = glm::mat4_cast(dq.real);
-  m[3] = glm::vec4(dual_quat_translation(dq), 1.0f);
-  return m;
-}
-
 namespace {
 
 using dmat3 = glm::dmat3;

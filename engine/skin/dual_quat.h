@@ -23,7 +23,6 @@ struct JointDualQuat {
 DualQuat dual_quat_from_rotation_translation(glm::quat r, glm::vec3 t);
 glm::vec3 dual_quat_translation(const DualQuat& dq);
 glm::vec3 dual_quat_transform_point(const DualQuat& dq, glm::vec3 p);  // dq must be unit
-glm::mat4 dual_quat_to_matrix(const DualQuat& dq);                     // dq must be unit
 
 // Polar decomposition of the 3x3 part of m: m3 = R * S. Returns false (and R = I, S = m3) when
 // m3 is singular or not finite.

@@ -1,5 +1,6 @@
-// Per-joint LBS/DQS mix (issue 9: "DQS only on the arms and wrists where twist is worst"): the
-// CPU kernel and palette writers of the table row "mix" (skin/skinning_method.h).
+// Per-joint LBS/DQS mix (DQS only where it helps, e.g. on the arms and wrists where LBS's twist
+// loss is worst, LBS where DQS would bulge): the CPU kernel and palette writers of the table row
+// "mix" (skin/skinning_method.h).
 //
 // Each joint j carries a DQS amount m_j in [0, 1]. Per vertex, over the SkinMesh influences
 // (weights renormalized by their sum, zero weights and joints past the palette skipped):

@@ -31,6 +31,18 @@ constexpr bool rows_in_enum_order() {
 }
 static_assert(rows_in_enum_order(), "skinning-method rows must follow the enum order");
 
+// The names of the rows `keep` accepts, in table order, joined by `separator`.
+template <class Keep>
+std::string joined_names(std::string_view separator, Keep keep) {
+  std::string out;
+  for (const SkinningMethodInfo& m : kMethods) {
+    if (!keep(m)) continue;
+    if (!out.empty()) out += separator;
+    out += m.name;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::span<const SkinningMethodInfo> skinning_methods() { return kMethods; }
@@ -46,12 +58,12 @@ const SkinningMethodInfo* find_skinning_method(std::string_view name) {
 }
 
 std::string skinning_method_names(std::string_view separator) {
-  std::string out;
-  for (const SkinningMethodInfo& m : kMethods) {
-    if (!out.empty()) out += separator;
-    out += m.name;
-  }
-  return out;
+  return joined_names(separator, [](const SkinningMethodInfo&) { return true; });
+}
+
+std::string joint_amount_method_names(std::string_view separator) {
+  return joined_names(separator,
+                      [](const SkinningMethodInfo& m) { return m.write_joint_amounts != nullptr; });
 }
 
 }  // namespace rig

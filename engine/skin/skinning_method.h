@@ -2,7 +2,10 @@
 // in its row: the name the command line and the viewer show, the palette layout, the function
 // that writes the palette from the skinning matrices, the CPU kernel and the GLSL file of the
 // vertex shader. Renderer, command line, viewer and analyses iterate this table; none of them
-// branches on a method.
+// branches on a method (what a method needs is a row field: uses_rotation_centers,
+// write_joint_amounts). A row is named only where a definition names it: the LBS-DQS
+// difference measure, LBS as the skinning that framing and the compression metric measure, and
+// the benchmark cases compared with ozz-animation.
 //
 // Adding a method: a row here (and its enum value), one CPU kernel (skin/skin_kernels.h plus its
 // .cpp) and one shader file (shaders/skin_<name>.glsl). Nothing else.
@@ -13,6 +16,7 @@
 // parameters and every caller that only has matrices are unchanged (amounts then read 0).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <span>
@@ -26,6 +30,13 @@ namespace rig {
 // A row of the table (the enum value is the row index).
 enum class SkinningMethod : uint8_t { Linear, DualQuaternion, CentersOfRotation, Mix };
 inline constexpr size_t kSkinningMethodCount = 4;
+
+// Every method, in table order (the enum value is the row index, checked in skinning_method.cpp).
+constexpr std::array<SkinningMethod, kSkinningMethodCount> all_skinning_methods() {
+  std::array<SkinningMethod, kSkinningMethodCount> all{};
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<SkinningMethod>(i);
+  return all;
+}
 
 // Writes one skin's palette: palette_rows vec4 rows per joint, from its skinning matrices
 // (world × inverse bind). rows.size() == matrices.size() * palette_rows. No allocation.
@@ -79,5 +90,8 @@ const SkinningMethodInfo& method_info(SkinningMethod method);
 const SkinningMethodInfo* find_skinning_method(std::string_view name);
 // Every method's name joined by `separator`, in table order ("lbs|dqs|cor|mix"): usage, errors.
 std::string skinning_method_names(std::string_view separator = "|");
+// The names of the methods that read per-joint amounts (write_joint_amounts), joined by
+// `separator` in table order ("mix").
+std::string joint_amount_method_names(std::string_view separator = "|");
 
 }  // namespace rig

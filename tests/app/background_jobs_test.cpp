@@ -42,8 +42,8 @@ TEST(BackgroundJobs, ArtefactScanMatchesTheDirectScanAndCancelDropsIt) {
   EXPECT_FLOAT_EQ(analysis.scan_progress(), 1.0f);
   rig::ClipScanOptions options;
   options.clip = 0;
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
-    options.methods.push_back(m.method);
+  const auto all = rig::all_skinning_methods();
+  options.methods.assign(all.begin(), all.end());
   rig::ClipScan direct;
   ASSERT_TRUE(rig::scan_clip(model, analysis.setup(), options, direct));
   ASSERT_EQ(scan->methods.size(), direct.methods.size());

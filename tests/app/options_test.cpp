@@ -35,8 +35,8 @@ TEST(Options, CompareAloneIsEveryTableMethodInTableOrder) {
   const Parsed p = parse({"--skinning", "compare"});
   ASSERT_TRUE(p.ok) << p.error;
   EXPECT_TRUE(p.options.compare);
-  std::vector<Method> table;
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) table.push_back(m.method);
+  const auto all = rig::all_skinning_methods();
+  const std::vector<Method> table(all.begin(), all.end());
   EXPECT_EQ(p.options.skinning_methods, table);
   EXPECT_EQ(rigview::methods_to_draw(p.options), table);
   // Three-way compare in any order.

@@ -105,9 +105,8 @@ class KeyActions : public ::testing::Test {
 TEST_F(KeyActions, TheStartStateFollowsTheDefaultCommandLine) {
   const Snapshot s = snapshot(state_);
   EXPECT_EQ(s.method, Method::Linear);
-  std::vector<Method> table;
-  for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) table.push_back(m.method);
-  EXPECT_EQ(s.compare_methods, table);
+  const auto all = rig::all_skinning_methods();
+  EXPECT_EQ(s.compare_methods, std::vector<Method>(all.begin(), all.end()));
   EXPECT_FALSE(s.compare);
   EXPECT_FALSE(s.show_skeleton);
   EXPECT_FALSE(s.rest_pose);

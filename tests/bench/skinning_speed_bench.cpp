@@ -1,4 +1,4 @@
-// Issue 13's CPU-speed cases, the figures ozz-animation is compared against
+// The CPU-speed cases, the figures ozz-animation is compared against
 // (tools/ozzbench runs both side by side):
 //   skinning 100,000 vertices with 64 random rigid joints through the method table's kernels —
 //   LBS 4 influences positions + normals, LBS 4 positions only, LBS 8 influences positions +

@@ -19,12 +19,7 @@ namespace {
 
 using test::add_node;
 using test::axis_angle;
-
-void expect_vec3(glm::vec3 got, glm::vec3 want, float tol = 1e-5f) {
-  EXPECT_NEAR(got.x, want.x, tol);
-  EXPECT_NEAR(got.y, want.y, tol);
-  EXPECT_NEAR(got.z, want.z, tol);
-}
+using test::expect_vec3;
 
 bool same_bits(const Transform& a, const Transform& b) {
   return std::memcmp(&a, &b, sizeof(Transform)) == 0;
@@ -214,7 +209,7 @@ TEST(LocalToWorldJob, SubtreeUpdateRecomputesOnlyTheSubtree) {
   ASSERT_TRUE((LocalToWorldJob{&m, &h, local, world, 1}).run());
   expect_vec3(glm::vec3(world[1][3]), {1, 0, 0});
   expect_vec3(glm::vec3(world[3][3]), {1, 1, 0});  // a1 swings up
-  EXPECT_EQ(world[2], glm::mat4(5.0f));             // b untouched
+  EXPECT_EQ(world[2], glm::mat4(5.0f));            // b untouched
 }
 
 TEST(LocalToWorldJob, ValidateRejectsWrongSizesAndRoots) {
@@ -250,7 +245,8 @@ class TurnJoint : public PoseConstraint {
  public:
   TurnJoint(int node, float degrees) : node_(node), degrees_(degrees) {}
   void apply(const ConstraintContext& c) override {
-    c.local[size_t(node_)].rotation = axis_angle({0, 0, 1}, degrees_) * c.local[size_t(node_)].rotation;
+    c.local[size_t(node_)].rotation =
+        axis_angle({0, 0, 1}, degrees_) * c.local[size_t(node_)].rotation;
     c.update_world(node_);
   }
 
@@ -295,8 +291,8 @@ TEST(Character, CrossfadeGoesThroughTheBlendingJob) {
   Model m = keyed_arm();
   Clip still = m.clips[0];
   still.name = "still";
-  still.channels[0] = test::rotation_channel(1, {0.0f, 2.0f},
-                                             {glm::quat(1, 0, 0, 0), glm::quat(1, 0, 0, 0)});
+  still.channels[0] =
+      test::rotation_channel(1, {0.0f, 2.0f}, {glm::quat(1, 0, 0, 0), glm::quat(1, 0, 0, 0)});
   m.clips.push_back(still);
   Character character(m);
   // Clip 0 at 0.1 s is at 90°; clip 1 is at 0°; a 1/3 blend towards clip 1 is 60°.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <glm/gtc/matrix_transform.hpp>
 #include <random>
 #include <set>
@@ -39,6 +40,20 @@ TEST(SkinningMethodTable, RowsAreCompleteUniqueAndFoundByName) {
   EXPECT_NE(method_info(SkinningMethod::Mix).write_joint_amounts, nullptr);
   EXPECT_EQ(skinning_method_names(), "lbs|dqs|cor|mix");
   EXPECT_EQ(skinning_method_names(", "), "lbs, dqs, cor, mix");
+  EXPECT_EQ(joint_amount_method_names(), "mix");  // the only row with per-joint amounts
+}
+
+TEST(SkinningMethodTable, AllMethodsListsEveryRowInTableOrder) {
+  constexpr auto all = all_skinning_methods();  // usable at compile time
+  static_assert(all.size() == kSkinningMethodCount);
+  const std::array<SkinningMethod, 4> expected = {
+      SkinningMethod::Linear, SkinningMethod::DualQuaternion, SkinningMethod::CentersOfRotation,
+      SkinningMethod::Mix};
+  ASSERT_EQ(all.size(), expected.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i], expected[i]) << i;
+    EXPECT_EQ(all[i], skinning_methods()[i].method) << i;
+  }
 }
 
 // Random rigid and scaled joints, random 4-influence weights: each kernel against the

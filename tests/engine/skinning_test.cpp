@@ -4,22 +4,17 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "skin/dual_quat.h"
 #include "character/character.h"
 #include "skin/cpu_skinning.h"
+#include "skin/dual_quat.h"
 #include "test_models.h"
 
 namespace rig {
 namespace {
 
 using test::axis_angle;
+using test::expect_vec3;
 using test::kDeg;
-
-void expect_vec3(glm::vec3 got, glm::vec3 want, float tol = 1e-5f) {
-  EXPECT_NEAR(got.x, want.x, tol);
-  EXPECT_NEAR(got.y, want.y, tol);
-  EXPECT_NEAR(got.z, want.z, tol);
-}
 
 // One vertex fully weighted to joint 0 (the other three influence slots empty).
 Primitive single_vertex(glm::vec3 position, glm::vec3 normal) {
@@ -237,7 +232,8 @@ TEST(Dqs, NormalsUseTheInverseTransposeOfTheStretch) {
                                     glm::scale(glm::mat4(1), {2, 1, 1})};
   const Primitive prim = single_vertex(glm::vec3(1, 1, 0), glm::normalize(glm::vec3(1, 1, 0)));
   std::vector<glm::vec3> pos(1), nrm(1);
-  skin_primitive(SkinningMethod::DualQuaternion, prim, palette, prim.positions, prim.normals, pos, nrm);
+  skin_primitive(SkinningMethod::DualQuaternion, prim, palette, prim.positions, prim.normals, pos,
+                 nrm);
   expect_vec3(pos[0], {-1, 2, 0});
   expect_vec3(nrm[0], {-0.8944272f, 0.4472136f, 0.0f});
 }
@@ -251,7 +247,8 @@ TEST(Skinning, MirroredJointNormalsFaceTheMirroredWay) {
   skin_primitive(SkinningMethod::Linear, prim, palette, prim.positions, prim.normals, pos, nrm);
   expect_vec3(pos[0], {-1, 0, 0});
   expect_vec3(nrm[0], {-1, 0, 0});
-  skin_primitive(SkinningMethod::DualQuaternion, prim, palette, prim.positions, prim.normals, pos, nrm);
+  skin_primitive(SkinningMethod::DualQuaternion, prim, palette, prim.positions, prim.normals, pos,
+                 nrm);
   expect_vec3(pos[0], {-1, 0, 0});
   expect_vec3(nrm[0], {-1, 0, 0});
 }

@@ -1,5 +1,7 @@
-// Small models built in code for engine tests (no importer involved).
+// Small models built in code for engine tests (no importer involved), and the checks on them.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <glm/gtc/matrix_transform.hpp>
@@ -19,6 +21,13 @@ inline glm::quat axis_angle(glm::vec3 axis, float degrees) {
 // Rotation angle of a unit quaternion, in degrees, as the seed computes it: 2 acos(|w|).
 inline float angle_degrees(glm::quat q) {
   return 2.0f * std::acos(std::min(1.0f, std::abs(q.w))) / kDeg;
+}
+
+// Component-wise within `tol`.
+inline void expect_vec3(glm::vec3 got, glm::vec3 want, float tol = 1e-5f) {
+  EXPECT_NEAR(got.x, want.x, tol);
+  EXPECT_NEAR(got.y, want.y, tol);
+  EXPECT_NEAR(got.z, want.z, tol);
 }
 
 inline int add_node(Model& m, const std::string& name, int parent, glm::vec3 t,
