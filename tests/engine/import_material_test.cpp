@@ -4,42 +4,21 @@
 #include <gtest/gtest.h>
 
 #include "import/gltf_import.h"
-#include "import_test_gltf.h"
+#include "import_test_files.h"
 
 namespace {
 
 using rig::test::ByteBuffer;
 using rig::test::data_uri;
 using rig::test::fill_in;
+using rig::test::find_warning;
 
-const rig::ImportWarning* find_warning(const rig::Model& model, const std::string& code) {
-  for (const rig::ImportWarning& warning : model.warnings)
-    if (warning.code == code) return &warning;
-  return nullptr;
-}
-
-bool import_json(const std::string& name, std::string json, const ByteBuffer& bin,
-                 rig::Model& model, std::string& error) {
-  json = fill_in(json, "URI", data_uri(bin.data));
-  json = fill_in(json, "LEN", std::to_string(bin.size()));
-  const auto path = rig::test::temp_folder("materials") / (name + ".gltf");
-  rig::test::write_file(path, json);
-  return rig::import_gltf(path.string(), model, error);
-}
-
+// This file's files go to its own temp folder.
 rig::Model import_ok(const std::string& name, const std::string& json, const ByteBuffer& bin) {
-  rig::Model model;
-  std::string error;
-  EXPECT_TRUE(import_json(name, json, bin, model, error)) << error;
-  return model;
+  return rig::test::import_ok("materials", name, json, bin);
 }
-
 std::string import_error(const std::string& name, const std::string& json, const ByteBuffer& bin) {
-  rig::Model model;
-  std::string error;
-  EXPECT_FALSE(import_json(name, json, bin, model, error));
-  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
-  return error;
+  return rig::test::import_error("materials", name, json, bin);
 }
 
 // bufferView 0: a triangle (3 float VEC3); bufferView 1: 12 bytes that are no picture.

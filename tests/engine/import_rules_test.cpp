@@ -5,44 +5,21 @@
 #include <cmath>
 
 #include "import/gltf_import.h"
-#include "import_test_gltf.h"
+#include "import_test_files.h"
 
 namespace {
 
 using rig::test::ByteBuffer;
 using rig::test::data_uri;
 using rig::test::fill_in;
+using rig::test::find_warning;
 
-const rig::ImportWarning* find_warning(const rig::Model& model, const std::string& code) {
-  for (const rig::ImportWarning& warning : model.warnings) {
-    if (warning.code == code) return &warning;
-  }
-  return nullptr;
-}
-
-// Writes `json` (with {URI} and {LEN} filled from `bin`) to a temp file and imports it.
-bool import_json(const std::string& name, std::string json, const ByteBuffer& bin,
-                 rig::Model& model, std::string& error) {
-  json = fill_in(json, "URI", data_uri(bin.data));
-  json = fill_in(json, "LEN", std::to_string(bin.size()));
-  const auto path = rig::test::temp_folder("rules") / (name + ".gltf");
-  rig::test::write_file(path, json);
-  return rig::import_gltf(path.string(), model, error);
-}
-
+// This file's files go to its own temp folder.
 rig::Model import_ok(const std::string& name, const std::string& json, const ByteBuffer& bin) {
-  rig::Model model;
-  std::string error;
-  EXPECT_TRUE(import_json(name, json, bin, model, error)) << error;
-  return model;
+  return rig::test::import_ok("rules", name, json, bin);
 }
-
 std::string import_error(const std::string& name, const std::string& json, const ByteBuffer& bin) {
-  rig::Model model;
-  std::string error;
-  EXPECT_FALSE(import_json(name, json, bin, model, error));
-  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
-  return error;
+  return rig::test::import_error("rules", name, json, bin);
 }
 
 // A triangle in the z = 0 plane, counter-clockwise seen from +Z: (0,0,0) (1,0,0) (0,1,0).
