@@ -48,12 +48,16 @@ void Document::bump(rig::Input input) {
   for_each_product([&](auto& product) { product.drop_stale(revisions); });
 }
 
+void Document::refresh_health() {
+  if (!model || health_product.fresh(revisions)) return;
+  // The model already carries the simulated bug; the doctor examines it as it is now.
+  health_product.make(revisions, make_rig_health(*model, rig::examine_rig(*model)));
+}
+
 void Document::refresh() {
   if (!model || !character) return;
-  if (!health_product.fresh(revisions)) {
-    // The model already carries the simulated bug; the doctor examines it as it is now.
-    health_product.make(revisions, make_rig_health(*model, rig::examine_rig(*model)));
-  }
+  refresh_health();
+  // Bounds pose the character: only here, before the frame evaluates it, never mid-frame.
   if (!bounds_product.fresh(revisions)) {
     rig::PoseSelection first;
     first.clip = model->clips.empty() ? -1 : 0;
@@ -68,7 +72,7 @@ void Document::refresh() {
 }
 
 RigHealth& Document::health() {
-  refresh();
+  refresh_health();
   return *health_product.get(revisions);
 }
 

@@ -141,9 +141,10 @@ struct Document {
     for_each_product([](auto& product) { product.reset(); });
   }
 
-  // The rig doctor's diagnosis of `model` (Rig health panel). Fresh after refresh(); the const
-  // one is an empty diagnosis while stale.
+  // The rig doctor's diagnosis of `model` (Rig health panel), remade here when stale; the const
+  // one is an empty diagnosis while stale (until the next refresh()).
   RigHealth& health();
+  void refresh_health();
   const RigHealth& health() const;
   // Framing bounds over the first clip (rest pose without clips). Fresh after refresh().
   rig::render::Bounds bounds() const;
