@@ -12,14 +12,8 @@ using rig::test::ByteBuffer;
 using rig::test::data_uri;
 using rig::test::fill_in;
 using rig::test::find_warning;
-
-// This file's files go to its own temp folder.
-rig::Model import_ok(const std::string& name, const std::string& json, const ByteBuffer& bin) {
-  return rig::test::import_ok("materials", name, json, bin);
-}
-std::string import_error(const std::string& name, const std::string& json, const ByteBuffer& bin) {
-  return rig::test::import_error("materials", name, json, bin);
-}
+using rig::test::import_error;
+using rig::test::import_ok;
 
 // bufferView 0: a triangle (3 float VEC3); bufferView 1: 12 bytes that are no picture.
 ByteBuffer triangle_and_picture() {

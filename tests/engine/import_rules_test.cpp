@@ -13,14 +13,8 @@ using rig::test::ByteBuffer;
 using rig::test::data_uri;
 using rig::test::fill_in;
 using rig::test::find_warning;
-
-// This file's files go to its own temp folder.
-rig::Model import_ok(const std::string& name, const std::string& json, const ByteBuffer& bin) {
-  return rig::test::import_ok("rules", name, json, bin);
-}
-std::string import_error(const std::string& name, const std::string& json, const ByteBuffer& bin) {
-  return rig::test::import_error("rules", name, json, bin);
-}
+using rig::test::import_error;
+using rig::test::import_ok;
 
 // A triangle in the z = 0 plane, counter-clockwise seen from +Z: (0,0,0) (1,0,0) (0,1,0).
 size_t put_triangle(ByteBuffer& bin) { return bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0}); }

@@ -18,30 +18,31 @@ inline const rig::ImportWarning* find_warning(const rig::Model& model, const std
   return nullptr;
 }
 
-// Writes `json` (with {URI} and {LEN} filled from `bin`) to temp folder `folder` and imports it.
-inline bool import_json(const std::string& folder, const std::string& name, std::string json,
-                        const ByteBuffer& bin, rig::Model& model, std::string& error) {
+// Writes `json` (with {URI} and {LEN} filled from `bin`) to this process's temp folder and
+// imports it.
+inline bool import_json(const std::string& name, std::string json, const ByteBuffer& bin,
+                        rig::Model& model, std::string& error) {
   json = fill_in(json, "URI", data_uri(bin.data));
   json = fill_in(json, "LEN", std::to_string(bin.size()));
-  const auto path = temp_folder(folder) / (name + ".gltf");
+  const auto path = temp_folder("import") / (name + ".gltf");
   write_file(path, json);
   return rig::import_gltf(path.string(), model, error);
 }
 
-inline rig::Model import_ok(const std::string& folder, const std::string& name,
-                            const std::string& json, const ByteBuffer& bin) {
+inline rig::Model import_ok(const std::string& name, const std::string& json,
+                            const ByteBuffer& bin) {
   rig::Model model;
   std::string error;
-  EXPECT_TRUE(import_json(folder, name, json, bin, model, error)) << error;
+  EXPECT_TRUE(import_json(name, json, bin, model, error)) << error;
   return model;
 }
 
 // The one-line error of a file the importer must refuse.
-inline std::string import_error(const std::string& folder, const std::string& name,
-                                const std::string& json, const ByteBuffer& bin) {
+inline std::string import_error(const std::string& name, const std::string& json,
+                                const ByteBuffer& bin) {
   rig::Model model;
   std::string error;
-  EXPECT_FALSE(import_json(folder, name, json, bin, model, error));
+  EXPECT_FALSE(import_json(name, json, bin, model, error));
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   return error;
 }
