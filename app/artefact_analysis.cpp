@@ -5,8 +5,8 @@
 
 namespace rigview {
 
-ArtefactAnalysis::ArtefactAnalysis(const rig::Model& model, const rig::SkinMeshes& meshes)
-    : model_(&model), setup_(rig::ArtefactSetup::build(model, meshes)) {
+ArtefactAnalysis::ArtefactAnalysis(const rig::Model& model, const rig::SkinLayer& skin)
+    : model_(&model), setup_(rig::ArtefactSetup::build(model, skin)) {
   difference_.resize(model.draws.size());
   for (size_t d = 0; d < model.draws.size(); ++d) {
     const rig::DrawItem& item = model.draws[d];

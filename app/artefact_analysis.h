@@ -26,7 +26,7 @@ struct RankedJoint {
 class ArtefactAnalysis {
  public:
   // Builds the per-model constants (segments, areas, welding, rest pose). Allocates.
-  ArtefactAnalysis(const rig::Model& model, const rig::SkinMeshes& meshes);
+  ArtefactAnalysis(const rig::Model& model, const rig::SkinLayer& skin);
   ~ArtefactAnalysis();  // cancels and joins a running scan
   ArtefactAnalysis(const ArtefactAnalysis&) = delete;
   ArtefactAnalysis& operator=(const ArtefactAnalysis&) = delete;
@@ -91,7 +91,7 @@ class ArtefactAnalysis {
 // that is a joint of some skin), or for "worst" the joint `analysis` ranks first for `method`
 // (after analysis->analyze(character, {method}); needed for "worst" only). -1 and a one-line
 // error when there is none.
-int focus_joint(const std::string& focus, const rig::Model& model,
-                const ArtefactAnalysis* analysis, rig::SkinningMethod method, std::string& error);
+int focus_joint(const std::string& focus, const rig::Model& model, const ArtefactAnalysis* analysis,
+                rig::SkinningMethod method, std::string& error);
 
 }  // namespace rigview

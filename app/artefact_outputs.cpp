@@ -35,7 +35,7 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
                         rig::SkinningMethod method, std::string& error) {
   const rig::Model& model = character.model();
   // The method's own frame, plus LBS and DQS for `difference` (each analysed once).
-  ArtefactAnalysis analysis(model, character.skin_meshes());
+  ArtefactAnalysis analysis(model, character.skin_layer());
   std::vector<rig::SkinningMethod> methods = {ArtefactAnalysis::kDifferenceA,
                                               ArtefactAnalysis::kDifferenceB};
   if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);
@@ -105,8 +105,8 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
 bool write_artefact_report(const std::string& path, const rig::Model& model,
                            const std::vector<rig::SkinningMethod>& methods, bool progress,
                            std::string& error, const std::vector<float>& dqs_amounts) {
-  const rig::Character character(model, prepared_skin_meshes(model, methods, progress));
-  const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_meshes());
+  const rig::Character character(model, prepared_skin_layer(model, methods, progress));
+  const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_layer());
   std::string j = "{\"file\":" + json_string(model.file) + ",\"clips\":[";
   const auto started = std::chrono::steady_clock::now();
   // A progress line on stderr once the whole report has taken more than a second, refreshed at
@@ -121,7 +121,7 @@ bool write_artefact_report(const std::string& path, const rig::Model& model,
     rig::ClipScanOptions options;
     options.clip = int(c);
     options.methods = methods;
-    options.skin_meshes = character.shared_skin_meshes();
+    options.skin_layer = character.shared_skin_layer();
     options.dqs_amounts = dqs_amounts;
     rig::ClipScan scan;
     Progress p{started, &model.clips[c].name, progress, 0.0};

@@ -124,8 +124,8 @@ int export_obj(const Options& options, const rig::Model& model) {
     return 2;
   }
   const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
-  const std::shared_ptr<const rig::SkinMeshes> meshes =
-      prepared_skin_meshes(model, std::span(&method, 1), true);
+  const std::shared_ptr<const rig::SkinLayer> meshes =
+      prepared_skin_layer(model, std::span(&method, 1), true);
   // Skinned geometry per draw item: CPU reference, or the real shaders read back from the GPU.
   std::vector<std::vector<float>> gpu_positions, gpu_normals;
   if (options.backend == Backend::Gpu &&

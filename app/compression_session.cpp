@@ -6,8 +6,8 @@
 namespace rigview {
 
 CompressionSession::CompressionSession(const rig::Model& model,
-                                       std::shared_ptr<const rig::SkinMeshes> meshes)
-    : model_(&model), raw_(model, meshes), lossy_(model, meshes) {
+                                       std::shared_ptr<const rig::SkinLayer> skin)
+    : model_(&model), raw_(model, skin), lossy_(model, skin) {
   raw_pos_.resize(model.draws.size());
   lossy_pos_.resize(model.draws.size());
   normals_.resize(model.draws.size());

@@ -17,8 +17,7 @@ namespace rigview {
 
 class CompressionSession {
  public:
-  explicit CompressionSession(const rig::Model& model,
-                              std::shared_ptr<const rig::SkinMeshes> meshes);
+  explicit CompressionSession(const rig::Model& model, std::shared_ptr<const rig::SkinLayer> skin);
   ~CompressionSession();  // cancels and joins
   CompressionSession(const CompressionSession&) = delete;
   CompressionSession& operator=(const CompressionSession&) = delete;

@@ -31,7 +31,7 @@ int fail(const std::string& where, const std::string& what, int status = 1) {
 rig::render::Camera crowd_camera(const rig::Crowd& crowd, const rig::render::Viewport& viewport) {
   const rig::PoseSelection first = rig::Crowd::selection(crowd.model(), crowd.instance(0), 0.0);
   const rig::render::Bounds one =
-      rig::render::clip_bounds(crowd.model(), first, 12, crowd.shared_skin_meshes());
+      rig::render::clip_bounds(crowd.model(), first, 12, crowd.shared_skin_layer());
   rig::render::OrbitCamera orbit;
   orbit.pitch = 0.45f;  // a little more from above: rows behind rows stay visible
   orbit.frame(rig::render::crowd_bounds(crowd, one));
@@ -51,7 +51,7 @@ int run_crowd_render(const Options& options, const rig::Model& model) {
   std::string error;
   const rig::SkinningMethod method = methods_to_draw(options).front();
   const rig::SkinningMethod methods[] = {method};
-  auto meshes = prepared_skin_meshes(model, methods, true);
+  auto meshes = prepared_skin_layer(model, methods, true);
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
@@ -88,7 +88,7 @@ int run_crowd_bench(const Options& options, const rig::Model& model) {
   std::string error;
   const rig::SkinningMethod method = methods_to_draw(options).front();
   const rig::SkinningMethod methods[] = {method};
-  auto meshes = prepared_skin_meshes(model, methods, true);
+  auto meshes = prepared_skin_layer(model, methods, true);
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(model.file, "no headless OpenGL: " + error);

@@ -52,12 +52,12 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   const std::vector<rig::SkinningMethod> methods = methods_to_draw(options);
   PosedCharacter posed;
   if (const int status = pose_from_options(options, model, posed, error,
-                                           prepared_skin_meshes(model, methods, true));
+                                           prepared_skin_layer(model, methods, true));
       status != 0)
     return fail(model.file, error, status);
   rig::Character& character = *posed.character;
   rig::render::Renderer renderer;
-  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
+  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_layer(), error))
     return fail(options.output_png, error);
   rig::render::OffscreenTarget target;
   if (!target.create(options.width, options.height, 4, error))
@@ -76,7 +76,7 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   // --heatmap / --focus worst: the artefact measures of this pose.
   std::unique_ptr<ArtefactAnalysis> artefacts;
   if (!options.heatmap.empty() || options.focus == "worst") {
-    artefacts = std::make_unique<ArtefactAnalysis>(model, character.skin_meshes());
+    artefacts = std::make_unique<ArtefactAnalysis>(model, character.skin_layer());
     std::vector<rig::SkinningMethod> measured = methods;
     for (rig::SkinningMethod m : {ArtefactAnalysis::kDifferenceA, ArtefactAnalysis::kDifferenceB})
       if (std::find(measured.begin(), measured.end(), m) == measured.end()) measured.push_back(m);
@@ -128,7 +128,7 @@ int run_headless_render(const Options& options, const rig::Model& model) {
 }
 
 bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
-                         std::shared_ptr<const rig::SkinMeshes> meshes,
+                         std::shared_ptr<const rig::SkinLayer> meshes,
                          std::vector<std::vector<float>>& positions,
                          std::vector<std::vector<float>>& normals, std::string& error) {
   PosedCharacter posed;  // before any GL work: a bad pose is the user's error, not the GPU's
@@ -141,7 +141,7 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
   }
   const rig::Character& character = *posed.character;
   rig::render::Renderer renderer;
-  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
+  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_layer(), error))
     return false;
   renderer.update(character);
 
@@ -184,10 +184,10 @@ int run_skinning_bench(const Options& options, const rig::Model& model) {
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(model.file, "no headless OpenGL: " + error);
-  rig::Character character(model, prepared_skin_meshes(model, methods, true));
+  rig::Character character(model, prepared_skin_layer(model, methods, true));
   character.set_dqs_amounts(dqs_amounts);
   rig::render::Renderer renderer;
-  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_meshes(), error))
+  if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_layer(), error))
     return fail(model.file, error);
   rig::render::OrbitCamera orbit;
   orbit.frame(rig::render::clip_bounds(character, selection));

@@ -32,7 +32,7 @@ int run_crowd_bench(const Options& options, const rig::Model& model);
 // Skins every draw item with the real shaders (read back); `meshes`: the model's prepared skin
 // meshes (rotation_centers_job.h).
 bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
-                         std::shared_ptr<const rig::SkinMeshes> meshes,
+                         std::shared_ptr<const rig::SkinLayer> meshes,
                          std::vector<std::vector<float>>& positions,
                          std::vector<std::vector<float>>& normals, std::string& error);
 

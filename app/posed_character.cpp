@@ -178,10 +178,10 @@ bool pose_settings_from_options(const Options& options, const rig::Model& model,
 }
 
 int pose_from_options(const Options& options, const rig::Model& model, PosedCharacter& out,
-                      std::string& error, std::shared_ptr<const rig::SkinMeshes> meshes) {
+                      std::string& error, std::shared_ptr<const rig::SkinLayer> meshes) {
   if (!pose_selection_from_options(options, model, out.selection, error)) return 2;
   if (!pose_settings_from_options(options, model, out.selection, out.settings, error)) return 2;
-  if (!meshes) meshes = prepared_skin_meshes(model, methods_to_draw(options), true);
+  if (!meshes) meshes = prepared_skin_layer(model, methods_to_draw(options), true);
   std::vector<float> dqs_amounts;
   if (!dqs_amounts_from_options(options, model, dqs_amounts, error)) return 2;
   out.character = std::make_unique<rig::Character>(model, std::move(meshes));

@@ -39,7 +39,7 @@ bool pose_settings_from_options(const Options& options, const rig::Model& model,
 // compression failed) with a one-line `error`. `meshes`: the prepared skin meshes to share;
 // null prepares them for the methods the options draw (centres of rotation when one needs them).
 int pose_from_options(const Options& options, const rig::Model& model, PosedCharacter& out,
-                      std::string& error, std::shared_ptr<const rig::SkinMeshes> meshes = nullptr);
+                      std::string& error, std::shared_ptr<const rig::SkinLayer> meshes = nullptr);
 
 // --export-pose: the evaluated pose as JSON (README schema). false + one-line error.
 bool write_pose_json(const std::string& path, const rig::Character& character, std::string& error);

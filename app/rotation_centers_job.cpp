@@ -39,17 +39,19 @@ bool console_progress(void* user, float fraction) {
 
 }  // namespace
 
-std::shared_ptr<const rig::SkinMeshes> prepared_skin_meshes(
-    const rig::Model& model, std::span<const rig::SkinningMethod> methods, bool progress) {
+std::shared_ptr<rig::SkinLayer> prepared_skin_layer(const rig::Model& model,
+                                                    std::span<const rig::SkinningMethod> methods,
+                                                    bool progress) {
   auto meshes = std::make_shared<rig::SkinMeshes>(rig::prepare_skin_meshes(model));
-  if (!needs_rotation_centers(methods)) return meshes;
+  if (!needs_rotation_centers(methods))
+    return std::make_shared<rig::SkinLayer>(model, std::move(*meshes));
   ConsoleProgress p;
   p.enabled = progress;
   bool from_cache = false;
   rig::prepare_rotation_centers(model, *meshes, rig::CorOptions{}, console_progress, &p,
                                 from_cache);
   if (p.printed) std::fprintf(stderr, "\rrigview: centres of rotation: 100%%\n");
-  return meshes;
+  return std::make_shared<rig::SkinLayer>(model, std::move(*meshes));
 }
 
 RotationCentersJob::~RotationCentersJob() { cancel(); }
@@ -64,9 +66,14 @@ void RotationCentersJob::cancel() {
 }
 
 void RotationCentersJob::start(const rig::Model& model) {
+  start(model, rig::prepare_skin_meshes(model));
+}
+
+void RotationCentersJob::start(const rig::Model& model, rig::SkinMeshes influences) {
   cancel();
-  thread_ = std::thread([this, &model] {
-    auto meshes = std::make_shared<rig::SkinMeshes>(rig::prepare_skin_meshes(model));
+  auto meshes = std::make_shared<rig::SkinMeshes>(std::move(influences));
+  for (rig::SkinMesh& mesh : meshes->primitives) mesh.rotation_centers.clear();
+  thread_ = std::thread([this, &model, meshes] {
     bool from_cache = false;
     const bool finished = rig::prepare_rotation_centers(
         model, *meshes, rig::CorOptions{},

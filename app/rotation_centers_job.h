@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "model/model.h"
+#include "skin/skin_layer.h"
 #include "skin/skin_mesh.h"
 #include "skin/skinning_method.h"
 
@@ -21,8 +22,9 @@ bool needs_rotation_centers(std::span<const rig::SkinningMethod> methods);
 // The model's prepared skin meshes, with centres of rotation when a method of `methods` needs
 // them (from the cache, or computed and stored). With `progress`, a line on stderr
 // ("rigview: centres of rotation: 40%") once it has taken more than a second. Blocks.
-std::shared_ptr<const rig::SkinMeshes> prepared_skin_meshes(
-    const rig::Model& model, std::span<const rig::SkinningMethod> methods, bool progress);
+std::shared_ptr<rig::SkinLayer> prepared_skin_layer(const rig::Model& model,
+                                                    std::span<const rig::SkinningMethod> methods,
+                                                    bool progress);
 
 // The viewer's background computation: start() prepares the meshes and their centres on a
 // worker thread; the UI polls progress() and takes the result once ready(). Destroying the job
@@ -35,6 +37,9 @@ class RotationCentersJob {
   RotationCentersJob(const RotationCentersJob&) = delete;
   RotationCentersJob& operator=(const RotationCentersJob&) = delete;
 
+  // Centres from `influences` (a skin layer's meshes, copied: edits after start() do not reach
+  // the job) on `model`'s geometry; the one-argument form uses prepare_skin_meshes(model).
+  void start(const rig::Model& model, rig::SkinMeshes influences);
   void start(const rig::Model& model);
   void cancel();
   // Blocks until the computation has finished (the viewer's self-test, for repeatable frames).

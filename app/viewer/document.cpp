@@ -21,7 +21,7 @@ bool has_model_extension(const std::string& path) {
 }
 
 CompressedClips::CompressedClips(const rig::Model& model, rig::Character& c, Posing* p)
-    : session(model, c.shared_skin_meshes()), character(c), posing(p) {}
+    : session(model, c.shared_skin_layer()), character(c), posing(p) {}
 
 CompressedClips::~CompressedClips() {
   play_compressed(false);
@@ -49,9 +49,9 @@ void Document::bump(rig::Input input) {
 }
 
 void Document::refresh_health() {
-  if (!model || health_product.fresh(revisions)) return;
+  if (!model || !skin || health_product.fresh(revisions)) return;
   // The model already carries the simulated bug; the doctor examines it as it is now.
-  health_product.make(revisions, make_rig_health(*model, rig::examine_rig(*model)));
+  health_product.make(revisions, make_rig_health(*model, rig::examine_rig(*model, *skin)));
 }
 
 void Document::refresh() {
@@ -95,7 +95,7 @@ const rig::render::BindBoxes& Document::bind_boxes() {
 
 ArtefactAnalysis& Document::make_artefacts() {
   if (ArtefactAnalysis* a = artefacts()) return *a;
-  return artefacts_product.make(revisions, *model, character->skin_meshes());
+  return artefacts_product.make(revisions, *model, *skin);
 }
 
 CompressedClips& Document::make_compression() {
@@ -103,21 +103,48 @@ CompressedClips& Document::make_compression() {
   return compression_product.make(revisions, *model, *character, posing.get());
 }
 
-std::shared_ptr<const rig::SkinMeshes> Document::poll_rotation_centers(bool wait) {
-  if (!model || !character || model->skins.empty()) return nullptr;
+bool Document::poll_rotation_centers(bool wait) {
+  if (!model || !skin || model->skins.empty()) return false;
   RotationCentersWork* work = centers_work.get(revisions);
   if (!work) {
     work = &centers_work.make(revisions);
-    work->job.start(*model);
+    work->job.start(*model, skin->meshes());  // a copy of the influences: the job owns it
   }
-  if (work->published) return nullptr;
+  if (work->published) return false;
   if (wait) work->job.wait();
   std::shared_ptr<const rig::SkinMeshes> meshes = work->job.result();
-  if (!meshes) return nullptr;
-  character->set_skin_meshes(meshes);
+  if (!meshes || !skin->set_rotation_centers(*meshes)) return false;
   work->published = true;
   bump(rig::Input::RotationCenters);
-  return meshes;
+  return true;
+}
+
+bool Document::set_vertex_influences(uint32_t primitive, uint32_t vertex,
+                                     std::span<const uint16_t> joints,
+                                     std::span<const float> weights, std::string& error) {
+  if (!skin) {
+    error = "no model is open";
+    return false;
+  }
+  // Checked before the bump, so a refused edit drops nothing.
+  if (!skin->check_influences(primitive, vertex, joints, weights, error)) return false;
+  bump(rig::Input::SkinWeights);  // cancels and joins every job reading the weights first
+  const uint64_t centers = skin->rotation_centers_revision();
+  skin->set_influences(primitive, vertex, joints, weights, error);
+  // The edit dropped the primitive's centres of rotation: they are recomputed on the next poll.
+  if (skin->rotation_centers_revision() != centers) bump(rig::Input::RotationCenters);
+  return true;
+}
+
+bool Document::set_inverse_bind(size_t skin_index, size_t joint, const glm::mat4& matrix,
+                                std::string& error) {
+  if (!skin || skin_index >= skin->skin_count() || joint >= skin->inverse_bind(skin_index).size()) {
+    error = skin ? "no joint " + std::to_string(joint) + " in skin " + std::to_string(skin_index)
+                 : "no model is open";
+    return false;
+  }
+  bump(rig::Input::InverseBindMatrices);
+  return skin->set_inverse_bind(skin_index, joint, matrix, error);
 }
 
 void Document::set_dqs_subtree(int node, bool dqs) {
@@ -209,7 +236,8 @@ void make_document(const std::string& path, std::shared_ptr<const rig::Model> pr
     if (item.skin >= 0 && prim.skinned()) ++doc.skinned_draw_items;
   }
 
-  doc.character = std::make_unique<rig::Character>(m);
+  doc.skin = std::make_shared<rig::SkinLayer>(m);
+  doc.character = std::make_unique<rig::Character>(m, doc.skin);
   doc.dqs_amounts.assign(m.nodes.size(), 0.0f);  // the mix starts as LBS
   doc.playback = rig::Playback(m);
   doc.model = std::move(model);

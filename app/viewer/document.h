@@ -65,9 +65,8 @@ inline constexpr rig::InputMask kArtefactsInputs =
     rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
                  rig::Input::RotationCenters});
 inline constexpr rig::InputMask kCompressionInputs = kBoundsInputs;
-// Outside the document (viewer/viewer.cpp): the renderer's skin meshes and the crowd.
-inline constexpr rig::InputMask kGpuMeshesInputs =
-    rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::RotationCenters});
+// Outside the document (viewer/viewer.cpp): the crowd. (The renderer needs no entry: it
+// uploads the skin layer's edits by the layer's own revision, Renderer::update.)
 inline constexpr rig::InputMask kCrowdInputs =
     rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
                  rig::Input::ClipSet, rig::Input::RotationCenters});
@@ -83,6 +82,10 @@ struct Document {
   // bump(), never by hand: that is what drops the products made from it.
   rig::Revisions revisions;
   std::unique_ptr<rig::Model> model;  // heap: Character and Playback keep its address
+  // The editable skin data over `model` (influences, inverse bind matrices, centres of
+  // rotation): the character, the renderer and the crowd share it. Inputs SkinWeights,
+  // InverseBindMatrices, RotationCenters; edit it through the functions below.
+  std::shared_ptr<rig::SkinLayer> skin;
   std::unique_ptr<rig::Character> character;
   rig::Playback playback;
   // Layers, IK, feet, look-at and root motion over the playback (Posing panel). Declared after
@@ -158,10 +161,20 @@ struct Document {
   CompressedClips& make_compression();
   CompressedClips* compression() { return compression_product.get(revisions); }
   const CompressedClips* compression() const { return compression_product.get(revisions); }
-  // The centres of rotation: starts their job when missing, and once it is done gives its
-  // meshes to the character (input RotationCenters moves on) and returns them, once; null
+  // The centres of rotation: starts their job (on a copy of the skin layer's influences) when
+  // missing, and once it is done puts its centres in the skin layer (input RotationCenters
+  // moves on; the renderer uploads them at its next update) and returns true, once; false
   // otherwise. `wait`: block until the job is done (repeatable test frames).
-  std::shared_ptr<const rig::SkinMeshes> poll_rotation_centers(bool wait = false);
+  bool poll_rotation_centers(bool wait = false);
+
+  // Edits of the skin layer (rig::SkinLayer has the rules). The input's revision moves on
+  // first, so every product that read it is dropped and its background work joined before the
+  // layer changes; every character, renderer and crowd sharing the layer sees the edit at its
+  // next evaluate or update. false + one-line error, nothing changed, when the edit is refused.
+  bool set_vertex_influences(uint32_t primitive, uint32_t vertex, std::span<const uint16_t> joints,
+                             std::span<const float> weights, std::string& error);
+  bool set_inverse_bind(size_t skin_index, size_t joint, const glm::mat4& matrix,
+                        std::string& error);
   const RotationCentersWork* rotation_centers() const { return centers_work.get(revisions); }
 
   // Marks the path from the skin's root down to `node` (no allocation).

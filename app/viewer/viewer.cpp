@@ -98,7 +98,7 @@ int Viewer::open_window() {
   }
   if (!self_test_.posing.empty()) {
     // Bad steps fail here, in one line, before any window: a trial run on a scratch character.
-    rig::Character scratch(*doc_.model, doc_.character->shared_skin_meshes());
+    rig::Character scratch(*doc_.model, doc_.character->shared_skin_layer());
     scratch.evaluate(doc_.playback.selection());
     Posing trial(*doc_.model, scratch);
     std::string error;
@@ -129,7 +129,6 @@ int Viewer::open_window() {
     std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
     return 1;
   }
-  gpu_meshes_.take(doc_.revisions);
   if (options_.crowd > 0) {
     crowd_renderer_ = std::make_unique<rig::render::CrowdRenderer>();
     if (!crowd_renderer_->init(error) || !rebuild_crowd(error)) {

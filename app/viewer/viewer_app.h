@@ -103,8 +103,8 @@ class Viewer {
   std::unique_ptr<rig::render::Renderer> renderer_;
   std::unique_ptr<rig::render::CrowdRenderer> crowd_renderer_;  // --crowd only
   std::unique_ptr<rig::Crowd> crowd_;
-  // What the renderer's skin meshes and the crowd were made from (document inputs they read).
-  rig::RevisionStamp gpu_meshes_{kGpuMeshesInputs};
+  // What the crowd was made from (document inputs it reads). The renderer follows the skin
+  // layer's own revision (Renderer::update uploads its edits).
   rig::RevisionStamp crowd_made_{kCrowdInputs};
   rig::RevisionStamp crowd_amounts_{kCrowdAmountsInputs};
   TimelineFrame crowd_timeline_;  // the timeline the crowd's clock last followed

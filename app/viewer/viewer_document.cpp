@@ -10,7 +10,7 @@ bool Viewer::rebuild_crowd(std::string& error) {
   state_.crowd_count = 0;
   rig::CrowdConfig config;
   config.count = options_.crowd;
-  crowd_ = std::make_unique<rig::Crowd>(*doc_.model, doc_.character->shared_skin_meshes(), config);
+  crowd_ = std::make_unique<rig::Crowd>(*doc_.model, doc_.character->shared_skin_layer(), config);
   const rig::SkinningMethod method = methods_shown(state_).front();
   crowd_->set_methods({&method, 1});
   crowd_->set_dqs_amounts(doc_.dqs_amounts);
@@ -79,7 +79,6 @@ void Viewer::simulate_bug(int bug) {
   std::swap(doc_, pending_doc_);
   pending_doc_.stop_background_work();
   pending_doc_ = Document{};
-  gpu_meshes_.take(doc_.revisions);  // switch_renderer_model uploaded them
   state_.playback = &doc_.playback;
   // reversed-multiply adds nodes and keeps the old ones: a selected node stays valid; it is
   // checked anyway.
@@ -111,9 +110,9 @@ bool Viewer::write_rig_health(const std::string& path) const {
 }
 
 // The document's centres of rotation: while the background job runs, the methods that need
-// them are marked as preparing (with its progress); once ready they reach the character (the
-// document publishes them), and those methods become selectable. The renderer's skin meshes
-// follow the inputs they were made from.
+// them are marked as preparing (with its progress); once ready the document puts them in the
+// skin layer, which the character skins with and the renderer uploads at its next update, and
+// those methods become selectable.
 void Viewer::update_rotation_centers() {
   doc_.poll_rotation_centers(self_test_.active());  // the self-test waits: repeatable frames
   uint32_t preparing = 0;
@@ -125,12 +124,6 @@ void Viewer::update_rotation_centers() {
   }
   state_.methods_preparing = preparing;
   if (!preparing) state_.skinning_notice.clear();
-  if (!gpu_meshes_.fresh(doc_.revisions)) {
-    std::string error;
-    if (!renderer_->set_skin_meshes(doc_.character->shared_skin_meshes(), error))
-      std::fprintf(stderr, "rigview: error: %s: %s\n", doc_.path.c_str(), error.c_str());
-    gpu_meshes_.take(doc_.revisions);
-  }
 }
 
 // The artefact measures of the current pose, for what needs them this frame: the Artefacts
@@ -194,7 +187,6 @@ void Viewer::open_model(const std::string& path) {
   // would free the model first).
   pending_doc_.stop_background_work();
   pending_doc_ = Document{};
-  gpu_meshes_.take(doc_.revisions);  // switch_renderer_model uploaded them
   handles_.cancel();
   state_.playback = &doc_.playback;
   state_.error_message.clear();

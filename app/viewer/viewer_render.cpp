@@ -46,7 +46,7 @@ bool create_renderer(std::unique_ptr<rig::render::Renderer>& renderer, const Doc
     error = "renderer: " + error;
     return false;
   }
-  if (!renderer->set_model(*doc.model, doc.character->shared_skin_meshes(), error)) {
+  if (!renderer->set_model(*doc.model, doc.character->shared_skin_layer(), error)) {
     error = doc.path + ": " + error;
     return false;
   }
@@ -55,10 +55,10 @@ bool create_renderer(std::unique_ptr<rig::render::Renderer>& renderer, const Doc
 
 bool switch_renderer_model(rig::render::Renderer& renderer, const Document& current,
                            const Document& next, std::string& error) {
-  if (renderer.set_model(*next.model, next.character->shared_skin_meshes(), error)) return true;
+  if (renderer.set_model(*next.model, next.character->shared_skin_layer(), error)) return true;
   std::string restore_error;  // the previous model was accepted before; put it back
   if (!current.model ||
-      !renderer.set_model(*current.model, current.character->shared_skin_meshes(), restore_error))
+      !renderer.set_model(*current.model, current.character->shared_skin_layer(), restore_error))
     renderer.clear_model();
   return false;
 }

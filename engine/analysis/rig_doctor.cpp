@@ -85,7 +85,7 @@ std::vector<glm::dmat4> rest_world(const Model& model) {
 }
 
 // Dominant influence slot of vertex v (largest weight, ties → smallest joint index), -1 if none.
-int dominant_slot(const Primitive& p, uint32_t v) {
+int dominant_slot(const DoctorPrimitive& p, uint32_t v) {
   int best = -1;
   for (uint32_t i = 0; i < p.influences; ++i) {
     const size_t k = size_t(v) * p.influences + i;
@@ -157,7 +157,7 @@ void Doctor::collect_skins() {
     work.joint_count = skin.joints.size();
     work.skinning.resize(work.joint_count);
     for (size_t j = 0; j < work.joint_count; ++j) {
-      work.skinning[j] = world_[size_t(skin.joints[j])] * glm::dmat4(skin.inverse_bind[j]);
+      work.skinning[j] = world_[size_t(skin.joints[j])] * glm::dmat4(inverse_bind(int(s), j));
     }
     // Bone segments at bind time, as skinning_artefacts.h defines them.
     work.seg_a.resize(work.joint_count);
@@ -165,7 +165,7 @@ void Doctor::collect_skins() {
     std::vector<int> child_count(work.joint_count, 0);
     std::vector<glm::dvec3> child_sum(work.joint_count, glm::dvec3(0.0));
     for (size_t j = 0; j < work.joint_count; ++j) {
-      const glm::dmat4 bind = glm::inverse(glm::dmat4(skin.inverse_bind[j]));
+      const glm::dmat4 bind = glm::inverse(glm::dmat4(inverse_bind(int(s), j)));
       work.seg_a[j] = glm::vec3(bind[3]);
     }
     for (size_t j = 0; j < work.joint_count; ++j) {
@@ -189,7 +189,7 @@ void Doctor::collect_skins() {
     glm::dvec3 rlo = lo, rhi = hi;
     work.rest.resize(work.draws.size());
     for (size_t k = 0; k < work.draws.size(); ++k) {
-      const Primitive& p = primitive(work.draws[k]);
+      const DoctorPrimitive p = primitive(work.draws[k]);
       std::vector<glm::dvec3>& rest = work.rest[k];
       rest.resize(p.vertex_count());
       for (uint32_t v = 0; v < p.vertex_count(); ++v) {
@@ -226,7 +226,7 @@ void Doctor::mark_dominant(SkinWork& work, RigFinding& f, const std::vector<int>
   std::vector<uint8_t> flagged(work.joint_count, 0);
   for (int j : joints) flagged[size_t(j)] = 1;
   for (int d : work.draws) {
-    const Primitive& p = primitive(d);
+    const DoctorPrimitive p = primitive(d);
     std::vector<float>& m = f.affected[size_t(d)];
     m.assign(p.vertex_count(), 0.0f);
     for (uint32_t v = 0; v < p.vertex_count(); ++v) {
@@ -275,7 +275,13 @@ const RigFinding* RigDiagnosis::find(const std::string& code) const {
   return nullptr;
 }
 
-RigDiagnosis examine_rig(const Model& model) { return rig_doctor_detail::Doctor(model).run(); }
+RigDiagnosis examine_rig(const Model& model) {
+  return rig_doctor_detail::Doctor(model, nullptr).run();
+}
+
+RigDiagnosis examine_rig(const Model& model, const SkinLayer& skin) {
+  return rig_doctor_detail::Doctor(model, &skin).run();
+}
 
 std::vector<ImportWarning> diagnose_rig(const Model& model) {
   return examine_rig(model).warnings();

@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "skin/skin_layer.h"
 
 namespace rig {
 
@@ -113,6 +114,10 @@ struct RigDiagnosis {
 // Runs every detector on every skin, in the node rest pose (no clip is sampled). Allocates;
 // about 0.5 s for the whole corpus together, so it can run on load.
 RigDiagnosis examine_rig(const Model& model);
+// The same for the influences and inverse bind matrices of `skin`, a layer over `model`: what is
+// skinned (at most 8 influences per vertex), edits included; the viewer's Rig health panel. The
+// one-argument form examines the file's own influences, all of them (--info).
+RigDiagnosis examine_rig(const Model& model, const SkinLayer& skin);
 
 // The findings only, as warnings: what --info and the warnings list show.
 std::vector<ImportWarning> diagnose_rig(const Model& model);

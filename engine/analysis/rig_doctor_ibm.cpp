@@ -23,7 +23,7 @@ void Doctor::bind_pose(SkinWork& work) {
   double raw = 0.0;
   uint64_t count = 0;
   for (size_t k = 0; k < work.draws.size(); ++k) {
-    const Primitive& p = primitive(work.draws[k]);
+    const DoctorPrimitive p = primitive(work.draws[k]);
     for (uint32_t v = 0; v < p.vertex_count(); ++v) {
       const glm::dvec4 x((glm::dvec3(p.positions[v]) - center) / D, 1.0);
       const glm::dvec3& r = work.rest[k][v];
@@ -43,7 +43,7 @@ void Doctor::bind_pose(SkinWork& work) {
   std::vector<std::vector<float>> map(model_.draws.size());
   std::vector<std::vector<double>> per_vertex(work.draws.size());
   for (size_t k = 0; k < work.draws.size(); ++k) {
-    const Primitive& p = primitive(work.draws[k]);
+    const DoctorPrimitive p = primitive(work.draws[k]);
     per_vertex[k].resize(p.vertex_count());
     for (uint32_t v = 0; v < p.vertex_count(); ++v) {
       const glm::dvec4 x((glm::dvec3(p.positions[v]) - center) / D, 1.0);
@@ -77,7 +77,7 @@ void Doctor::bind_pose(SkinWork& work) {
   bool all_identity = true;
   double joint_offset = 0.0;
   for (size_t j = 0; j < work.joint_count; ++j) {
-    if (skin.inverse_bind[j] != glm::mat4(1.0f)) all_identity = false;
+    if (inverse_bind(work.s, j) != glm::mat4(1.0f)) all_identity = false;
     joint_offset =
         std::max(joint_offset, glm::length(glm::dvec3(world_[size_t(skin.joints[j])][3])) / D);
   }
@@ -111,7 +111,7 @@ void Doctor::ibm_checks(SkinWork& work) {
   std::vector<int> bad;
   bool all_translation = true;
   for (size_t j = 0; j < work.joint_count; ++j) {
-    const glm::dmat4 ibm(skin.inverse_bind[j]);
+    const glm::dmat4 ibm(inverse_bind(work.s, j));
     const double det = glm::determinant(glm::dmat3(ibm));
     double scale = 0.0;
     for (int c = 0; c < 3; ++c) scale = std::max(scale, glm::length(glm::dvec3(ibm[c])));

@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "analysis/rig_doctor.h"
+#include "skin/skin_layer.h"
 
 namespace rig::rig_doctor_detail {
 
@@ -31,8 +33,18 @@ std::vector<int> ranked(const std::vector<double>& score, double floor);
 
 std::vector<glm::dmat4> rest_world(const Model& model);
 
+// A drawn primitive as the doctor reads it: the model's geometry with the skin layer's
+// influences (what is skinned), vertex-major like Primitive's.
+struct DoctorPrimitive {
+  const std::vector<glm::vec3>& positions;
+  uint32_t influences = 0;
+  std::span<const uint16_t> joints;
+  std::span<const float> weights;
+  uint32_t vertex_count() const { return static_cast<uint32_t>(positions.size()); }
+};
+
 // Dominant influence slot of vertex v (largest weight, ties → smallest joint index), -1 if none.
-int dominant_slot(const Primitive& p, uint32_t v);
+int dominant_slot(const DoctorPrimitive& p, uint32_t v);
 
 struct SkinWork {
   int s = -1;
@@ -49,14 +61,22 @@ struct SkinWork {
 
 class Doctor {
  public:
-  explicit Doctor(const Model& model) : model_(model) {}
+  // `layer` null: the file's own influences and inverse bind matrices (all of them, even past 8
+  // per vertex); else the layer's, as they are skinned.
+  Doctor(const Model& model, const SkinLayer* layer) : model_(model), layer_(layer) {}
 
   RigDiagnosis run();
 
  private:
-  const Primitive& primitive(int d) const {
+  DoctorPrimitive primitive(int d) const {
     const DrawItem& item = model_.draws[size_t(d)];
-    return model_.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
+    const Primitive& p = model_.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
+    if (!layer_) return {p.positions, p.influences, p.joints, p.weights};
+    const SkinMesh& skin = layer_->get(item.mesh, item.primitive);
+    return {p.positions, skin.influences, skin.joints, skin.weights};
+  }
+  const glm::mat4& inverse_bind(int s, size_t j) const {
+    return layer_ ? layer_->inverse_bind(size_t(s))[j] : model_.skins[size_t(s)].inverse_bind[j];
   }
 
   RigFinding& add(SkinWork& work, const std::string& code, RigSeverity severity, uint64_t count,
@@ -89,6 +109,7 @@ class Doctor {
   void joint_order(SkinWork& work);
 
   const Model& model_;
+  const SkinLayer* layer_;  // the influences and inverse bind matrices examined, or null
   std::vector<glm::dmat4> world_;
   std::vector<SkinWork> skins_;
   RigDiagnosis out_;

@@ -26,7 +26,7 @@ double Doctor::order_cost(const SkinWork& work, int shift, std::vector<std::vect
   for (int d : work.draws) vertices += primitive(d).vertex_count();
   const uint64_t stride = std::max<uint64_t>(1, vertices * uint64_t(n) / kNearestBudget + 1);
   for (size_t k = 0; k < work.draws.size(); ++k) {
-    const Primitive& p = primitive(work.draws[k]);
+    const DoctorPrimitive p = primitive(work.draws[k]);
     if (excess) (*excess)[k].assign(p.vertex_count(), 0.0);
     for (uint32_t v = 0; v < p.vertex_count(); ++v) {
       if (stride > 1 && v % stride != 0) continue;
@@ -94,7 +94,7 @@ void Doctor::joint_order(SkinWork& work) {
   const double cost = order_cost(work, 0, &excess, &misplaced, &joint_misplaced);
   uint64_t weighted = 0;
   for (int d : work.draws) {
-    const Primitive& p = primitive(d);
+    const DoctorPrimitive p = primitive(d);
     for (uint32_t v = 0; v < p.vertex_count(); ++v) weighted += dominant_slot(p, v) >= 0;
   }
   const double fraction = weighted > 0 ? double(misplaced) / double(weighted) : 0.0;
@@ -103,7 +103,7 @@ void Doctor::joint_order(SkinWork& work) {
   std::vector<float> distances;
   distances.reserve(size_t(weighted));
   for (int d : work.draws) {
-    const Primitive& p = primitive(d);
+    const DoctorPrimitive p = primitive(d);
     for (uint32_t v = 0; v < p.vertex_count(); ++v) {
       const int slot = dominant_slot(p, v);
       if (slot < 0) continue;
@@ -170,7 +170,7 @@ void Doctor::joint_order(SkinWork& work) {
   uint64_t far = 0;
   std::vector<std::vector<float>> map(model_.draws.size());
   for (int d : work.draws) {
-    const Primitive& p = primitive(d);
+    const DoctorPrimitive p = primitive(d);
     map[size_t(d)].assign(p.vertex_count(), 0.0f);
     for (uint32_t v = 0; v < p.vertex_count(); ++v) {
       const int slot = dominant_slot(p, v);

@@ -21,7 +21,7 @@ void Doctor::weights(SkinWork& work) {
       skip_map(model_.draws.size());
   std::vector<uint8_t> weighted(work.joint_count, 0);
   for (int d : work.draws) {
-    const Primitive& p = primitive(d);
+    const DoctorPrimitive p = primitive(d);
     tiny_map[size_t(d)].assign(p.vertex_count(), 0.0f);
     none_map[size_t(d)].assign(p.vertex_count(), 0.0f);
     skip_map[size_t(d)].assign(p.vertex_count(), 0.0f);

@@ -118,7 +118,7 @@ double distance_to_segment(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b) {
   return glm::length(p - (a + t * ab));
 }
 
-ArtefactSetup ArtefactSetup::build(const Model& model, const SkinMeshes& meshes) {
+ArtefactSetup ArtefactSetup::build(const Model& model, const SkinLayer& skin_layer) {
   ArtefactSetup setup;
   // Bone segments and D_bind per skin.
   setup.skins.resize(model.skins.size());
@@ -128,7 +128,7 @@ ArtefactSetup ArtefactSetup::build(const Model& model, const SkinMeshes& meshes)
     const size_t n = skin.joints.size();
     out.segment_a.resize(n);
     for (size_t j = 0; j < n; ++j)
-      out.segment_a[j] = glm::vec3(glm::inverse(glm::dmat4(skin.inverse_bind[j]))[3]);
+      out.segment_a[j] = glm::vec3(glm::inverse(glm::dmat4(skin_layer.inverse_bind(s)[j]))[3]);
     std::vector<glm::vec3> child_sum(n, glm::vec3(0.0f));
     std::vector<int> child_count(n, 0);
     for (size_t c = 0; c < n; ++c) {
@@ -210,7 +210,7 @@ ArtefactSetup ArtefactSetup::build(const Model& model, const SkinMeshes& meshes)
   }
 
   // The node rest pose (LBS, default morph weights): D_rest and V_rest.
-  Character rest(model, std::make_shared<const SkinMeshes>(meshes));
+  Character rest(model, std::make_shared<const SkinLayer>(skin_layer));
   ArtefactFrame frame = ArtefactFrame::make(model);
   skin_all(model, rest, SkinningMethod::Linear, frame);
   Box box;
@@ -372,7 +372,7 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
   out.clip = options.clip;
   out.rate_hz = clip_sample_rate(clip, options.fallback_hz);
   out.times = clip_sample_times(clip, out.rate_hz);
-  Character character(model, options.skin_meshes);
+  Character character(model, options.skin_layer);
   character.set_dqs_amounts(options.dqs_amounts);
 
   // One frame per scanned method, plus the two compared ones if they are not scanned.

@@ -38,7 +38,7 @@
 
 #include "character/character.h"
 #include "model/model.h"
-#include "skin/skin_mesh.h"
+#include "skin/skin_layer.h"
 
 namespace rig {
 
@@ -64,7 +64,7 @@ struct ArtefactSetup {
   double rest_volume = 0.0;    // V_rest
   float rest_diagonal = 0.0f;  // D_rest
 
-  static ArtefactSetup build(const Model& model, const SkinMeshes& meshes);
+  static ArtefactSetup build(const Model& model, const SkinLayer& skin);
 };
 
 // The measures of one pose and one method. Sized once by make(); analyze() fills it without
@@ -114,9 +114,9 @@ struct ClipScanOptions {
   float fallback_hz = 30.0f;            // keys not on one grid
   SkinningMethod difference_a = SkinningMethod::Linear;
   SkinningMethod difference_b = SkinningMethod::DualQuaternion;
-  // The model's prepared skin meshes (with centres of rotation when a method needs them);
-  // nullptr: prepared by scan_clip, without centres.
-  std::shared_ptr<const SkinMeshes> skin_meshes;
+  // The skin layer to scan (with centres of rotation when a method needs them); nullptr: made
+  // from the model by scan_clip, without centres.
+  std::shared_ptr<const SkinLayer> skin_layer;
   // The mix's DQS amount per node (Character::set_dqs_amounts); empty: every amount 0.
   std::vector<float> dqs_amounts;
 };

@@ -37,15 +37,15 @@ void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm:
   job.run();
 }
 
-void compute_skinning_matrices(const Skin& skin, std::span<const glm::mat4> world,
-                               std::span<glm::mat4> out) {
+void compute_skinning_matrices(std::span<const int> joints, std::span<const glm::mat4> inverse_bind,
+                               std::span<const glm::mat4> world, std::span<glm::mat4> out) {
   // glm's product, four rows at a time (SSE2): column c = Σ_k world[k] · ibm[c][k], summed
   // k = 0..3 left to right as glm does. Where the inverse bind matrix is affine (last row
   // 0 0 0 1, as files write them), its terms k = 3 add exact zeros and multiply by exactly one
   // and are left out. So the result is glm's bit for bit, but for the sign of a zero (tested).
-  for (size_t j = 0; j < skin.joints.size(); ++j) {
-    const glm::mat4& a = world[size_t(skin.joints[j])];
-    const glm::mat4& b = skin.inverse_bind[j];
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const glm::mat4& a = world[size_t(joints[j])];
+    const glm::mat4& b = inverse_bind[j];
     const __m128 a0 = _mm_loadu_ps(&a[0].x), a1 = _mm_loadu_ps(&a[1].x), a2 = _mm_loadu_ps(&a[2].x),
                  a3 = _mm_loadu_ps(&a[3].x);
     const bool affine = b[0].w == 0.0f && b[1].w == 0.0f && b[2].w == 0.0f && b[3].w == 1.0f;

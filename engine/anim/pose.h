@@ -27,8 +27,15 @@ void sample_clip(const Model& model, const Clip& clip, float time, Pose& pose);
 // World matrices of every node, parents first. world.size() == model.nodes.size().
 void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm::mat4> world);
 
-// Skinning matrix per joint: world(joint) * inverse_bind(joint). out.size() == skin.joints.size().
-void compute_skinning_matrices(const Skin& skin, std::span<const glm::mat4> world,
-                               std::span<glm::mat4> out);
+// Skinning matrix per joint: world(joints[j]) * inverse_bind[j]. out.size() == joints.size() ==
+// inverse_bind.size(). The inverse bind matrices are an argument, not the skin's, because the
+// editable skin layer (skin/skin_layer.h) holds the ones in use.
+void compute_skinning_matrices(std::span<const int> joints, std::span<const glm::mat4> inverse_bind,
+                               std::span<const glm::mat4> world, std::span<glm::mat4> out);
+// The same with the file's inverse bind matrices.
+inline void compute_skinning_matrices(const Skin& skin, std::span<const glm::mat4> world,
+                                      std::span<glm::mat4> out) {
+  compute_skinning_matrices(skin.joints, skin.inverse_bind, world, out);
+}
 
 }  // namespace rig

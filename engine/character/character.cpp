@@ -20,11 +20,10 @@ void ConstraintContext::update_world(int root) const {
   job.run();
 }
 
-Character::Character(const Model& model)
-    : Character(model, std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))) {}
+Character::Character(const Model& model) : Character(model, nullptr, nullptr) {}
 
-Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes)
-    : Character(model, std::move(skin_meshes), nullptr) {}
+Character::Character(const Model& model, std::shared_ptr<const SkinLayer> skin)
+    : Character(model, std::move(skin), nullptr) {}
 
 std::shared_ptr<const std::vector<RawClipSource>> Character::prepare_raw_clips(const Model& model) {
   auto clips = std::make_shared<std::vector<RawClipSource>>();
@@ -33,11 +32,10 @@ std::shared_ptr<const std::vector<RawClipSource>> Character::prepare_raw_clips(c
   return clips;
 }
 
-Character::Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes,
+Character::Character(const Model& model, std::shared_ptr<const SkinLayer> skin,
                      std::shared_ptr<const std::vector<RawClipSource>> raw_clips)
     : model_(&model),
-      skin_meshes_(skin_meshes ? std::move(skin_meshes)
-                               : std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))),
+      skin_(skin ? std::move(skin) : std::make_shared<const SkinLayer>(model)),
       raw_clips_(raw_clips && raw_clips->size() == model.clips.size() ? std::move(raw_clips)
                                                                       : prepare_raw_clips(model)) {
   hierarchy_ = NodeHierarchy::build(model);
@@ -244,7 +242,7 @@ void Character::finish_frame() {
 
   for (size_t s = 0; s < m.skins.size(); ++s) {
     std::span<glm::mat4> out(skinning_.data() + skin_offset_[s], m.skins[s].joints.size());
-    compute_skinning_matrices(m.skins[s], world_, out);
+    compute_skinning_matrices(m.skins[s].joints, skin_->inverse_bind(s), world_, out);
   }
   palette_valid_ = 0;
 }
@@ -284,7 +282,7 @@ void Character::skin_draw_item(const DrawItem& item, SkinningMethod method,
                                std::span<glm::vec3> out_normals) const {
   const Primitive& prim = model_->meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
   apply_morph_targets(prim, morph_weights(item.node), out_positions, out_normals);
-  const SkinMesh& mesh = skin_meshes_->get(item.mesh, item.primitive);
+  const SkinMesh& mesh = skin_->get(item.mesh, item.primitive);
   if (item.skin >= 0 && mesh.skinned()) {
     // Per the spec the skinned mesh node's own transform is ignored: joints alone place it.
     method_info(method).skin(mesh, palette(item.skin, method), out_positions, out_normals,

@@ -26,6 +26,7 @@
 #include "anim/pose_selection.h"
 #include "character/pose_stack.h"
 #include "model/model.h"
+#include "skin/skin_layer.h"
 #include "skin/skin_mesh.h"
 #include "skin/skinning_method.h"
 
@@ -49,14 +50,16 @@ class PoseConstraint {
 
 class Character {
  public:
+  // Skins with a skin layer of its own, made from `model` (skin/skin_layer.h).
   explicit Character(const Model& model);
-  // Shares prepared skin meshes with other characters of the same model (a crowd); nullptr:
-  // prepared here, as the one-argument form does.
-  Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes);
+  // Skins with `skin`, a layer made from `model`: shared with other characters of the same model
+  // (a crowd) and with whoever edits it (the viewer's document), so an edit reaches every
+  // character at its next evaluate(). nullptr: a layer of its own, as the one-argument form.
+  Character(const Model& model, std::shared_ptr<const SkinLayer> skin);
   // Also shares the prepared raw clips (one RawClipSource per clip of `model`, made by
   // prepare_raw_clips): a crowd's characters then read one copy of every clip's keys, which stays
   // in cache, instead of one copy each. nullptr, or a list of the wrong size: prepared here.
-  Character(const Model& model, std::shared_ptr<const SkinMeshes> skin_meshes,
+  Character(const Model& model, std::shared_ptr<const SkinLayer> skin,
             std::shared_ptr<const std::vector<RawClipSource>> raw_clips);
   // One RawClipSource per clip of `model`, to share between characters (allocates).
   static std::shared_ptr<const std::vector<RawClipSource>> prepare_raw_clips(const Model& model);
@@ -86,17 +89,15 @@ class Character {
   void set_clip_source(int clip, const ClipSource* source);
 
   const Model& model() const { return *model_; }
-  const SkinMeshes& skin_meshes() const { return *skin_meshes_; }
-  // Replaces the prepared skin meshes by ones made from the same model with more per-vertex
-  // method data (centres of rotation computed later, in the background). Not per frame.
-  void set_skin_meshes(std::shared_ptr<const SkinMeshes> skin_meshes) {
-    if (skin_meshes) skin_meshes_ = std::move(skin_meshes);
-  }
-  std::shared_ptr<const SkinMeshes> shared_skin_meshes() const { return skin_meshes_; }
+  // The skin layer this character skins with: its influences and inverse bind matrices.
+  const SkinLayer& skin_layer() const { return *skin_; }
+  std::shared_ptr<const SkinLayer> shared_skin_layer() const { return skin_; }
+  const SkinMeshes& skin_meshes() const { return skin_->meshes(); }
   const NodeHierarchy& hierarchy() const { return hierarchy_; }
   const Pose& pose() const { return pose_; }
   std::span<const glm::mat4> world() const { return world_; }
-  // Skinning matrices (world × inverse bind) of skin `s`, in the skin's joint order.
+  // Skinning matrices (world × inverse bind, the layer's inverse bind matrices as of the last
+  // evaluate()) of skin `s`, in the skin's joint order.
   std::span<const glm::mat4> skinning_matrices(int s) const;
   // Palette of skin `s` for `method`: method_info(method).palette_rows vec4 rows per joint.
   // Computed on the first call after evaluate() and cached, so only methods that are drawn or
@@ -138,7 +139,7 @@ class Character {
   void finish_frame();
 
   const Model* model_;
-  std::shared_ptr<const SkinMeshes> skin_meshes_;
+  std::shared_ptr<const SkinLayer> skin_;
   NodeHierarchy hierarchy_;
   std::shared_ptr<const std::vector<RawClipSource>> raw_clips_;  // immutable: shareable
   std::vector<const ClipSource*> clip_sources_;  // per clip: raw_clips_[i] or a replacement

@@ -46,11 +46,9 @@ constexpr int kChunk = 8;
 
 }  // namespace
 
-Crowd::Crowd(const Model& model, std::shared_ptr<const SkinMeshes> meshes,
-             const CrowdConfig& config)
+Crowd::Crowd(const Model& model, std::shared_ptr<const SkinLayer> meshes, const CrowdConfig& config)
     : model_(&model),
-      meshes_(meshes ? std::move(meshes)
-                     : std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))) {
+      meshes_(meshes ? std::move(meshes) : std::make_shared<const SkinLayer>(model)) {
   const int count = std::max(config.count, 1);
   const int clips = int(model.clips.size());
   SplitMix64 rng{config.seed};

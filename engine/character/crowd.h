@@ -31,7 +31,7 @@
 #include "anim/pose_selection.h"
 #include "character/character.h"
 #include "model/model.h"
-#include "skin/skin_mesh.h"
+#include "skin/skin_layer.h"
 #include "skin/skinning_method.h"
 
 namespace rig {
@@ -61,7 +61,7 @@ class Crowd {
  public:
   // Allocates everything (characters, palette buffers, the threads). `meshes` nullptr: prepared
   // here. count is clamped to at least 1.
-  Crowd(const Model& model, std::shared_ptr<const SkinMeshes> meshes, const CrowdConfig& config);
+  Crowd(const Model& model, std::shared_ptr<const SkinLayer> skin, const CrowdConfig& config);
   ~Crowd();
   Crowd(const Crowd&) = delete;
   Crowd& operator=(const Crowd&) = delete;
@@ -93,7 +93,7 @@ class Crowd {
   int thread_count() const { return int(workers_.size()) + 1; }
   float spacing() const { return spacing_; }
   const Model& model() const { return *model_; }
-  std::shared_ptr<const SkinMeshes> shared_skin_meshes() const { return meshes_; }
+  std::shared_ptr<const SkinLayer> shared_skin_layer() const { return meshes_; }
   const CrowdInstance& instance(int k) const { return instances_[size_t(k)]; }
   glm::vec3 offset(int k) const { return grid_offset(k, count(), spacing_); }
 
@@ -124,7 +124,7 @@ class Crowd {
   void worker_loop(int thread);
 
   const Model* model_;
-  std::shared_ptr<const SkinMeshes> meshes_;
+  std::shared_ptr<const SkinLayer> meshes_;  // every character skins with it
   std::vector<CrowdInstance> instances_;
   std::vector<std::unique_ptr<Character>> characters_;  // one per thread, the caller's first
   // Per instance its two clips' key cursors (cursor_stride_ each, the base clip's first).

@@ -75,9 +75,8 @@ ClipErrorReport measure_clip_error(const Model& model, int clip_index, const Cli
 
   // Without vertices no mesh is skinned: empty prepared meshes spare preparing the whole model's
   // (the writer and the compressor call this many times per clip).
-  std::shared_ptr<const SkinMeshes> meshes =
-      vertices ? std::make_shared<const SkinMeshes>(prepare_skin_meshes(model))
-               : std::make_shared<const SkinMeshes>();
+  std::shared_ptr<const SkinLayer> meshes = std::make_shared<const SkinLayer>(
+      model, vertices ? prepare_skin_meshes(model) : SkinMeshes{});
   Character raw(model, meshes), compressed(model, meshes);
   compressed.set_clip_source(clip_index, &lossy);
 

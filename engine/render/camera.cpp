@@ -129,9 +129,8 @@ Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selectio
 }
 
 Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples,
-                   std::shared_ptr<const rig::SkinMeshes> meshes) {
-  if (!meshes) meshes = std::make_shared<const rig::SkinMeshes>(rig::prepare_skin_meshes(model));
-  rig::Character character(model, std::move(meshes));
+                   std::shared_ptr<const rig::SkinLayer> skin) {
+  rig::Character character(model, std::move(skin));
   return clip_bounds(character, selection, samples);
 }
 

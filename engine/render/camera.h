@@ -88,9 +88,10 @@ std::vector<glm::mat4> rest_world_matrices(const rig::Model& model);
 Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
                    int samples = 24);
 // The same for a model alone. Sampling a pose is the Character's job (engine/anim's jobs behind
-// it), so this builds one for the poses, sharing `meshes` when given; no vertex is skinned.
+// it), so this builds one for the poses, sharing the skin layer `skin` when given; no vertex is
+// skinned.
 Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples = 24,
-                   std::shared_ptr<const rig::SkinMeshes> meshes = nullptr);
+                   std::shared_ptr<const rig::SkinLayer> skin = nullptr);
 
 // The nodes that are joints of some skin, each once (skins in order, then each skin's joints),
 // and per node its index in `nodes` (-1: not a joint). Out-of-range joint nodes are skipped.

@@ -153,7 +153,7 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
 
   r.materials.create(model);
 
-  const rig::SkinMeshes& meshes = *crowd.shared_skin_meshes();
+  const rig::SkinMeshes& meshes = crowd.shared_skin_layer()->meshes();
   r.items.resize(model.draws.size());
   for (size_t d = 0; d < model.draws.size(); ++d) {
     const rig::DrawItem& item = model.draws[d];
@@ -163,7 +163,7 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
   }
   r.crowd = &crowd;
   // The ground under the whole crowd: instance 0's pose repeated over the grid.
-  rig::Character first(model, crowd.shared_skin_meshes());
+  rig::Character first(model, crowd.shared_skin_layer());
   first.evaluate(rig::Crowd::selection(model, crowd.instance(0), crowd.time()));
   r.overlays.set_ground(
       crowd_bounds(crowd, posed_bounds(model, bind_boxes(model, meshes), first.world())));

@@ -9,13 +9,6 @@ namespace rig::render::detail {
 
 namespace {
 
-struct StaticVertex {
-  glm::vec2 texcoord{0.0f};
-  std::array<uint16_t, rig::kMaxInfluences> joints{};
-  std::array<float, rig::kMaxInfluences> weights{};
-};
-static_assert(rig::kMaxInfluences == 8, "two uvec4/vec4 attribute sets carry the influences");
-
 GLenum gl_mode(rig::PrimitiveMode mode) {
   switch (mode) {
     case rig::PrimitiveMode::Points:
@@ -36,7 +29,39 @@ GLenum gl_mode(rig::PrimitiveMode mode) {
   return GL_TRIANGLES;
 }
 
+// Vertices [first, first + out.size()) of `prim`, with `skin`'s influences (null: rigid).
+void fill_static_vertices(const rig::Primitive& prim, const rig::SkinMesh* skin, uint32_t first,
+                          std::span<StaticVertex> out) {
+  for (uint32_t i = 0; i < out.size(); ++i) {
+    const uint32_t v = first + i;
+    StaticVertex& s = out[i];
+    s = StaticVertex{};
+    if (v < prim.texcoords0.size()) s.texcoord = prim.texcoords0[v];
+    if (!skin || v >= skin->vertex_count) continue;
+    std::span<const uint16_t> j = skin->vertex_joints(v);
+    std::span<const float> w = skin->vertex_weights(v);
+    for (size_t k = 0; k < j.size() && k < rig::kMaxInfluences; ++k) {
+      s.joints[k] = j[k];
+      s.weights[k] = w[k];
+    }
+  }
+}
+
 }  // namespace
+
+void GpuDrawItem::upload_influences(const rig::Primitive& prim, const rig::SkinMesh& skin,
+                                    uint32_t begin, uint32_t end, std::span<StaticVertex> scratch) {
+  if (!skinned()) return;  // a rigid item has no influences to update
+  end = std::min<uint32_t>(end, uint32_t(vertex_count));
+  if (begin >= end || scratch.size() < end - begin) return;
+  influences = static_cast<int>(skin.influences);
+  const std::span<StaticVertex> range = scratch.first(end - begin);
+  fill_static_vertices(prim, &skin, begin, range);
+  glBindBuffer(GL_ARRAY_BUFFER, static_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, GLintptr(begin * sizeof(StaticVertex)),
+                  GLsizeiptr(range.size() * sizeof(StaticVertex)), range.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
 
 void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned) {
   const uint32_t n = prim.vertex_count();
@@ -54,16 +79,7 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
     std::memcpy(&position_normal[size_t(v) * 6 + 3], &nrm, sizeof(glm::vec3));
   }
   std::vector<StaticVertex> statics(n);
-  for (uint32_t v = 0; v < n; ++v) {
-    if (v < prim.texcoords0.size()) statics[v].texcoord = prim.texcoords0[v];
-    if (!skinned || v >= skin.vertex_count) continue;
-    std::span<const uint16_t> j = skin.vertex_joints(v);
-    std::span<const float> w = skin.vertex_weights(v);
-    for (size_t i = 0; i < j.size() && i < rig::kMaxInfluences; ++i) {
-      statics[v].joints[i] = j[i];
-      statics[v].weights[i] = w[i];
-    }
-  }
+  fill_static_vertices(prim, skinned ? &skin : nullptr, 0, statics);
 
   glGenVertexArrays(1, &vao);
   glBindVertexArray(vao);

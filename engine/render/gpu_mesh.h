@@ -6,6 +6,7 @@
 
 #include <glad/gl.h>
 
+#include <array>
 #include <glm/glm.hpp>
 #include <span>
 #include <vector>
@@ -14,6 +15,14 @@
 #include "skin/skin_mesh.h"
 
 namespace rig::render::detail {
+
+// The per-vertex attributes that change only with skin edits: texcoord and influences.
+struct StaticVertex {
+  glm::vec2 texcoord{0.0f};
+  std::array<uint16_t, rig::kMaxInfluences> joints{};
+  std::array<float, rig::kMaxInfluences> weights{};
+};
+static_assert(rig::kMaxInfluences == 8, "two uvec4/vec4 attribute sets carry the influences");
 
 struct GpuDrawItem {
   GLuint vao = 0, position_normal_vbo = 0, static_vbo = 0, field_vbo = 0, center_vbo = 0, ebo = 0;
@@ -37,6 +46,11 @@ struct GpuDrawItem {
   // vertex when the mesh has none: the shader then rotates about the vertex itself).
   // Allocates; once per model and when centres arrive.
   void upload_rotation_centers(const rig::SkinMesh& skin) const;
+  // Rewrites texcoords and influences of vertices [begin, end) from `prim` and `skin` (an edit
+  // of the skin layer) through `scratch` (at least end - begin vertices, sized by the caller),
+  // and takes skin.influences (4 → 8 when an edit widened the primitive). No allocation.
+  void upload_influences(const rig::Primitive& prim, const rig::SkinMesh& skin, uint32_t begin,
+                         uint32_t end, std::span<StaticVertex> scratch);
   // Rewrites positions/normals (interleaved scratch, 6 floats per vertex). No allocation.
   void upload_positions(std::span<const float> interleaved) const;
   // Writes the scalar-field attribute from values (NaN: undefined) via `scratch` (2 floats per

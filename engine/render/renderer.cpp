@@ -28,6 +28,7 @@ using detail::GpuDrawItem;
 using detail::GpuSkin;
 using detail::MeshPass;
 using detail::MeshProgram;
+using detail::StaticVertex;
 
 namespace {
 
@@ -54,7 +55,13 @@ struct Renderer::Impl {
   detail::FeedbackCapture feedback;
 
   const rig::Model* model = nullptr;
-  std::shared_ptr<const rig::SkinMeshes> meshes;
+  // The skin layer drawn, and the revisions of it the GPU buffers hold (influences, centres).
+  std::shared_ptr<const rig::SkinLayer> skin;
+  uint64_t synced_revision = 0, synced_centers = 0;
+  uint64_t influence_vertices_uploaded = 0;
+  std::vector<StaticVertex> static_scratch;  // one primitive's vertices, for edit uploads
+  // Per prepared primitive (SkinMeshes::primitives), the draw items that draw it.
+  std::vector<std::vector<uint32_t>> items_of_primitive;
   std::vector<GpuDrawItem> items;
   std::vector<GpuSkin> skins;
   detail::MaterialTable materials;
@@ -80,6 +87,10 @@ struct Renderer::Impl {
   ~Impl() { release_all(); }
 
   void release_model();
+  // Brings the draw items' influences and centres up to the skin layer's revision: only the
+  // vertex ranges edited since the last sync (all when the layer's log no longer reaches back).
+  void sync_skin();
+  void upload_influence_range(uint32_t primitive, uint32_t begin, uint32_t end);
   void release_all();
   void upload_state(std::span<const glm::mat4> world, std::span<const float> morph_weights);
   void ensure_palettes(rig::SkinningMethod method);
@@ -135,7 +146,8 @@ void Renderer::Impl::release_model() {
   own_joint_node = -1;
   character = nullptr;
   stale_palettes = 0;
-  meshes.reset();
+  skin.reset();
+  items_of_primitive.clear();
   model = nullptr;
 }
 
@@ -151,11 +163,10 @@ void Renderer::Impl::release_all() {
 }
 
 bool Renderer::set_model(const rig::Model& model, std::string& error) {
-  return set_model(model, std::make_shared<const rig::SkinMeshes>(rig::prepare_skin_meshes(model)),
-                   error);
+  return set_model(model, nullptr, error);
 }
 
-bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::SkinMeshes> meshes,
+bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::SkinLayer> skin,
                          std::string& error) {
   Impl& r = *impl_;
   if (!r.initialized) {
@@ -163,9 +174,12 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
     return false;
   }
   r.release_model();
-  if (!meshes) meshes = std::make_shared<const rig::SkinMeshes>(rig::prepare_skin_meshes(model));
+  if (!skin) skin = std::make_shared<const rig::SkinLayer>(model);
   r.model = &model;
-  r.meshes = std::move(meshes);
+  r.skin = std::move(skin);
+  r.synced_revision = r.skin->revision();
+  r.synced_centers = r.skin->rotation_centers_revision();
+  r.items_of_primitive.assign(r.skin->meshes().primitives.size(), {});
 
   // Skins: a palette buffer per method.
   r.skins.resize(model.skins.size());
@@ -186,9 +200,11 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
   for (size_t d = 0; d < model.draws.size(); ++d) {
     const rig::DrawItem& item = model.draws[d];
     const rig::Primitive& prim = model.meshes[item.mesh].primitives[item.primitive];
-    const rig::SkinMesh& skin = r.meshes->get(item.mesh, item.primitive);
+    const rig::SkinMesh& skin = r.skin->get(item.mesh, item.primitive);
     GpuDrawItem& g = r.items[d];
     g.create(prim, skin, item.skin >= 0 && skin.skinned());
+    const size_t index = r.skin->meshes().first_of_mesh[size_t(item.mesh)] + size_t(item.primitive);
+    r.items_of_primitive[index].push_back(uint32_t(d));
     max_vertices = std::max<size_t>(max_vertices, prim.vertex_count());
     if (g.morphed) max_morph_vertices = std::max<size_t>(max_morph_vertices, prim.vertex_count());
   }
@@ -197,6 +213,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
   r.morph_interleaved.assign(max_morph_vertices * 6, 0.0f);
   r.item_has_field.assign(model.draws.size(), 0);
   r.field_scratch.assign(max_vertices * 2, 0.0f);
+  r.static_scratch.assign(max_vertices, StaticVertex{});
 
   r.overlays.set_model(model);
   check_gl_errors("Renderer::set_model");
@@ -208,7 +225,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
   std::vector<glm::vec4> rows;
   for (size_t s = 0; s < model.skins.size(); ++s) {
     skinning.resize(model.skins[s].joints.size());
-    rig::compute_skinning_matrices(model.skins[s], world, skinning);
+    rig::compute_skinning_matrices(model.skins[s].joints, r.skin->inverse_bind(s), world, skinning);
     for (const rig::SkinningMethodInfo& m : rig::skinning_methods()) {
       rows.resize(skinning.size() * m.palette_rows);
       m.write_palette(skinning, rows);
@@ -216,39 +233,50 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
     }
   }
   r.upload_state(world, model.rest_morph_weights);
-  set_ground(posed_bounds(model, bind_boxes(model, *r.meshes), world));
+  set_ground(posed_bounds(model, bind_boxes(model, r.skin->meshes()), world));
   return true;
 }
 
 void Renderer::clear_model() { impl_->release_model(); }
 
-const rig::SkinMeshes* Renderer::skin_meshes() const { return impl_->meshes.get(); }
+const rig::SkinLayer* Renderer::skin_layer() const { return impl_->skin.get(); }
 
-bool Renderer::set_skin_meshes(std::shared_ptr<const rig::SkinMeshes> meshes, std::string& error) {
-  Impl& r = *impl_;
-  if (!r.model || !r.meshes) {
-    error = "the renderer has no model";
-    return false;
+uint64_t Renderer::influence_vertices_uploaded() const {
+  return impl_->influence_vertices_uploaded;
+}
+
+void Renderer::Impl::upload_influence_range(uint32_t primitive, uint32_t begin, uint32_t end) {
+  if (primitive >= items_of_primitive.size()) return;
+  const rig::SkinMesh& mesh = skin->meshes().primitives[primitive];
+  for (uint32_t d : items_of_primitive[primitive]) {
+    const rig::DrawItem& item = model->draws[d];
+    const rig::Primitive& prim =
+        model->meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
+    items[d].upload_influences(prim, mesh, begin, end, static_scratch);
+    if (items[d].skinned() && end > begin) influence_vertices_uploaded += end - begin;
   }
-  const rig::Model& model = *r.model;
-  if (!meshes || meshes->first_of_mesh != r.meshes->first_of_mesh ||
-      meshes->primitives.size() != r.meshes->primitives.size()) {
-    error = "the skin meshes were not made from the renderer's model";
-    return false;
-  }
-  for (size_t p = 0; p < meshes->primitives.size(); ++p)
-    if (meshes->primitives[p].vertex_count != r.meshes->primitives[p].vertex_count ||
-        meshes->primitives[p].influences != r.meshes->primitives[p].influences) {
-      error = "the skin meshes were not made from the renderer's model";
-      return false;
+}
+
+void Renderer::Impl::sync_skin() {
+  if (!skin || skin->revision() == synced_revision) return;
+  const bool ranged = skin->for_each_edit_since(synced_revision, [&](const rig::SkinEditRange& e) {
+    upload_influence_range(e.primitive, e.begin, e.end);
+  });
+  if (!ranged)
+    for (uint32_t p = 0; p < items_of_primitive.size(); ++p)
+      upload_influence_range(p, 0, skin->meshes().primitives[p].vertex_count);
+  if (skin->rotation_centers_revision() != synced_centers) {
+    for (size_t d = 0; d < items.size(); ++d) {
+      const rig::DrawItem& item = model->draws[d];
+      items[d].upload_rotation_centers(skin->get(item.mesh, item.primitive));
     }
-  r.meshes = std::move(meshes);
-  for (size_t d = 0; d < model.draws.size(); ++d) {
-    const rig::DrawItem& item = model.draws[d];
-    r.items[d].upload_rotation_centers(r.meshes->get(item.mesh, item.primitive));
+    synced_centers = skin->rotation_centers_revision();
   }
-  check_gl_errors("Renderer::set_skin_meshes");
-  return true;
+  // The weight view shows weights: remade on its next use (its revision moves on, so it is
+  // uploaded again).
+  if (skin->weights_revision() > synced_revision) own_view = WeightView::Off;
+  synced_revision = skin->revision();
+  check_gl_errors("Renderer::sync_skin");
 }
 
 void Renderer::set_ground(const Bounds& bounds) {
@@ -299,6 +327,7 @@ void Renderer::update(const rig::Character& character) {
   Impl& r = *impl_;
   if (!r.model || &character.model() != r.model) return;
   r.character = &character;
+  r.sync_skin();
   r.stale_palettes = kAllMethods;
   r.upload_state(character.world(), character.pose().morph_weights);
   check_gl_errors("Renderer::update");
@@ -330,12 +359,12 @@ const rig::analysis::ScalarField* Renderer::Impl::active_field(const DrawOptions
     own_view = options.weight_view;
     own_joint_node = joint;
     if (own_view == WeightView::SelectedJoint) {
-      rig::analysis::fill_joint_weights(*model, *meshes, joint, own_field.values);
+      rig::analysis::fill_joint_weights(*model, skin->meshes(), joint, own_field.values);
       own_field.map = rig::analysis::ColorMap::Heat;
       own_field.min = 0.0f;
       own_field.max = 1.0f;
     } else {
-      rig::analysis::fill_influence_counts(*model, *meshes, own_field.values);
+      rig::analysis::fill_influence_counts(*model, skin->meshes(), own_field.values);
       own_field.map = rig::analysis::ColorMap::Categorical;
       own_field.min = 0.0f;
       own_field.max = float(rig::kMaxInfluences);

@@ -37,7 +37,7 @@
 #include "model/model.h"
 #include "render/camera.h"
 #include "skin/cpu_skinning.h"
-#include "skin/skin_mesh.h"
+#include "skin/skin_layer.h"
 #include "skin/skinning_method.h"
 
 namespace rig::render {
@@ -97,28 +97,29 @@ class Renderer {
   // current 3.3 core context with glad loaded. false + one-line error on failure.
   bool init(std::string& error);
 
-  // Creates the GPU resources of `model` (vertex buffers with the prepared SkinMesh influences,
+  // Creates the GPU resources of `model` (vertex buffers with the skin layer's influences,
   // textures, one palette buffer per skin and method) and a first state: the rest pose, so
-  // draw() works before the first update(). `model` (and `meshes`) must outlive the renderer or
-  // the next set_model/clear_model. The one-argument form prepares the skin meshes itself;
-  // pass Character::shared_skin_meshes() to share them. Allocates; not per frame. Also sets the
-  // ground grid from the rest-pose bounds (override with set_ground).
+  // draw() works before the first update(). `model` must outlive the renderer or the next
+  // set_model/clear_model. `skin`: the skin layer drawn (pass Character::shared_skin_layer(), the
+  // one the character skins with); nullptr, and the one-argument form: a layer made from the
+  // model. Allocates; not per frame. Also sets the ground grid from the rest-pose bounds
+  // (override with set_ground).
   bool set_model(const rig::Model& model, std::string& error);
-  bool set_model(const rig::Model& model, std::shared_ptr<const rig::SkinMeshes> meshes,
+  bool set_model(const rig::Model& model, std::shared_ptr<const rig::SkinLayer> skin,
                  std::string& error);
   void clear_model();
-  // The prepared skin meshes of the current model (nullptr without one).
-  const rig::SkinMeshes* skin_meshes() const;
-  // Replaces the current model's prepared skin meshes by `meshes`, made from the same model
-  // (same influences) with more per-vertex method data, e.g. once its centres of rotation
-  // (skin/rotation_centers.h) are computed: re-uploads that data, keeps everything else. false
-  // + error without a model or when `meshes` does not fit it. Allocates; not per frame.
-  bool set_skin_meshes(std::shared_ptr<const rig::SkinMeshes> meshes, std::string& error);
+  // The skin layer drawn (nullptr without a model). update() brings the GPU buffers up to its
+  // revision: it uploads only the vertex ranges edited since (SkinLayer::for_each_edit_since),
+  // and the centres of rotation when they changed.
+  const rig::SkinLayer* skin_layer() const;
+  // Vertices whose influences were uploaded for edits so far, over all draw items (tests).
+  uint64_t influence_vertices_uploaded() const;
 
   // Ground grid at height bounds.min.y, sized to the bounds' footprint.
   void set_ground(const Bounds& bounds);
 
-  // Per frame, after character.evaluate(): uploads the morphed vertices of morphed primitives,
+  // Per frame, after character.evaluate(): uploads the skin layer's edits since the last update,
+  // the morphed vertices of morphed primitives,
   // rigid node matrices and the skeleton, and marks every palette stale; each method's
   // palettes are asked from the character and uploaded when first drawn / read back. The
   // second form uploads `methods` now. No allocation. The character must be built on the model

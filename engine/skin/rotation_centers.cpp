@@ -423,7 +423,10 @@ bool compute_rotation_centers(const Model& model, SkinMeshes& inout, const CorOp
   for (size_t m = 0; m < model.meshes.size() && m < inout.first_of_mesh.size(); ++m) {
     const Mesh& mesh = model.meshes[m];
     bool skinned = false;
-    for (const Primitive& prim : mesh.primitives) skinned = skinned || prim.skinned();
+    // The influences are the skin layer's (`inout`), as they are skinned.
+    const size_t first = inout.first_of_mesh[m];
+    for (size_t p = 0; p < mesh.primitives.size() && first + p < inout.primitives.size(); ++p)
+      skinned = skinned || inout.primitives[first + p].skinned();
     if (!skinned) continue;
     MeshWork work;
     work.mesh = int(m);
@@ -433,7 +436,9 @@ bool compute_rotation_centers(const Model& model, SkinMeshes& inout, const CorOp
       const Primitive& prim = mesh.primitives[p];
       const uint32_t n = prim.vertex_count();
       work.weights[p].resize(n);
-      for (uint32_t v = 0; v < n; ++v) sparse_weights(prim, v, work.weights[p][v]);
+      if (first + p < inout.primitives.size())
+        for (uint32_t v = 0; v < n; ++v)
+          sparse_weights(inout.primitives[first + p], v, work.weights[p][v]);
       if (!has_triangles(prim.mode)) continue;
       tris.clear();
       append_triangles(prim, tris);

@@ -103,7 +103,8 @@ struct CorComputeStats {
 };
 
 // Fills SkinMesh::rotation_centers (bind space, one per vertex) of every skinned primitive of
-// `inout` (as prepare_skin_meshes(model) made it); other primitives get none. Returns false
+// `inout` (prepared from `model`, maybe with edited influences: a skin layer's meshes) from
+// `inout`'s influences and `model`'s geometry; other primitives get none. Returns false
 // when cancelled through `progress` (then `inout` is unchanged). Allocates; blocks.
 bool compute_rotation_centers(const Model& model, SkinMeshes& inout, const CorOptions& options = {},
                               CorProgress progress = nullptr, void* user = nullptr,
@@ -118,6 +119,10 @@ struct CorCacheKey {
   bool operator==(const CorCacheKey&) const = default;
 };
 CorCacheKey rotation_centers_key(const Model& model, const CorOptions& options = {});
+// The key of centres computed from `meshes`' influences (a skin layer's, maybe edited) on
+// `model`'s geometry; the form above uses prepare_skin_meshes(model).
+CorCacheKey rotation_centers_key(const Model& model, const SkinMeshes& meshes,
+                                 const CorOptions& options = {});
 // $XDG_CACHE_HOME/rigview when XDG_CACHE_HOME is an absolute path, else $HOME/.cache/rigview;
 // empty (no cache) when neither is set.
 std::string default_rotation_centers_cache_dir();

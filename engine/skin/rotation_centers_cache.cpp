@@ -90,6 +90,11 @@ std::string CorCacheKey::hex() const {
 }
 
 CorCacheKey rotation_centers_key(const Model& model, const CorOptions& options) {
+  return rotation_centers_key(model, prepare_skin_meshes(model), options);
+}
+
+CorCacheKey rotation_centers_key(const Model& model, const SkinMeshes& meshes,
+                                 const CorOptions& options) {
   Hash128 h;
   h.word(0x524947434F52ull);  // "RIGCOR"
   h.word(kRotationCentersVersion);
@@ -100,15 +105,22 @@ CorCacheKey rotation_centers_key(const Model& model, const CorOptions& options) 
   }
   h.word(uint64_t(int64_t(options.max_depth)));
   h.word(model.meshes.size());
-  for (const Mesh& mesh : model.meshes) {
+  for (size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
     h.word(mesh.primitives.size());
-    for (const Primitive& prim : mesh.primitives) {
+    for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+      const Primitive& prim = mesh.primitives[p];
+      // The influences as skinned (the layer's), which equal the file's up to 8 per vertex.
+      const size_t index =
+          m < meshes.first_of_mesh.size() ? meshes.first_of_mesh[m] + p : ~size_t(0);
+      static const SkinMesh kNone;
+      const SkinMesh& skin = index < meshes.primitives.size() ? meshes.primitives[index] : kNone;
       h.word(uint64_t(prim.mode));
-      h.word(prim.influences);
+      h.word(skin.influences);
       h.vec(prim.positions);
       h.vec(prim.indices);
-      h.vec(prim.joints);
-      h.vec(prim.weights);
+      h.vec(skin.joints);
+      h.vec(skin.weights);
     }
   }
   return h.finish();
@@ -236,7 +248,7 @@ bool prepare_rotation_centers(const Model& model, SkinMeshes& inout, const CorOp
   std::string path;
   CorCacheKey key;
   if (options.use_cache) {
-    key = rotation_centers_key(model, options);
+    key = rotation_centers_key(model, inout, options);
     path = rotation_centers_cache_path(options.cache_dir, key);
     if (!path.empty() && load_rotation_centers(path, key, inout)) {
       from_cache = true;

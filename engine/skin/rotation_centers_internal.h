@@ -18,7 +18,10 @@ namespace rotation_centers_detail {
 // ---------------------------------------------------------------------------------------------
 // Weight vectors.
 
-inline void sparse_weights(const Primitive& prim, uint32_t v, CorWeights& out) {
+// `prim`: a Primitive (the file's influences) or a SkinMesh (the skin layer's), which name their
+// influence fields alike.
+template <typename Influences>
+void sparse_weights(const Influences& prim, uint32_t v, CorWeights& out) {
   out.clear();
   const uint32_t k = prim.influences;
   if (k == 0 || (size_t(v) + 1) * k > prim.weights.size() ||

@@ -34,7 +34,7 @@ void wait_until_idle(Busy busy) {
 TEST(BackgroundJobs, ArtefactScanMatchesTheDirectScanAndCancelDropsIt) {
   const rig::Model model = load("twist_arm.glb");
   const rig::Character character(model);
-  rigview::ArtefactAnalysis analysis(model, character.skin_meshes());
+  rigview::ArtefactAnalysis analysis(model, character.skin_layer());
   analysis.request_scan(0);
   wait_until_idle([&] { return analysis.scanning(); });
   const rig::ClipScan* scan = analysis.scan();
@@ -64,7 +64,7 @@ TEST(BackgroundJobs, ArtefactScanMatchesTheDirectScanAndCancelDropsIt) {
 TEST(BackgroundJobs, ArtefactScanUsesTheMixAmountsAndRestartsWhenTheyChange) {
   const rig::Model model = load("twist_arm.glb");
   const rig::Character character(model);
-  rigview::ArtefactAnalysis analysis(model, character.skin_meshes());
+  rigview::ArtefactAnalysis analysis(model, character.skin_layer());
   const size_t lbs = size_t(rig::SkinningMethod::Linear),
                dqs = size_t(rig::SkinningMethod::DualQuaternion),
                mix = size_t(rig::SkinningMethod::Mix);
@@ -87,7 +87,7 @@ TEST(BackgroundJobs, ArtefactScanUsesTheMixAmountsAndRestartsWhenTheyChange) {
 TEST(BackgroundJobs, CompressionSessionKeepsItsToleranceAndSwitchesPlayback) {
   const rig::Model model = load("twist_arm.glb");
   rig::Character character(model);
-  rigview::CompressionSession session(model, character.shared_skin_meshes());
+  rigview::CompressionSession session(model, character.shared_skin_layer());
   session.request(0.01);
   wait_until_idle([&] { return session.running(); });
   const auto* results = session.results();
@@ -141,12 +141,12 @@ TEST(BackgroundJobs, ReopeningAModelWithAllItsJobsHoldsNoMoreMemory) {
     {
       const rig::Model model = load("mannequin.glb");
       rig::Character character(model);
-      rigview::CompressionSession session(model, character.shared_skin_meshes());
+      rigview::CompressionSession session(model, character.shared_skin_layer());
       session.request(0.01);
       wait_until_idle([&] { return session.running(); });
       ASSERT_NE(session.results(), nullptr) << session.error();
       session.displacement(rig::PoseSelection{0, model.clips[0].start});
-      rigview::ArtefactAnalysis analysis(model, character.skin_meshes());
+      rigview::ArtefactAnalysis analysis(model, character.skin_layer());
       analysis.request_scan(0);
       wait_until_idle([&] { return analysis.scanning(); });
       ASSERT_NE(analysis.scan(), nullptr);

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "skin/rotation_centers.h"
 #include "viewer/document.h"
 
 namespace rigview {
@@ -91,26 +92,61 @@ TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
   doc.stop_background_work();
 }
 
-TEST(DocumentRevisions, ACentresJobStartedBeforeABumpNeverPublishes) {
+// The first skinned prepared primitive and one of its vertices with two or more joints.
+struct EditedVertex {
+  uint32_t primitive = 0, vertex = 0;
+  uint16_t joint = 0;
+};
+EditedVertex blended_vertex(const rig::SkinMeshes& meshes) {
+  for (uint32_t p = 0; p < meshes.primitives.size(); ++p) {
+    const rig::SkinMesh& m = meshes.primitives[p];
+    for (uint32_t v = 0; m.skinned() && v < m.vertex_count; ++v) {
+      int used = 0;
+      for (float w : m.vertex_weights(v)) used += w > 0.0f;
+      if (used >= 2) return {p, v, m.vertex_joints(v)[0]};
+    }
+  }
+  ADD_FAILURE() << "no vertex with two joints";
+  return {};
+}
+
+TEST(DocumentRevisions, ACentresJobStartedBeforeAnEditNeverPublishes) {
   Document doc = load("twist_arm.glb");
   ASSERT_NE(doc.rotation_centers(), nullptr);  // started by the load
   RotationCentersWork* old_work = doc.centers_work.get(doc.revisions);
   old_work->job.wait();
   const std::shared_ptr<const rig::SkinMeshes> stale = old_work->job.result();
-  ASSERT_NE(stale, nullptr);  // done, but not yet published
-  const std::shared_ptr<const rig::SkinMeshes> before = doc.character->shared_skin_meshes();
+  ASSERT_NE(stale, nullptr);  // done (from the file's weights), but not yet published
+  const EditedVertex e = blended_vertex(doc.skin->meshes());
   const uint64_t centres_revision = doc.revisions[rig::Input::RotationCenters];
 
-  doc.bump(rig::Input::SkinWeights);
+  // One vertex goes wholly to one joint: the centres computed before are stale.
+  std::string error;
+  const uint16_t joints[] = {e.joint};
+  const float weights[] = {1.0f};
+  ASSERT_TRUE(doc.set_vertex_influences(e.primitive, e.vertex, joints, weights, error)) << error;
   EXPECT_EQ(doc.rotation_centers(), nullptr);  // dropped: cancelled and joined
-  const std::shared_ptr<const rig::SkinMeshes> published = doc.poll_rotation_centers(true);
-  ASSERT_NE(published, nullptr);  // a new job, started by the poll, finished
-  EXPECT_NE(published, stale);
-  EXPECT_NE(doc.character->shared_skin_meshes(), stale);
-  EXPECT_NE(doc.character->shared_skin_meshes(), before);
-  EXPECT_EQ(doc.character->shared_skin_meshes(), published);
+  EXPECT_TRUE(doc.skin->meshes().primitives[e.primitive].rotation_centers.empty());
+
+  // What the centres must be now: computed here, independently of the document, from the file's
+  // influences with the same edit.
+  rig::SkinMeshes expected = rig::prepare_skin_meshes(*doc.model);
+  rig::SkinMesh& m = expected.primitives[e.primitive];
+  for (uint32_t s = 0; s < m.influences; ++s) {
+    m.joints[size_t(e.vertex) * m.influences + s] = s == 0 ? e.joint : 0;
+    m.weights[size_t(e.vertex) * m.influences + s] = s == 0 ? 1.0f : 0.0f;
+  }
+  rig::CorOptions no_cache;
+  no_cache.use_cache = false;
+  ASSERT_TRUE(rig::compute_rotation_centers(*doc.model, expected, no_cache));
+  ASSERT_NE(expected.primitives[e.primitive].rotation_centers,
+            stale->primitives[e.primitive].rotation_centers);  // the edit matters
+
+  ASSERT_TRUE(doc.poll_rotation_centers(true));  // a new job, started by the poll, finished
+  EXPECT_EQ(doc.skin->meshes().primitives[e.primitive].rotation_centers,
+            expected.primitives[e.primitive].rotation_centers);
   EXPECT_NE(doc.revisions[rig::Input::RotationCenters], centres_revision);
-  EXPECT_EQ(doc.poll_rotation_centers(true), nullptr);  // published once
+  EXPECT_FALSE(doc.poll_rotation_centers(true));  // published once
   doc.stop_background_work();
 }
 

@@ -48,9 +48,9 @@ TEST_F(RotationCentersJobTest, OnlyMethodsThatReadCentresComputeThem) {
   ASSERT_FALSE(with.empty());
   EXPECT_FALSE(rigview::needs_rotation_centers(without));
   EXPECT_TRUE(rigview::needs_rotation_centers(with));
-  EXPECT_FALSE(has_centers(*rigview::prepared_skin_meshes(model_, without, false)));
+  EXPECT_FALSE(has_centers(rigview::prepared_skin_layer(model_, without, false)->meshes()));
   EXPECT_FALSE(std::filesystem::exists(cache_ / "rigview"));
-  EXPECT_TRUE(has_centers(*rigview::prepared_skin_meshes(model_, with, false)));
+  EXPECT_TRUE(has_centers(rigview::prepared_skin_layer(model_, with, false)->meshes()));
   EXPECT_TRUE(std::filesystem::exists(
       rig::rotation_centers_cache_path("", rig::rotation_centers_key(model_))));
 }
@@ -59,7 +59,7 @@ TEST_F(RotationCentersJobTest, BackgroundJobDeliversTheSameCentres) {
   std::vector<rig::SkinningMethod> cor;
   for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
     if (m.uses_rotation_centers) cor.push_back(m.method);
-  const auto blocking = rigview::prepared_skin_meshes(model_, cor, false);
+  const auto blocking = rigview::prepared_skin_layer(model_, cor, false);
   rigview::RotationCentersJob job;
   EXPECT_EQ(job.result(), nullptr);
   job.start(model_);
@@ -71,9 +71,10 @@ TEST_F(RotationCentersJobTest, BackgroundJobDeliversTheSameCentres) {
   EXPECT_EQ(job.progress(), 1.0f);
   const auto result = job.result();
   ASSERT_NE(result, nullptr);
-  ASSERT_EQ(result->primitives.size(), blocking->primitives.size());
+  ASSERT_EQ(result->primitives.size(), blocking->meshes().primitives.size());
   for (size_t p = 0; p < result->primitives.size(); ++p)
-    EXPECT_EQ(result->primitives[p].rotation_centers, blocking->primitives[p].rotation_centers);
+    EXPECT_EQ(result->primitives[p].rotation_centers,
+              blocking->meshes().primitives[p].rotation_centers);
   // Restarting (a model change) drops the old result; destroying a running job joins it.
   job.start(model_);
   {

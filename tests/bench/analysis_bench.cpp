@@ -41,7 +41,7 @@ void analyze(benchmark::State& state, const std::filesystem::path& path, const c
   rig::Model model;
   if (path.empty() || !load(state, path, model)) return;
   rig::Character character(model);
-  const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_meshes());
+  const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_layer());
   rig::ArtefactFrame frame = rig::ArtefactFrame::make(model);
   character.evaluate(rig::PoseSelection{clip_named(model, clip), time});
   for (auto _ : state) {
@@ -74,7 +74,7 @@ void BM_ScanClip_MannequinTwist(benchmark::State& state) {
   rig::Model model;
   if (!load(state, kMannequin, model)) return;
   const rig::Character character(model);
-  const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_meshes());
+  const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_layer());
   rig::ClipScanOptions options;
   options.clip = clip_named(model, "Twist");
   options.methods = {rig::SkinningMethod::Linear, rig::SkinningMethod::DualQuaternion};
@@ -92,7 +92,7 @@ void BM_ArtefactSetup_Mannequin(benchmark::State& state) {
   if (!load(state, kMannequin, model)) return;
   const rig::Character character(model);
   for (auto _ : state) {
-    rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_meshes());
+    rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_layer());
     benchmark::DoNotOptimize(setup.rest_volume);
   }
 }

@@ -378,6 +378,7 @@ TEST(CorSkinning, DegenerateVerticesKeepTheirPositionAndInAndOutMayAlias) {
 struct MannequinFrame {
   Model model;
   std::shared_ptr<SkinMeshes> meshes;
+  std::shared_ptr<const SkinLayer> layer;  // the meshes as a skin layer, for the Character
   explicit MannequinFrame() {
     std::string error;
     EXPECT_TRUE(import_gltf(RIGVIEW_SOURCE_DIR "/assets/mannequin.glb", model, error)) << error;
@@ -385,6 +386,7 @@ struct MannequinFrame {
     CorOptions o;
     o.use_cache = false;
     EXPECT_TRUE(compute_rotation_centers(model, *meshes, o));
+    layer = std::make_shared<const SkinLayer>(model, *meshes);
   }
   int clip(const char* name) const {
     for (size_t c = 0; c < model.clips.size(); ++c)
@@ -433,7 +435,7 @@ TEST(CorSkinning, MannequinTwistAndBend) {
   ASSERT_GE(fore, 0);
   ASSERT_GE(twist_joint, 0);
   ASSERT_GE(arm, 0);
-  Character c(f.model, f.meshes);
+  Character c(f.model, f.layer);
   // Twist at 180°: the ring's smallest distance to the twist joint (rest: its radius).
   c.evaluate(PoseSelection{twist, 1.0f});
   const glm::vec3 twist_bind =

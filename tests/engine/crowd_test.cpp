@@ -179,7 +179,7 @@ TEST(Crowd, InstancesDifferAndBlendTwoClips) {
 // Every instance's palettes of `methods` in the crowd buffer equal, bit for bit, those of a
 // Character of its own evaluated at Crowd::selection(instance, time).
 void expect_palettes_match_single_characters(const Model& m, const Crowd& crowd) {
-  Character single(m, crowd.shared_skin_meshes());
+  Character single(m, crowd.shared_skin_layer());
   for (int k = 0; k < crowd.count(); ++k) {
     single.evaluate(Crowd::selection(m, crowd.instance(k), crowd.time()));
     for (SkinningMethod method : crowd.methods()) {
@@ -240,7 +240,7 @@ TEST(Crowd, MixAmountsReachEveryInstance) {
   for (size_t n = 0; n < amounts.size(); n += 2) amounts[n] = n % 4 == 0 ? 1.0f : 0.5f;
   crowd.set_dqs_amounts(amounts);
   crowd.update(0.0f);
-  Character single(m, crowd.shared_skin_meshes());
+  Character single(m, crowd.shared_skin_layer());
   single.set_dqs_amounts(amounts);
   const std::span<const glm::vec4> all = crowd.palettes(SkinningMethod::Mix);
   ASSERT_EQ(all.size(), without.size());

@@ -69,7 +69,7 @@ Model twist_model(float degrees) {
 void twist_deflation(float degrees, SkinningMethod method, std::vector<float>& ring, float& rigid) {
   const Model m = twist_model(degrees);
   Character character(m);
-  const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_meshes());
+  const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_layer());
   ArtefactFrame frame = ArtefactFrame::make(m);
   character.evaluate(PoseSelection{0, 1.0f});
   analyze_frame(setup, character, method, frame);
@@ -100,7 +100,7 @@ TEST(Deflation, JointScoreAndRmsAreAreaWeighted) {
   // Points carry no area: the ring measures h but no joint gets a score.
   const Model m = twist_model(90.0f);
   Character character(m);
-  const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_meshes());
+  const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_layer());
   ArtefactFrame frame = ArtefactFrame::make(m);
   character.evaluate(PoseSelection{0, 1.0f});
   analyze_frame(setup, character, SkinningMethod::Linear, frame);
@@ -160,7 +160,7 @@ Model cube_model(float scale, bool drop_face) {
 TEST(VolumeChange, AClosedCubeScaledByTwoGainsSevenHundredPercent) {
   const Model m = cube_model(2.0f, false);
   Character character(m);
-  const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_meshes());
+  const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_layer());
   EXPECT_TRUE(setup.closed);
   EXPECT_NEAR(setup.rest_volume, 1.0, 1e-6);
   ArtefactFrame frame = ArtefactFrame::make(m);
@@ -175,7 +175,7 @@ TEST(VolumeChange, AClosedCubeScaledByTwoGainsSevenHundredPercent) {
 TEST(VolumeChange, AnOpenBoxIsReportedAsApproximate) {
   const Model m = cube_model(2.0f, true);
   Character character(m);
-  const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_meshes());
+  const ArtefactSetup setup = ArtefactSetup::build(m, character.skin_layer());
   EXPECT_FALSE(setup.closed);
   // Five faces of the centred unit cube: each face's cone to the origin has volume 1/6.
   EXPECT_NEAR(setup.rest_volume, 5.0 / 6.0, 1e-6);
@@ -210,7 +210,7 @@ TEST(ClipScan, MannequinTwistRanksTheForearmTwistJointsFirstForLbs) {
     if (model.clips[c].name == "Twist") twist = int(c);
   ASSERT_GE(twist, 0);
   const Character character(model);
-  const ArtefactSetup setup = ArtefactSetup::build(model, character.skin_meshes());
+  const ArtefactSetup setup = ArtefactSetup::build(model, character.skin_layer());
   ClipScanOptions options;
   options.clip = twist;
   options.methods = {SkinningMethod::Linear, SkinningMethod::DualQuaternion};

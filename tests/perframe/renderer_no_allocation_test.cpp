@@ -19,6 +19,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render_test_support.h"
+#include "skin/skin_layer.h"
 #include "test_support.h"
 
 // The replacements below pair malloc with free on purpose; GCC cannot see that every delete
@@ -147,6 +148,59 @@ TEST(RendererPerFrame, AFrameDoesNotAllocate) {
       {0, 1, 0, 0, 1, 2, 0, 0, 1499, 0, 0, 0}, {0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0},
       {0, 1, 2});
   expect_frames_do_not_allocate(long_chain);
+}
+
+// Weight edits between frames, as a brush makes them: after the first edit (which may widen a
+// primitive's influence slots), an edit and the frame that uploads it allocate nothing.
+TEST(RendererPerFrame, SkinEditsAfterTheFirstDoNotAllocate) {
+  RIG_REQUIRE_GL();
+  Model model;
+  std::string error;
+  ASSERT_TRUE(import_gltf(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", model, error))
+      << error;
+  auto layer = std::make_shared<SkinLayer>(model);
+  uint32_t primitive = 0;
+  while (primitive < layer->meshes().primitives.size() &&
+         !layer->meshes().primitives[primitive].skinned())
+    ++primitive;
+  ASSERT_LT(primitive, layer->meshes().primitives.size());
+  const uint32_t vertices = layer->meshes().primitives[primitive].vertex_count;
+  Renderer renderer;
+  ASSERT_TRUE(renderer.init(error)) << error;
+  ASSERT_TRUE(renderer.set_model(model, layer, error)) << error;
+  OffscreenTarget target;
+  ASSERT_TRUE(target.create(160, 120, 1, error)) << error;
+  target.bind();
+  const Viewport viewport{0, 0, 160, 120};
+  Character character(model, layer);
+  const uint16_t joints[] = {0, 1};
+  auto edit = [&](int frame) {
+    const float w = float(frame % 5) / 4.0f;
+    const float weights[] = {w, 1.0f - w};
+    return layer->set_influences(primitive, uint32_t(frame * 7) % vertices, joints, weights, error);
+  };
+  for (int frame = 0; frame < 6; ++frame) {
+    ASSERT_TRUE(edit(frame)) << error;
+    draw_frame(renderer, character, model, frame, viewport);
+  }
+  glFinish();
+  const uint64_t uploaded = renderer.influence_vertices_uploaded();
+  long allocations = 0;
+  bool edited = true;
+  {
+    AllocationCounter counter;
+    for (int frame = 0; frame < 12; ++frame) {
+      edited = edit(frame) && edited;
+      draw_frame(renderer, character, model, frame, viewport);
+    }
+    allocations = counter.count();
+  }
+  glFinish();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  EXPECT_TRUE(edited) << error;
+  EXPECT_EQ(allocations, 0);
+  EXPECT_GE(renderer.influence_vertices_uploaded() - uploaded, 12u);  // every edit was uploaded
+  EXPECT_EQ(renderer.gl_error_count(), 0u);
 }
 
 // The crowd frame with 100 characters: update (this thread's share; the workers are counted by

@@ -16,6 +16,7 @@
 #include "render/renderer.h"
 #include "render_test_support.h"
 #include "skin/rotation_centers.h"
+#include "skin/skin_layer.h"
 
 namespace rig::render {
 namespace {
@@ -40,13 +41,13 @@ Model unit_square() {
 
 // A renderer, a character at the rest pose (or `selection`) and a 320 x 240 target.
 // The prepared meshes with their centres of rotation (no cache), so CoR columns are real CoR.
-std::shared_ptr<const SkinMeshes> meshes_with_centers(const Model& model) {
+std::shared_ptr<const SkinLayer> meshes_with_centers(const Model& model) {
   auto meshes = std::make_shared<SkinMeshes>(prepare_skin_meshes(model));
   CorOptions options;
   options.use_cache = false;
   bool from_cache = false;
   EXPECT_TRUE(prepare_rotation_centers(model, *meshes, options, nullptr, nullptr, from_cache));
-  return meshes;
+  return std::make_shared<const SkinLayer>(model, std::move(*meshes));
 }
 
 struct Scene {
@@ -54,7 +55,7 @@ struct Scene {
       : model(m), character(m, meshes_with_centers(m)) {
     std::string error;
     EXPECT_TRUE(renderer.init(error)) << error;
-    EXPECT_TRUE(renderer.set_model(model, character.shared_skin_meshes(), error)) << error;
+    EXPECT_TRUE(renderer.set_model(model, character.shared_skin_layer(), error)) << error;
     EXPECT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
     character.evaluate(selection);
     renderer.update(character);

@@ -41,7 +41,7 @@ void expect_instances_match_single_characters(const Model& m, SkinningMethod met
   ASSERT_TRUE(renderer.set_crowd(crowd, error)) << error;
   renderer.upload(crowd);
 
-  Character single(m, crowd.shared_skin_meshes());
+  Character single(m, crowd.shared_skin_layer());
   size_t compared = 0;
   for (size_t d = 0; d < m.draws.size(); ++d) {
     const DrawItem& item = m.draws[d];

@@ -18,6 +18,7 @@
 #include "render/renderer.h"
 #include "render_test_support.h"
 #include "skin/rotation_centers.h"
+#include "skin/skin_layer.h"
 #include "skin/skin_mesh.h"
 #include "test_support.h"
 
@@ -40,14 +41,14 @@ std::vector<SkinningMethod> all_methods() {
 
 // The prepared meshes of `model` with their centres of rotation (cached next to the other test
 // files, so reruns are quick).
-std::shared_ptr<const SkinMeshes> meshes_with_centers(const Model& model) {
+std::shared_ptr<const SkinLayer> meshes_with_centers(const Model& model) {
   auto meshes = std::make_shared<SkinMeshes>(prepare_skin_meshes(model));
   CorOptions options;
   options.cache_dir =
       (std::filesystem::temp_directory_path() / "rigview-gpu-skinning-test").string();
   bool from_cache = false;
   EXPECT_TRUE(prepare_rotation_centers(model, *meshes, options, nullptr, nullptr, from_cache));
-  return meshes;
+  return std::make_shared<const SkinLayer>(model, std::move(*meshes));
 }
 
 struct Comparison {
@@ -61,7 +62,7 @@ struct Comparison {
 // model, or for >8 influences a copy reduced by hand) under `selection`, both with `meshes`
 // (gpu_model's prepared meshes with centres).
 Comparison compare_gpu_cpu(const Model& gpu_model, const Model& cpu_model,
-                           std::shared_ptr<const SkinMeshes> meshes, const PoseSelection& selection,
+                           std::shared_ptr<const SkinLayer> meshes, const PoseSelection& selection,
                            SkinningMethod method, const RendererConfig& config = {}) {
   Comparison c;
   std::string error;
@@ -136,7 +137,7 @@ TEST(GpuSkinning, MatchesTheCpuReferenceOnEveryCorpusModel) {
       s.time = model.clips[c].start + (model.clips[c].end - model.clips[c].start) / 3.0f;
       poses.push_back(s);
     }
-    const std::shared_ptr<const SkinMeshes> meshes = meshes_with_centers(model);
+    const std::shared_ptr<const SkinLayer> meshes = meshes_with_centers(model);
     for (const PoseSelection& pose : poses)
       for (SkinningMethod method : all_methods()) {
         const Comparison c = compare_gpu_cpu(model, model, meshes, pose, method);
@@ -199,7 +200,7 @@ Model scaled_mirrored_model() {
 TEST(GpuSkinning, ScaledAndMirroredJointsMatchTheCpuReference) {
   RIG_REQUIRE_GL();
   const Model model = scaled_mirrored_model();
-  const std::shared_ptr<const SkinMeshes> meshes = meshes_with_centers(model);
+  const std::shared_ptr<const SkinLayer> meshes = meshes_with_centers(model);
   for (SkinningMethod method : all_methods()) {
     SCOPED_TRACE(method_name(method));
     const Comparison c = compare_gpu_cpu(model, model, meshes, PoseSelection{}, method);
