@@ -11,8 +11,8 @@ bool pose_selection_from_options(const Options& o, const rig::Model& model, rig:
   return pose_selection_from_options(o, *rig::ClipSet::from_model(model), out, error);
 }
 
-bool pose_selection_from_options(const Options& o, const rig::ClipSet& set,
-                                 rig::PoseSelection& out, std::string& error) {
+bool pose_selection_from_options(const Options& o, const rig::ClipSet& set, rig::PoseSelection& out,
+                                 std::string& error) {
   out = rig::PoseSelection{};
   const int clips = static_cast<int>(set.size());
   if (o.rest_pose) return true;

@@ -71,7 +71,7 @@ struct RigAnim {
   rig::Pose pose, pose_b;
   std::vector<glm::mat4> world, skinning;
   std::vector<glm::vec4> palette;
-  rig::Skeleton skeleton;  // the by-depth order local → world runs in
+  rig::Skeleton skeleton;        // the by-depth order local → world runs in
   std::vector<int> blend_nodes;  // what either clip animates: all a crossfade blends
 };
 

@@ -97,9 +97,8 @@ void Soak::drive(ViewerState& state, const Document& doc, int frame) {
       break;
     case 3:  // a crossfade to another clip
       if (state.playback && doc.character->clips().size() > 1)
-        state.playback->start_crossfade((state.playback->clip() + 1) %
-                                            int(doc.character->clips().size()),
-                                        0.3f, step % 2 == 0);
+        state.playback->start_crossfade(
+            (state.playback->clip() + 1) % int(doc.character->clips().size()), 0.3f, step % 2 == 0);
       break;
     case 4:  // bones, wireframe and the Artefacts/Compression work on and off
       press('B');
