@@ -5,9 +5,25 @@
 
 namespace rigview {
 
+namespace {
+
+// A copy of `clips` (or the file's clips) playing every entry raw.
+std::shared_ptr<rig::ClipSet> raw_copy(const rig::Model& model, const rig::ClipSet* clips) {
+  if (!clips) return rig::ClipSet::from_model(model);
+  auto copy = std::make_shared<rig::ClipSet>(*clips);
+  copy->restore_all();
+  return copy;
+}
+
+}  // namespace
+
 CompressionSession::CompressionSession(const rig::Model& model,
-                                       std::shared_ptr<const rig::SkinLayer> skin)
-    : model_(&model), raw_(model, skin), lossy_(model, skin) {
+                                       std::shared_ptr<const rig::SkinLayer> skin,
+                                       std::shared_ptr<const rig::ClipSet> clips)
+    : model_(&model),
+      clips_(raw_copy(model, clips.get())),
+      raw_(model, skin, std::make_shared<rig::ClipSet>(*clips_)),
+      lossy_(model, skin, std::make_shared<rig::ClipSet>(*clips_)) {
   raw_pos_.resize(model.draws.size());
   lossy_pos_.resize(model.draws.size());
   normals_.resize(model.draws.size());
@@ -50,20 +66,22 @@ void CompressionSession::request(double tolerance_cm) {
   progress_.store(0.0f, std::memory_order_relaxed);
   running_.store(true, std::memory_order_release);
   worker_ = std::thread([this, tolerance_cm] {
-    std::vector<std::unique_ptr<rig::CompressionResult>> out(model_->clips.size());
+    const rig::ClipSet& clips = *clips_;
+    std::vector<std::unique_ptr<rig::CompressionResult>> out(clips.size());
     rig::CompressionSettings settings;
     settings.tolerance_m = tolerance_cm / 100.0;
     settings.measure_vertices = true;
     struct Progress {
       CompressionSession* self;
       float done, share;
-    } p{this, 0.0f, model_->clips.empty() ? 1.0f : 1.0f / float(model_->clips.size())};
+    } p{this, 0.0f, clips.empty() ? 1.0f : 1.0f / float(clips.size())};
     bool ok = true;
     std::string error;
-    for (size_t c = 0; c < model_->clips.size() && ok; ++c) {
+    for (size_t c = 0; c < clips.size() && ok; ++c) {
       p.done = float(c) * p.share;
+      if (!clips[c].keys) continue;  // only a sampler: nothing to compress
       out[c] = std::make_unique<rig::CompressionResult>(rig::compress_clip(
-          *model_, int(c), settings,
+          *model_, *clips[c].keys, settings,
           [](void* user, float fraction) {
             auto* q = static_cast<Progress*>(user);
             q->self->progress_.store(q->done + fraction * q->share, std::memory_order_relaxed);
@@ -72,7 +90,7 @@ void CompressionSession::request(double tolerance_cm) {
           &p));
       if (!out[c]->ok) {
         ok = false;
-        if (!out[c]->cancelled) error = model_->clips[c].name + ": " + out[c]->error;
+        if (!out[c]->cancelled) error = clips[c].name + ": " + out[c]->error;
       }
     }
     if (ok) results_ = std::move(out);
@@ -88,8 +106,10 @@ const std::vector<std::unique_ptr<rig::CompressionResult>>* CompressionSession::
 
 void CompressionSession::use_compressed(rig::Character& character, bool compressed) const {
   const auto* r = results();
-  for (size_t c = 0; c < model_->clips.size(); ++c)
-    character.set_clip_source(int(c), compressed && r && (*r)[c] ? &(*r)[c]->clip : nullptr);
+  for (size_t c = 0; c < character.clips().size(); ++c) {
+    const bool have = compressed && r && c < r->size() && (*r)[c];
+    character.set_clip_source(int(c), have ? &(*r)[c]->clip : nullptr);
+  }
 }
 
 const rig::analysis::ScalarField& CompressionSession::displacement(

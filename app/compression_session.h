@@ -1,7 +1,7 @@
-// The viewer's animation compression: every clip of the open model compressed at a tolerance in
-// the background (progress, cancel, restart when the tolerance changes), the results for the
-// Compression panel, raw/compressed playback, and the per-vertex displacement between the raw
-// and the compressed pose as a heat map.
+// The viewer's animation compression: every clip of a clip set (its raw keys) compressed at a
+// tolerance in the background (progress, cancel, restart when the tolerance changes), the results
+// for the Compression panel, raw/compressed playback, and the per-vertex displacement between the
+// raw and the compressed pose as a heat map.
 #pragma once
 
 #include <atomic>
@@ -17,7 +17,10 @@ namespace rigview {
 
 class CompressionSession {
  public:
-  explicit CompressionSession(const rig::Model& model, std::shared_ptr<const rig::SkinLayer> skin);
+  // `clips`: the set whose clips are compressed, as it is now (a later edit of it is a new
+  // session); nullptr: the file's clips. Index c of the results is entry c of the set.
+  CompressionSession(const rig::Model& model, std::shared_ptr<const rig::SkinLayer> skin,
+                     std::shared_ptr<const rig::ClipSet> clips = nullptr);
   ~CompressionSession();  // cancels and joins
   CompressionSession(const CompressionSession&) = delete;
   CompressionSession& operator=(const CompressionSession&) = delete;
@@ -30,7 +33,8 @@ class CompressionSession {
   void cancel();
   bool running() const { return running_.load(std::memory_order_acquire); }
   float progress() const { return progress_.load(std::memory_order_relaxed); }
-  // The finished results (one per clip), null while running, cancelled or failed.
+  // The finished results (one per clip; null for a clip without raw keys), null while running,
+  // cancelled or failed.
   const std::vector<std::unique_ptr<rig::CompressionResult>>* results() const;
   double tolerance_cm() const { return tolerance_cm_; }
   const std::string& error() const { return error_; }  // read once not running
@@ -47,7 +51,9 @@ class CompressionSession {
  private:
   void join();
   const rig::Model* model_;
-  rig::Character raw_;    // samples the file's keys, for the displacement
+  // The set's entries when the session was made (raw sources); the worker reads only this.
+  std::shared_ptr<const rig::ClipSet> clips_;
+  rig::Character raw_;    // samples the raw keys, for the displacement
   rig::Character lossy_;  // samples the compressed clips once they are ready
   bool lossy_ready_ = false;
   std::vector<std::vector<glm::vec3>> raw_pos_, lossy_pos_, normals_;

@@ -29,7 +29,7 @@ int fail(const std::string& where, const std::string& what, int status = 1) {
 // The camera over the whole grid: a single character's bounds over instance 0's clip, repeated
 // at every cell.
 rig::render::Camera crowd_camera(const rig::Crowd& crowd, const rig::render::Viewport& viewport) {
-  const rig::PoseSelection first = rig::Crowd::selection(crowd.model(), crowd.instance(0), 0.0);
+  const rig::PoseSelection first = rig::Crowd::selection(crowd.clips(), crowd.instance(0), 0.0);
   const rig::render::Bounds one =
       rig::render::clip_bounds(crowd.model(), first, 12, crowd.shared_skin_layer());
   rig::render::OrbitCamera orbit;

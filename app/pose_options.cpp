@@ -8,8 +8,13 @@ namespace rigview {
 
 bool pose_selection_from_options(const Options& o, const rig::Model& model, rig::PoseSelection& out,
                                  std::string& error) {
+  return pose_selection_from_options(o, *rig::ClipSet::from_model(model), out, error);
+}
+
+bool pose_selection_from_options(const Options& o, const rig::ClipSet& set, rig::PoseSelection& out,
+                                 std::string& error) {
   out = rig::PoseSelection{};
-  const int clips = static_cast<int>(model.clips.size());
+  const int clips = static_cast<int>(set.size());
   if (o.rest_pose) return true;
   if (clips == 0) {
     // A model without animations shows its rest pose; asking for a specific clip is an error.
@@ -30,11 +35,11 @@ bool pose_selection_from_options(const Options& o, const rig::Model& model, rig:
             std::to_string(clips) + " clips)";
     return false;
   }
-  const rig::Clip& c = model.clips[o.animation_index];
+  const rig::ClipEntry& c = set[size_t(o.animation_index)];
   out.clip = o.animation_index;
   out.time = std::clamp(o.animation_time.value_or(c.start), c.start, c.end);
   if (o.blend_index >= 0) {
-    const rig::Clip& b = model.clips[o.blend_index];
+    const rig::ClipEntry& b = set[size_t(o.blend_index)];
     out.blend_clip = o.blend_index;
     out.blend_time = std::clamp(o.blend_time, b.start, b.end);
     out.blend_weight = o.blend_weight;

@@ -4,15 +4,19 @@
 #include <string>
 #include <vector>
 
+#include "anim/clip_set.h"
 #include "anim/pose_selection.h"
 #include "model/model.h"
 #include "options.h"
 
 namespace rigview {
 
-// Validates clip indices against the model (false + one-line error when out of range) and
+// Validates clip indices against the clip set (false + one-line error when out of range) and
 // fills `out`: --animation-time defaults to the clip's start and is clamped to [start, end];
-// --blend-time is clamped to the target clip; a model without clips gives the rest pose.
+// --blend-time is clamped to the target clip; a set without clips gives the rest pose.
+bool pose_selection_from_options(const Options& o, const rig::ClipSet& clips,
+                                 rig::PoseSelection& out, std::string& error);
+// The same over the file's clips (a set made here: allocates).
 bool pose_selection_from_options(const Options& o, const rig::Model& model, rig::PoseSelection& out,
                                  std::string& error);
 

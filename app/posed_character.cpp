@@ -44,13 +44,13 @@ bool parse_point(std::string_view text, glm::vec3& out) {
          parse_number(c[2], out.z);
 }
 
-// A clip by index or by name.
-int find_clip(const rig::Model& model, std::string_view text) {
-  for (size_t c = 0; c < model.clips.size(); ++c)
-    if (model.clips[c].name == text) return int(c);
+// A clip of the set by name, else by index.
+int find_clip(const rig::ClipSet& clips, std::string_view text) {
+  const int named = clips.find_name(text);
+  if (named >= 0) return named;
   float index = 0.0f;
   if (parse_number(text, index) && index >= 0.0f && index == std::floor(index) &&
-      size_t(index) < model.clips.size())
+      size_t(index) < clips.size())
     return int(index);
   return -1;
 }
@@ -63,16 +63,16 @@ int joint_node(const rig::Model& model, std::string_view name, const char* flag,
 }
 
 // CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]; mask joint names may contain ':'.
-bool parse_layer(const rig::Model& model, std::string_view text, rig::LayerSetting& layer,
-                 std::string& error) {
+bool parse_layer(const rig::Model& model, const rig::ClipSet& clips, std::string_view text,
+                 rig::LayerSetting& layer, std::string& error) {
   const std::vector<std::string_view> fields = split(text, ':');
   const std::string bad = "--layer '" + std::string(text) + "': ";
   if (fields.size() < 2) return error = bad + "expected CLIP:WEIGHT", false;
-  layer.clip = find_clip(model, fields[0]);
+  layer.clip = find_clip(clips, fields[0]);
   if (layer.clip < 0) return error = bad + "no clip '" + std::string(fields[0]) + "'", false;
   if (!parse_number(fields[1], layer.weight) || layer.weight < 0.0f || layer.weight > 1.0f)
     return error = bad + "WEIGHT must be a number in [0, 1]", false;
-  layer.time = model.clips[size_t(layer.clip)].start;
+  layer.time = clips[size_t(layer.clip)].start;
   std::vector<std::string> mask;
   bool in_mask = false;
   for (size_t i = 2; i < fields.size(); ++i) {
@@ -141,14 +141,14 @@ bool parse_ik(const rig::Model& model, std::string_view text, rig::TwoBoneIK& ik
 }  // namespace
 
 bool pose_settings_from_options(const Options& options, const rig::Model& model,
-                                const rig::PoseSelection& selection, rig::PoseSettings& out,
-                                std::string& error) {
+                                const rig::ClipSet& clips, const rig::PoseSelection& selection,
+                                rig::PoseSettings& out, std::string& error) {
   out = rig::PoseSettings{};
   out.base = selection;
   out.compressed = options.compressed;
   for (const std::string& text : options.layers) {
     rig::LayerSetting layer;
-    if (!parse_layer(model, text, layer, error)) return false;
+    if (!parse_layer(model, clips, text, layer, error)) return false;
     out.layers.push_back(std::move(layer));
   }
   if (!options.root_motion.empty())
@@ -174,17 +174,20 @@ bool pose_settings_from_options(const Options& options, const rig::Model& model,
     out.look_at.joint = joint_node(model, options.look_at.substr(0, eq), "--look-at", error);
     if (out.look_at.joint < 0) return false;
   }
-  return rig::PoseBuilder::validate(model, out, error);
+  return rig::PoseBuilder::validate(model, clips, out, error);
 }
 
 int pose_from_options(const Options& options, const rig::Model& model, PosedCharacter& out,
                       std::string& error, std::shared_ptr<const rig::SkinLayer> meshes) {
-  if (!pose_selection_from_options(options, model, out.selection, error)) return 2;
-  if (!pose_settings_from_options(options, model, out.selection, out.settings, error)) return 2;
+  // The clips the flags name and the character plays: the file's, by index or name.
+  const std::shared_ptr<rig::ClipSet> clips = rig::ClipSet::from_model(model);
+  if (!pose_selection_from_options(options, *clips, out.selection, error)) return 2;
+  if (!pose_settings_from_options(options, model, *clips, out.selection, out.settings, error))
+    return 2;
   if (!meshes) meshes = prepared_skin_layer(model, methods_to_draw(options), true);
   std::vector<float> dqs_amounts;
   if (!dqs_amounts_from_options(options, model, dqs_amounts, error)) return 2;
-  out.character = std::make_unique<rig::Character>(model, std::move(meshes));
+  out.character = std::make_unique<rig::Character>(model, std::move(meshes), clips);
   rig::Character& character = *out.character;
   character.set_dqs_amounts(dqs_amounts);
   out.builder = std::make_unique<rig::PoseBuilder>(character);
@@ -198,7 +201,7 @@ int pose_from_options(const Options& options, const rig::Model& model, PosedChar
     used.erase(std::unique(used.begin(), used.end()), used.end());
     if (!used.empty() && !compress_clips(model, options.tolerance_cm, used, out.compressed, error))
       return 1;
-    std::vector<const rig::ClipSource*> sources(model.clips.size(), nullptr);
+    std::vector<const rig::ClipSource*> sources(clips->size(), nullptr);
     for (size_t c = 0; c < out.compressed.size() && c < sources.size(); ++c)
       if (out.compressed[c]) sources[c] = &out.compressed[c]->clip;
     out.builder->set_compressed_sources(std::move(sources));

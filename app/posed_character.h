@@ -29,11 +29,12 @@ struct PosedCharacter {
   void pose() { builder->build(settings); }
 };
 
-// The flags' PoseSettings (usage errors: false + one-line error). `selection`: the base, from
+// The flags' PoseSettings (usage errors: false + one-line error); --layer's CLIP is an index or
+// a name in `clips`, the set the character plays. `selection`: the base, from
 // pose_selection_from_options.
 bool pose_settings_from_options(const Options& options, const rig::Model& model,
-                                const rig::PoseSelection& selection, rig::PoseSettings& out,
-                                std::string& error);
+                                const rig::ClipSet& clips, const rig::PoseSelection& selection,
+                                rig::PoseSettings& out, std::string& error);
 
 // 0, or the exit status (2: a usage error such as a clip out of range or an unknown joint; 1:
 // compression failed) with a one-line `error`. `meshes`: the prepared skin meshes to share;

@@ -71,7 +71,7 @@ struct RigAnim {
   rig::Pose pose, pose_b;
   std::vector<glm::mat4> world, skinning;
   std::vector<glm::vec4> palette;
-  rig::NodeHierarchy hierarchy;  // the by-depth order local → world runs in
+  rig::Skeleton skeleton;        // the by-depth order local → world runs in
   std::vector<int> blend_nodes;  // what either clip animates: all a crossfade blends
 };
 
@@ -121,7 +121,7 @@ void evaluate_jobs(RigAnim& a, const rig::PoseSelection& sel) {
     const rig::BlendingJob blend{layers, a.pose.local, a.pose.morph_weights, a.blend_nodes};
     blend.run();
   }
-  const rig::LocalToWorldJob to_world{&m, &a.hierarchy, a.pose.local, a.world, -1};
+  const rig::LocalToWorldJob to_world{&a.skeleton, a.pose.local, a.world, -1};
   to_world.run();
   rig::compute_skinning_matrices(m.skins[0], a.world, a.skinning);
   rig::method_info(rig::SkinningMethod::Linear).write_palette(a.skinning, a.palette);
@@ -150,7 +150,7 @@ bool rig_load(const AnimCase& c, RigInfo& info, std::string& error) {
   rig::init_rest_pose(m, a->pose);
   rig::init_rest_pose(m, a->pose_b);
   a->world.assign(m.nodes.size(), glm::mat4(1));
-  a->hierarchy = rig::NodeHierarchy::build(m);
+  a->skeleton = rig::Skeleton::build(m);
   std::set_union(a->source_a->animated_nodes().begin(), a->source_a->animated_nodes().end(),
                  a->source_b->animated_nodes().begin(), a->source_b->animated_nodes().end(),
                  std::back_inserter(a->blend_nodes));

@@ -183,7 +183,7 @@ void draw_compression_panel(ViewerState& state, Document& doc) {
   ImGui::SetNextItemOpen(state.compression_open, ImGuiCond_Once);
   state.compression_open = ImGui::CollapsingHeader("Compression");
   if (!state.compression_open) return;
-  if (doc.model->clips.empty()) {
+  if (doc.character->clips().empty()) {
     ImGui::TextDisabled("This model has no clips.");
     return;
   }
@@ -208,7 +208,8 @@ void draw_compression_panel(ViewerState& state, Document& doc) {
     return;
   }
   uint64_t raw = 0, packed = 0;
-  for (const auto& r : *results) raw += r->sizes.raw_bytes, packed += r->sizes.compressed_bytes;
+  for (const auto& r : *results)
+    if (r) raw += r->sizes.raw_bytes, packed += r->sizes.compressed_bytes;
   ImGui::Text("all clips %.1f:1 (%llu -> %llu bytes)", packed ? double(raw) / double(packed) : 0.0,
               static_cast<unsigned long long>(raw), static_cast<unsigned long long>(packed));
   if (ImGui::BeginTable(
@@ -220,7 +221,8 @@ void draw_compression_panel(ViewerState& state, Document& doc) {
     ImGui::TableSetupColumn("ratio", ImGuiTableColumnFlags_WidthFixed, 50.0f);
     ImGui::TableSetupColumn("E_max cm", ImGuiTableColumnFlags_WidthFixed, 70.0f);
     ImGui::TableHeadersRow();
-    for (size_t i = 0; i < results->size(); ++i) {
+    for (size_t i = 0; i < results->size() && i < doc.clip_labels.size(); ++i) {
+      if (!(*results)[i]) continue;  // a clip without raw keys is not compressed
       const rig::CompressionResult& r = *(*results)[i];
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);

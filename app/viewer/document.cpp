@@ -21,7 +21,7 @@ bool has_model_extension(const std::string& path) {
 }
 
 CompressedClips::CompressedClips(const rig::Model& model, rig::Character& c, Posing* p)
-    : session(model, c.shared_skin_layer()), character(c), posing(p) {}
+    : session(model, c.shared_skin_layer(), c.shared_clips()), character(c), posing(p) {}
 
 CompressedClips::~CompressedClips() {
   play_compressed(false);
@@ -43,6 +43,27 @@ void CompressedClips::request(double tolerance_cm) {
   requested_tolerance = tolerance_cm;
 }
 
+void Document::list_clips() {
+  clip_labels.clear();
+  clip_list_rows.clear();
+  char buffer[64];
+  const rig::ClipSet& clips = character->clips();
+  for (size_t c = 0; c < clips.size(); ++c) {
+    const rig::ClipEntry& clip = clips[c];
+    clip_labels.push_back(clip.name.empty() ? "animation " + std::to_string(c) : clip.name);
+    std::snprintf(buffer, sizeof buffer, "  (%.3f s)", static_cast<double>(clip.end - clip.start));
+    clip_list_rows.push_back(clip_labels.back() + buffer);
+  }
+}
+
+int Document::add_clip(rig::Clip keys, rig::ClipOrigin origin) {
+  // The compression product reads the set: dropped first, so the character plays raw clips.
+  bump(rig::Input::ClipSet);
+  const int index = character->clips().add(*model, std::move(keys), origin);
+  list_clips();
+  return index;
+}
+
 void Document::bump(rig::Input input) {
   revisions.bump(input);
   for_each_product([&](auto& product) { product.drop_stale(revisions); });
@@ -60,8 +81,9 @@ void Document::refresh() {
   // Bounds pose the character: only here, before the frame evaluates it, never mid-frame.
   if (!bounds_product.fresh(revisions)) {
     rig::PoseSelection first;
-    first.clip = model->clips.empty() ? -1 : 0;
-    first.time = model->clips.empty() ? 0.0f : model->clips[0].start;
+    const rig::ClipSet& clips = character->clips();
+    first.clip = clips.empty() ? -1 : 0;
+    first.time = clips.empty() ? 0.0f : clips[0].start;
     rig::render::Bounds b = rig::render::clip_bounds(*character, first);
     if (!b.valid()) {
       character->evaluate(rig::PoseSelection{});
@@ -195,13 +217,6 @@ void make_document(const std::string& path, std::shared_ptr<const rig::Model> pr
   doc.health_product.make(doc.revisions, make_rig_health(*model, std::move(diagnosis)));
   const rig::Model& m = *model;
 
-  char buffer[64];
-  for (size_t c = 0; c < m.clips.size(); ++c) {
-    const rig::Clip& clip = m.clips[c];
-    doc.clip_labels.push_back(clip.name.empty() ? "animation " + std::to_string(c) : clip.name);
-    std::snprintf(buffer, sizeof buffer, "  (%.3f s)", static_cast<double>(clip.end - clip.start));
-    doc.clip_list_rows.push_back(doc.clip_labels.back() + buffer);
-  }
   for (size_t n = 0; n < m.nodes.size(); ++n) {
     doc.node_labels.push_back(m.nodes[n].name.empty() ? "node " + std::to_string(n)
                                                       : m.nodes[n].name);
@@ -238,8 +253,9 @@ void make_document(const std::string& path, std::shared_ptr<const rig::Model> pr
 
   doc.skin = std::make_shared<rig::SkinLayer>(m);
   doc.character = std::make_unique<rig::Character>(m, doc.skin);
+  doc.list_clips();
   doc.dqs_amounts.assign(m.nodes.size(), 0.0f);  // the mix starts as LBS
-  doc.playback = rig::Playback(m);
+  doc.playback = rig::Playback(doc.character->shared_clips());
   doc.model = std::move(model);
   doc.refresh();  // the framing bounds, on the document's own character, before any posing
   doc.posing = std::make_unique<Posing>(m, *doc.character);

@@ -92,7 +92,8 @@ struct Document {
   // `character`, whose constraints point into it: destroyed first.
   std::unique_ptr<Posing> posing;
 
-  std::vector<std::string> clip_labels;     // file name, or "animation N" when unnamed
+  // Per entry of the character's clip set (what Playback, the posing and the lists index).
+  std::vector<std::string> clip_labels;     // its name, or "animation N" when unnamed
   std::vector<std::string> clip_list_rows;  // "label  (1.250 s)"
   std::vector<std::string> node_labels;     // file name, or "node N" when unnamed
   std::vector<std::string> skin_labels;     // "skin N: name (J joints)"
@@ -182,6 +183,12 @@ struct Document {
   // DQS amount 1 (or 0) on `node` and its whole subtree, for the mix; reaches the character.
   void set_dqs_subtree(int node, bool dqs);
   void set_dqs_amounts(std::vector<float> per_node);
+  // Appends a clip (raw keys in this model's node indices) to the character's clip set, which
+  // Playback and the posing share: it is listed and playable at once. Input ClipSet moves on.
+  // Returns its index.
+  int add_clip(rig::Clip keys, rig::ClipOrigin origin = rig::ClipOrigin::Added);
+  // clip_labels and clip_list_rows from the clip set.
+  void list_clips();
 };
 
 // Whether `path` ends in .gltf or .glb (any case): what the viewer tries to open.

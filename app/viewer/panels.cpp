@@ -59,15 +59,15 @@ void draw_file_panel(ViewerState& state, const Document& doc, const ViewerSettin
 void draw_animation_panel(ViewerState& state, Document& doc) {
   if (!ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) return;
   rig::Playback& p = doc.playback;
-  const rig::Model& model = *doc.model;
-  if (model.clips.empty()) {
+  const rig::ClipSet& clips = doc.character->clips();
+  if (clips.empty()) {
     ImGui::TextDisabled("This model has no animations (rest pose).");
     return;
   }
   const float list_height =
-      ImGui::GetTextLineHeightWithSpacing() * std::min<float>(8.0f, model.clips.size() + 0.5f);
+      ImGui::GetTextLineHeightWithSpacing() * std::min<float>(8.0f, clips.size() + 0.5f);
   if (ImGui::BeginListBox("##clips", ImVec2(-FLT_MIN, list_height))) {
-    for (size_t c = 0; c < model.clips.size(); ++c) {
+    for (size_t c = 0; c < clips.size(); ++c) {
       const bool current = static_cast<int>(c) == p.clip();
       if (ImGui::Selectable(doc.clip_list_rows[c].c_str(), current)) p.select_clip(int(c));
       if (current && state.scroll_to_clip) {
@@ -100,7 +100,7 @@ void draw_animation_panel(ViewerState& state, Document& doc) {
   ImGui::SameLine();
   if (ImGui::Button("1x")) p.set_speed(1.0f);
 
-  const rig::Clip& clip = model.clips[static_cast<size_t>(p.clip())];
+  const rig::ClipEntry& clip = clips[static_cast<size_t>(p.clip())];
   float time = p.time();
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (clip.end > clip.start) {
@@ -119,16 +119,16 @@ void draw_animation_panel(ViewerState& state, Document& doc) {
 void draw_crossfade_panel(ViewerState& state, Document& doc) {
   if (!ImGui::CollapsingHeader("Crossfade", ImGuiTreeNodeFlags_DefaultOpen)) return;
   rig::Playback& p = doc.playback;
-  const rig::Model& model = *doc.model;
-  if (model.clips.size() < 1) {
+  const rig::ClipSet& clips = doc.character->clips();
+  if (clips.size() < 1) {
     ImGui::TextDisabled("Needs an animation.");
     return;
   }
-  state.fade_target = std::clamp(state.fade_target, 0, static_cast<int>(model.clips.size()) - 1);
+  state.fade_target = std::clamp(state.fade_target, 0, static_cast<int>(clips.size()) - 1);
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::BeginCombo("##fade_target",
                         doc.clip_labels[static_cast<size_t>(state.fade_target)].c_str())) {
-    for (size_t c = 0; c < model.clips.size(); ++c) {
+    for (size_t c = 0; c < clips.size(); ++c) {
       const bool chosen = static_cast<int>(c) == state.fade_target;
       if (ImGui::Selectable(doc.clip_list_rows[c].c_str(), chosen)) state.fade_target = int(c);
       if (chosen) ImGui::SetItemDefaultFocus();

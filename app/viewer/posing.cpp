@@ -47,7 +47,7 @@ void Posing::add_layer(const LayerSettings& settings) {
 void Posing::set_layer(size_t i, const LayerSettings& settings) {
   LayerSettings& old = layers_[i];
   rig::LayerSetting& layer = settings_.layers[i];
-  const int clips = static_cast<int>(model_.clips.size());
+  const int clips = static_cast<int>(character_.clips().size());
   layer.clip = settings.clip >= 0 && settings.clip < clips ? settings.clip : -1;
   layer.weight = std::clamp(settings.weight, 0.0f, 1.0f);
   layer.additive = settings.additive;
@@ -142,7 +142,7 @@ void Posing::evaluate(const rig::PoseSelection& selection, glm::vec3 eye, bool p
     if (restart_extract_) {
       // As --root-motion extract: where the clip has walked from its start to now.
       walked_.reset();
-      walked_.advance(motion, model_.clips[size_t(clip)].start, selection.time, 0);
+      walked_.advance(motion, character_.clips()[size_t(clip)].start, selection.time, 0);
       restart_extract_ = false;
     } else if (clip == previous_clip_) {
       // Scrubbing (not playing) walks back and forth along the clip; playing counts the loops.

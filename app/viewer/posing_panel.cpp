@@ -79,7 +79,7 @@ bool mask_combo(const Document& doc, int& root) {
 
 void draw_layers(ViewerState& state, Document& doc, Posing& posing) {
   (void)state;
-  const rig::Model& model = *doc.model;
+  const rig::ClipSet& clips = doc.character->clips();
   separator_text("Layers");
   for (size_t i = 0; i < posing.layer_count(); ++i) {
     ImGui::PushID(static_cast<int>(i));
@@ -90,7 +90,7 @@ void draw_layers(ViewerState& state, Document& doc, Posing& posing) {
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 70.0f);
     if (clip_combo("##clip", doc, s.clip)) {
       changed = true;
-      s.time = model.clips[size_t(s.clip)].start;
+      s.time = clips[size_t(s.clip)].start;
     }
     ImGui::SameLine();
     const bool remove = ImGui::SmallButton("Remove");
@@ -101,7 +101,7 @@ void draw_layers(ViewerState& state, Document& doc, Posing& posing) {
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::Combo("##mode", &mode, "override\0additive\0"))
       s.additive = mode == 1, changed = true;
-    const rig::Clip& clip = model.clips[size_t(s.clip)];
+    const rig::ClipEntry& clip = clips[size_t(s.clip)];
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
     if (clip.end > clip.start)
       changed |= ImGui::SliderFloat("##time", &s.time, clip.start, clip.end, "at %.2f s");
@@ -115,12 +115,12 @@ void draw_layers(ViewerState& state, Document& doc, Posing& posing) {
       break;
     }
   }
-  if (model.clips.empty()) {
+  if (clips.empty()) {
     ImGui::TextDisabled("Layers need an animation.");
   } else if (ImGui::Button("Add layer")) {
     LayerSettings s;
     s.clip = std::max(doc.playback.clip(), 0);
-    s.time = model.clips[size_t(s.clip)].start;
+    s.time = clips[size_t(s.clip)].start;
     posing.add_layer(s);
   }
 }
@@ -324,13 +324,13 @@ void draw_crossfade_graph(const ViewerState& state, const Document& doc) {
   } heads[] = {{p.clip(), p.time(), kSourceColour},
                {target_clip,
                 fading ? p.fade_target_time()
-                       : (target_clip >= 0 && size_t(target_clip) < doc.model->clips.size()
-                              ? doc.model->clips[size_t(target_clip)].start
+                       : (doc.character->clips().valid(target_clip)
+                              ? doc.character->clips()[size_t(target_clip)].start
                               : 0.0f),
                 kTargetColour}};
   for (const auto& h : heads) {
-    if (h.clip < 0 || size_t(h.clip) >= doc.model->clips.size()) continue;
-    const rig::Clip& clip = doc.model->clips[size_t(h.clip)];
+    if (!doc.character->clips().valid(h.clip)) continue;
+    const rig::ClipEntry& clip = doc.character->clips()[size_t(h.clip)];
     const float x = clip.end > clip.start ? (h.time - clip.start) / (clip.end - clip.start) : 0.0f;
     const ImVec2 r = ImGui::GetCursorScreenPos();
     const float bar = width * 0.5f;
@@ -370,10 +370,10 @@ bool apply_posing_steps(const std::string& steps, ViewerState& state, const Docu
       LayerSettings s;
       float n[1];
       if (f.size() < 2 || !parse_floats(f[0], n, 1) || n[0] < 0 ||
-          size_t(n[0]) >= model.clips.size())
+          size_t(n[0]) >= doc.character->clips().size())
         return error = bad, false;
       s.clip = int(n[0]);
-      s.time = model.clips[size_t(s.clip)].start;
+      s.time = doc.character->clips()[size_t(s.clip)].start;
       if (!parse_floats(f[1], &s.weight, 1)) return error = bad, false;
       for (size_t i = 2; i < f.size(); ++i) {
         if (f[i] == "additive") {

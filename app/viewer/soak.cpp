@@ -91,13 +91,14 @@ void Soak::drive(ViewerState& state, const Document& doc, int frame) {
       press('V');
       break;
     case 2:  // the next clip
-      if (state.playback && !doc.model->clips.empty())
-        state.playback->select_clip((state.playback->clip() + 1) % int(doc.model->clips.size()));
+      if (state.playback && !doc.character->clips().empty())
+        state.playback->select_clip((state.playback->clip() + 1) %
+                                    int(doc.character->clips().size()));
       break;
     case 3:  // a crossfade to another clip
-      if (state.playback && doc.model->clips.size() > 1)
-        state.playback->start_crossfade((state.playback->clip() + 1) % int(doc.model->clips.size()),
-                                        0.3f, step % 2 == 0);
+      if (state.playback && doc.character->clips().size() > 1)
+        state.playback->start_crossfade(
+            (state.playback->clip() + 1) % int(doc.character->clips().size()), 0.3f, step % 2 == 0);
       break;
     case 4:  // bones, wireframe and the Artefacts/Compression work on and off
       press('B');

@@ -17,7 +17,7 @@ int Viewer::load_initial(const std::string& path) {
   }
   state_.playback = &doc_.playback;
   rig::PoseSelection selection;
-  if (!pose_selection_from_options(options_, *doc_.model, selection, error)) {
+  if (!pose_selection_from_options(options_, doc_.character->clips(), selection, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 1;
   }

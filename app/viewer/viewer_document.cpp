@@ -10,7 +10,12 @@ bool Viewer::rebuild_crowd(std::string& error) {
   state_.crowd_count = 0;
   rig::CrowdConfig config;
   config.count = options_.crowd;
-  crowd_ = std::make_unique<rig::Crowd>(*doc_.model, doc_.character->shared_skin_layer(), config);
+  // The character's clips (those added to it too), raw: a copy shares their prepared sources
+  // but not the character's compressed playback.
+  auto clips = std::make_shared<rig::ClipSet>(doc_.character->clips());
+  clips->restore_all();
+  crowd_ = std::make_unique<rig::Crowd>(*doc_.model, doc_.character->shared_skin_layer(), config,
+                                        std::move(clips));
   const rig::SkinningMethod method = methods_shown(state_).front();
   crowd_->set_methods({&method, 1});
   crowd_->set_dqs_amounts(doc_.dqs_amounts);

@@ -37,19 +37,19 @@ float aim_error_degrees(const glm::mat4& joint_world, glm::vec3 axis, glm::vec3 
 }
 
 bool AimJob::validate() const {
-  if (!model || !hierarchy || local.size() != model->nodes.size() ||
-      world.size() != model->nodes.size() || hierarchy->position.size() != model->nodes.size())
+  if (!skeleton || local.size() != skeleton->size() || world.size() != skeleton->size() ||
+      skeleton->hierarchy.position.size() != skeleton->size())
     return false;
   if (chain.empty() || (!chain_weights.empty() && chain_weights.size() != chain.size()))
     return false;
   if (glm::length(aim.axis) <= 0.0f) return false;
-  const int n = static_cast<int>(model->nodes.size());
+  const int n = static_cast<int>(skeleton->size());
   for (size_t i = 0; i < chain.size(); ++i) {
     if (chain[i] < 0 || chain[i] >= n) return false;
     if (i > 0) {  // chain[i - 1] must be a proper ancestor of chain[i]
       bool found = false;
-      for (int p = model->nodes[size_t(chain[i])].parent; p >= 0 && !found;
-           p = model->nodes[size_t(p)].parent)
+      for (int p = skeleton->parent[size_t(chain[i])]; p >= 0 && !found;
+           p = skeleton->parent[size_t(p)])
         found = p == chain[i - 1];
       if (!found) return false;
     }
@@ -69,8 +69,7 @@ bool AimJob::run() const {
     remaining += chain_weights.empty() ? 1.0f : std::max(chain_weights[i], 0.0f);
 
   LocalToWorldJob to_world;
-  to_world.model = model;
-  to_world.hierarchy = hierarchy;
+  to_world.skeleton = skeleton;
   to_world.local = local;
   to_world.world = world;
   for (size_t i = 0; i < chain.size(); ++i) {
@@ -87,7 +86,7 @@ bool AimJob::run() const {
     glm::quat delta = rotation_between(current, goal);
     if (share < 1.0f) delta = slerp_shortest(glm::quat(1, 0, 0, 0), delta, share);
     const int joint = chain[i];
-    const int parent = model->nodes[size_t(joint)].parent;
+    const int parent = skeleton->parent[size_t(joint)];
     rotate_local_in_world(local[size_t(joint)], parent >= 0 ? &world[size_t(parent)] : nullptr,
                           delta);
     to_world.root = joint;

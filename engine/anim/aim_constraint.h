@@ -30,10 +30,9 @@ struct Aim {
 };
 
 struct AimJob {
-  const Model* model = nullptr;
-  const NodeHierarchy* hierarchy = nullptr;
-  std::span<Transform> local;  // one per node
-  std::span<glm::mat4> world;  // one per node, current on entry and on exit
+  const Skeleton* skeleton = nullptr;  // parents and the depth-first order
+  std::span<Transform> local;          // one per node
+  std::span<glm::mat4> world;          // one per node, current on entry and on exit
 
   std::span<const int> chain;            // each joint an ancestor of the next; the last one aims
   std::span<const float> chain_weights;  // share of the turn per joint (≥ 0); empty: equal

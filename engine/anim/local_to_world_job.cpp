@@ -6,48 +6,6 @@
 
 namespace rig {
 
-NodeHierarchy NodeHierarchy::build(const Model& model) {
-  NodeHierarchy h;
-  const size_t n = model.nodes.size();
-  h.order.reserve(n);
-  h.position.assign(n, 0);
-  h.subtree_end.assign(n, 0);
-  std::vector<int> stack;
-  for (size_t root = 0; root < n; ++root) {
-    if (model.nodes[root].parent >= 0) continue;
-    stack.push_back(static_cast<int>(root));
-    while (!stack.empty()) {
-      const int node = stack.back();
-      stack.pop_back();
-      h.position[size_t(node)] = static_cast<uint32_t>(h.order.size());
-      h.order.push_back(node);
-      const std::vector<int>& children = model.nodes[size_t(node)].children;
-      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
-    }
-  }
-  // A subtree ends where its last descendant does: walking backwards, each node's end is the
-  // largest of its own next position and its children's ends.
-  for (size_t i = h.order.size(); i-- > 0;) {
-    const int node = h.order[i];
-    uint32_t end = static_cast<uint32_t>(i + 1);
-    for (int child : model.nodes[size_t(node)].children)
-      end = std::max(end, h.subtree_end[size_t(child)]);
-    h.subtree_end[size_t(node)] = end;
-  }
-  // Breadth first from the roots (in the order above).
-  h.by_depth.reserve(n);
-  for (const int node : h.order)
-    if (model.nodes[size_t(node)].parent < 0) h.by_depth.push_back(node);
-  for (size_t i = 0; i < h.by_depth.size(); ++i)
-    for (int child : model.nodes[size_t(h.by_depth[i])].children) h.by_depth.push_back(child);
-  h.by_depth_parent.reserve(h.by_depth.size());
-  for (const int node : h.by_depth) {
-    const Node& n = model.nodes[size_t(node)];
-    h.by_depth_parent.push_back(n.has_shear ? kShear : n.parent);
-  }
-  return h;
-}
-
 namespace {
 
 using namespace quat4;
@@ -120,28 +78,30 @@ inline void parent_times_local(const glm::mat4& parent, glm::mat4& m) {
 }  // namespace
 
 bool LocalToWorldJob::validate() const {
-  if (!model || local.size() != model->nodes.size() || world.size() != model->nodes.size())
+  if (!skeleton) return false;
+  const size_t n = skeleton->size();
+  if (local.size() != n || world.size() != n || skeleton->parents_first.size() != n ||
+      skeleton->has_shear.size() != n || skeleton->shear.size() != n)
     return false;
   if (root < 0) return true;
-  return hierarchy && size_t(root) < model->nodes.size() &&
-         hierarchy->position.size() == model->nodes.size() &&
-         hierarchy->order.size() == model->nodes.size();
+  const NodeHierarchy& h = skeleton->hierarchy;
+  return size_t(root) < n && h.position.size() == n && h.order.size() == n &&
+         h.subtree_end.size() == n;
 }
 
 bool LocalToWorldJob::run() const {
   if (!validate()) return false;
-  const Model& m = *model;
-  // The whole model in the importer's parents-first order, or one subtree as a range of the
-  // depth-first order.
-  std::span<const int> nodes = m.node_order;
-  const bool by_depth = root < 0 && hierarchy &&
-                        hierarchy->by_depth.size() == m.node_order.size() &&
-                        hierarchy->by_depth_parent.size() == m.node_order.size();
-  if (by_depth) nodes = hierarchy->by_depth;
+  const Skeleton& s = *skeleton;
+  const NodeHierarchy& h = s.hierarchy;
+  // The whole skeleton by depth (or parents first where the hierarchy is missing), or one
+  // subtree as a range of the depth-first order.
+  std::span<const int> nodes = s.parents_first;
+  const bool by_depth =
+      root < 0 && h.by_depth.size() == s.size() && h.by_depth_parent.size() == s.size();
+  if (by_depth) nodes = h.by_depth;
   if (root >= 0)
-    nodes = std::span<const int>(hierarchy->order)
-                .subspan(hierarchy->position[size_t(root)],
-                         hierarchy->subtree_end[size_t(root)] - hierarchy->position[size_t(root)]);
+    nodes = std::span<const int>(h.order).subspan(
+        h.position[size_t(root)], h.subtree_end[size_t(root)] - h.position[size_t(root)]);
   // Pass 1 over every node of the range (a short last batch repeats its first node), pass 2
   // parents first.
   for (size_t i0 = 0; i0 < nodes.size(); i0 += 4) {
@@ -150,29 +110,30 @@ bool LocalToWorldJob::run() const {
     local_matrices4(local, world, batch);
   }
   if (by_depth) {
-    const int* parents = hierarchy->by_depth_parent.data();
+    const int* parents = h.by_depth_parent.data();
     for (size_t k = 0; k < nodes.size(); ++k) {
       const int p = parents[k];
       if (p >= 0) {
         parent_times_local(world[size_t(p)], world[size_t(nodes[k])]);
       } else if (p == NodeHierarchy::kShear) {
-        const Node& node = m.nodes[size_t(nodes[k])];
-        glm::mat4& w = world[size_t(nodes[k])];
-        w = w * node.shear;
-        if (node.parent >= 0) w = world[size_t(node.parent)] * w;
+        const size_t i = size_t(nodes[k]);
+        glm::mat4& w = world[i];
+        w = w * s.shear[i];
+        if (s.parent[i] >= 0) w = world[size_t(s.parent[i])] * w;
       }
     }
     return true;
   }
-  for (const int i : nodes) {
-    const Node& node = m.nodes[size_t(i)];
-    glm::mat4& w = world[size_t(i)];
-    if (node.has_shear) w = w * node.shear;
-    if (node.parent < 0) continue;  // a root: its local matrix
-    if (node.has_shear)
-      w = world[size_t(node.parent)] * w;
+  for (const int node : nodes) {
+    const size_t i = size_t(node);
+    glm::mat4& w = world[i];
+    const int parent = s.parent[i];
+    if (s.has_shear[i]) w = w * s.shear[i];
+    if (parent < 0) continue;  // a root: its local matrix
+    if (s.has_shear[i])
+      w = world[size_t(parent)] * w;
     else
-      parent_times_local(world[size_t(node.parent)], w);
+      parent_times_local(world[size_t(parent)], w);
   }
   return true;
 }

@@ -5,42 +5,24 @@
 
 namespace rig {
 
-namespace {
+Playback::Playback(const Model& model) : Playback(ClipSet::from_model(model)) {}
 
-// The frame a clip was baked at: the smallest key gap of any channel when it looks like a frame
-// rate (1 ms .. 100 ms); sparse hand-keyed clips fall back to 1/30 s.
-float clip_frame_duration(const Clip& clip) {
-  float smallest = 0.0f;
-  for (const Channel& channel : clip.channels) {
-    for (size_t k = 1; k < channel.times.size(); ++k) {
-      const float gap = channel.times[k] - channel.times[k - 1];
-      if (gap >= 1e-3f && (smallest == 0.0f || gap < smallest)) smallest = gap;
-    }
-  }
-  if (smallest >= 1e-3f && smallest <= 0.1f + 1e-4f) return smallest;  // + float noise
-  return Playback::kDefaultFrame;
-}
-
-}  // namespace
-
-Playback::Playback(const Model& model) : model_(&model) {
-  frame_durations_.reserve(model.clips.size());
-  for (const Clip& clip : model.clips) frame_durations_.push_back(clip_frame_duration(clip));
-  if (!model.clips.empty()) {
+Playback::Playback(std::shared_ptr<const ClipSet> clips) : clips_(std::move(clips)) {
+  if (clips_ && !clips_->empty()) {
     clip_ = 0;
-    time_ = model.clips[0].start;
+    time_ = (*clips_)[0].start;
   }
 }
 
 float Playback::clip_duration(int index) const {
-  if (!model_ || index < 0 || index >= static_cast<int>(model_->clips.size())) return 0.0f;
-  const Clip& clip = model_->clips[static_cast<size_t>(index)];
+  if (!clips_ || !clips_->valid(index)) return 0.0f;
+  const ClipEntry& clip = (*clips_)[static_cast<size_t>(index)];
   return std::max(0.0f, clip.end - clip.start);
 }
 
 float Playback::frame_duration(int index) const {
-  if (index < 0 || index >= static_cast<int>(frame_durations_.size())) return kDefaultFrame;
-  return frame_durations_[static_cast<size_t>(index)];
+  if (!clips_ || !clips_->valid(index)) return kDefaultFrame;
+  return (*clips_)[static_cast<size_t>(index)].frame_duration;
 }
 
 int Playback::frame_count(int index) const {
@@ -52,14 +34,14 @@ int Playback::frame_count(int index) const {
 int Playback::frame_index() const {
   if (clip_ < 0) return 0;
   const float frame = frame_duration(clip_);
-  const float from_start = time_ - model_->clips[static_cast<size_t>(clip_)].start;
+  const float from_start = time_ - (*clips_)[static_cast<size_t>(clip_)].start;
   return static_cast<int>(std::lround(from_start / frame));
 }
 
 float Playback::normalized_time(int index, float time) const {
   const float duration = clip_duration(index);
   if (duration <= 0.0f) return 0.0f;
-  const float start = model_->clips[static_cast<size_t>(index)].start;
+  const float start = (*clips_)[static_cast<size_t>(index)].start;
   return std::clamp((time - start) / duration, 0.0f, 1.0f);
 }
 
@@ -70,31 +52,31 @@ float Playback::blend_weight() const {
 }
 
 void Playback::select_clip(int index) {
-  if (!model_ || index < 0 || index >= static_cast<int>(model_->clips.size())) return;
+  if (!clips_ || !clips_->valid(index)) return;
   clip_ = index;
-  time_ = model_->clips[static_cast<size_t>(index)].start;
+  time_ = (*clips_)[static_cast<size_t>(index)].start;
   cancel_crossfade();
 }
 
 void Playback::set_time(float time) {
   if (clip_ < 0) return;
-  const Clip& clip = model_->clips[static_cast<size_t>(clip_)];
+  const ClipEntry& clip = (*clips_)[static_cast<size_t>(clip_)];
   // NaN from a bad caller would stick forever; treat it as the start.
   time_ = std::isfinite(time) ? std::clamp(time, clip.start, clip.end) : clip.start;
 }
 
 void Playback::jump_to_start() {
-  if (clip_ >= 0) time_ = model_->clips[static_cast<size_t>(clip_)].start;
+  if (clip_ >= 0) time_ = (*clips_)[static_cast<size_t>(clip_)].start;
 }
 
 void Playback::jump_to_end() {
-  if (clip_ >= 0) time_ = model_->clips[static_cast<size_t>(clip_)].end;
+  if (clip_ >= 0) time_ = (*clips_)[static_cast<size_t>(clip_)].end;
 }
 
 void Playback::step_frames(int frames) {
   playing_ = false;
   if (clip_ < 0) return;
-  const Clip& clip = model_->clips[static_cast<size_t>(clip_)];
+  const ClipEntry& clip = (*clips_)[static_cast<size_t>(clip_)];
   const float frame = frame_duration(clip_);
   const long current = std::lround((time_ - clip.start) / frame);
   set_time(clip.start + static_cast<float>(current + frames) * frame);
@@ -105,9 +87,8 @@ void Playback::set_speed(float speed) {
 }
 
 bool Playback::start_crossfade(int target, float duration, bool phase_sync) {
-  if (clip_ < 0 || !model_ || target < 0 || target >= static_cast<int>(model_->clips.size()))
-    return false;
-  const Clip& to = model_->clips[static_cast<size_t>(target)];
+  if (clip_ < 0 || !clips_ || !clips_->valid(target)) return false;
+  const ClipEntry& to = (*clips_)[static_cast<size_t>(target)];
   float target_time = to.start;
   if (phase_sync) target_time = to.start + normalized_time(clip_, time_) * clip_duration(target);
   duration = std::isfinite(duration) ? std::clamp(duration, 0.0f, kMaxFadeDuration) : 0.0f;
@@ -133,14 +114,14 @@ void Playback::cancel_crossfade() {
 
 void Playback::set_fade_progress(float weight, float target_time) {
   if (fade_target_ < 0) return;
-  const Clip& target = model_->clips[static_cast<size_t>(fade_target_)];
+  const ClipEntry& target = (*clips_)[static_cast<size_t>(fade_target_)];
   fade_elapsed_ = (std::isfinite(weight) ? std::clamp(weight, 0.0f, 1.0f) : 0.0f) * fade_duration_;
   fade_time_ =
       std::isfinite(target_time) ? std::clamp(target_time, target.start, target.end) : target.start;
 }
 
 bool Playback::advance_clip_time(int index, float delta, float& time) const {
-  const Clip& clip = model_->clips[static_cast<size_t>(index)];
+  const ClipEntry& clip = (*clips_)[static_cast<size_t>(index)];
   const float duration = clip.end - clip.start;
   if (delta == 0.0f) return false;  // speed 0: nothing moves, nothing stops
   if (duration <= 0.0f) {

@@ -1,6 +1,6 @@
 // Playback controller: which clip plays, where its time is, and crossfades between clips.
-// Pure logic over a Model's clip ranges (no GL, no UI); the viewer drives it once per frame and
-// feeds its PoseSelection to the Character.
+// Pure logic over a clip set's clip ranges (anim/clip_set.h) (no GL, no UI); the viewer drives it
+// once per frame and feeds its PoseSelection to the Character.
 //
 // Conventions:
 // - Times are seconds on the file's timeline, always inside [clip.start, clip.end].
@@ -20,10 +20,11 @@
 // - Zero-length clips (start == end) hold their single time; normalized time is 0.
 #pragma once
 
-#include <vector>
+#include <memory>
 
-#include "model/model.h"
+#include "anim/clip_set.h"
 #include "anim/pose_selection.h"
+#include "model/model.h"
 
 namespace rig {
 
@@ -32,11 +33,15 @@ class Playback {
   static constexpr float kMinSpeed = -2.0f;
   static constexpr float kMaxSpeed = 2.0f;
   static constexpr float kMaxFadeDuration = 2.0f;
-  static constexpr float kDefaultFrame = 1.0f / 30.0f;
+  static constexpr float kDefaultFrame = kDefaultClipFrame;
 
   Playback() = default;
   // Starts on clip 0 at its start (no clip: the selection is the rest pose), playing, looping.
+  // Clips added to the set later can be selected as soon as they are there.
+  explicit Playback(std::shared_ptr<const ClipSet> clips);
+  // Over the file's clips alone (a set of its own; allocates the clips' prepared sources).
   explicit Playback(const Model& model);
+  const ClipSet* clips() const { return clips_.get(); }
 
   // Moves time forward by dt wall-clock seconds (scaled by speed). No allocation.
   void advance(float dt);
@@ -93,8 +98,7 @@ class Playback {
   // (only without looping).
   bool advance_clip_time(int index, float delta, float& time) const;
 
-  const Model* model_ = nullptr;
-  std::vector<float> frame_durations_;  // per clip, computed once (see the header comment)
+  std::shared_ptr<const ClipSet> clips_;  // each entry's range and frame grid
   int clip_ = -1;
   float time_ = 0.0f;
   bool playing_ = true;

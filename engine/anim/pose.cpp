@@ -30,8 +30,10 @@ void sample_clip(const Model& model, const Clip& clip, float time, Pose& pose) {
 }
 
 void compute_world_matrices(const Model& model, const Pose& pose, std::span<glm::mat4> world) {
+  // A one-off: the skeleton is built for this call (allocates).
+  const Skeleton skeleton = Skeleton::build(model);
   LocalToWorldJob job;
-  job.model = &model;
+  job.skeleton = &skeleton;
   job.local = pose.local;
   job.world = world;
   job.run();

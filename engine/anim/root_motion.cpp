@@ -55,20 +55,27 @@ float yaw_about(const glm::quat& q, glm::vec3 up) {
 }
 
 RootMotionClip::RootMotionClip(const Model& model, int clip, RootMotionSettings settings)
-    : model_(&model), clip_(clip), settings_(settings) {
+    : RootMotionClip(model,
+                     clip >= 0 && size_t(clip) < model.clips.size()
+                         ? std::shared_ptr<const Clip>(std::shared_ptr<const Clip>(),
+                                                       &model.clips[size_t(clip)])
+                         : nullptr,
+                     settings) {}
+
+RootMotionClip::RootMotionClip(const Model& model, std::shared_ptr<const Clip> clip,
+                               RootMotionSettings settings)
+    : clip_(std::move(clip)), settings_(settings) {
   if (settings_.root < 0) settings_.root = default_root_motion_node(model);
   const float ul = glm::length(settings_.up);
   settings_.up = ul > 0.0f ? settings_.up / ul : glm::vec3(0, 1, 0);
-  if (clip_ < 0 || size_t(clip_) >= model.clips.size() || settings_.root < 0 ||
-      size_t(settings_.root) >= model.nodes.size()) {
+  if (!clip_ || settings_.root < 0 || size_t(settings_.root) >= model.nodes.size()) {
     settings_.mode = RootMotionMode::Keep;
-    clip_ = -1;
+    clip_ = nullptr;
     return;
   }
   rest_ = model.nodes[size_t(settings_.root)].rest;
-  const Clip& c = model.clips[size_t(clip_)];
-  start_ = planar_at(c.start);
-  loop_ = motion_at(c.end);
+  start_ = planar_at(clip_->start);
+  loop_ = motion_at(clip_->end);
 }
 
 RootMotionClip::Planar RootMotionClip::planar(const Transform& root_local) const {
@@ -81,8 +88,8 @@ RootMotionClip::Planar RootMotionClip::planar(const Transform& root_local) const
 
 RootMotionClip::Planar RootMotionClip::planar_at(float time) const {
   Transform t = rest_;
-  if (clip_ >= 0) {
-    const Clip& c = model_->clips[size_t(clip_)];
+  if (clip_) {
+    const Clip& c = *clip_;
     time = std::clamp(time, c.start, c.end);
     float v[4];
     for (const Channel& ch : c.channels) {

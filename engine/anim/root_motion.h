@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <memory>
 #include <span>
 
 #include "model/model.h"
@@ -58,7 +59,10 @@ float yaw_about(const glm::quat& q, glm::vec3 up);
 class RootMotionClip {
  public:
   RootMotionClip() = default;
+  // Clip `clip` of the file.
   RootMotionClip(const Model& model, int clip, RootMotionSettings settings);
+  // Any clip's raw keys (node indices of `model`), held while this lives; null: no motion.
+  RootMotionClip(const Model& model, std::shared_ptr<const Clip> clip, RootMotionSettings settings);
 
   const RootMotionSettings& settings() const { return settings_; }
   int root() const { return settings_.root; }
@@ -86,8 +90,7 @@ class RootMotionClip {
   Planar planar_at(float time) const;
   Planar planar(const Transform& root_local) const;
 
-  const Model* model_ = nullptr;
-  int clip_ = -1;
+  std::shared_ptr<const Clip> clip_;  // null: no clip (Keep)
   RootMotionSettings settings_;
   Transform rest_;  // the root's rest transform (what unanimated channels hold)
   Planar start_;    // at clip start

@@ -11,8 +11,8 @@ namespace {
 
 glm::vec3 position(const glm::mat4& m) { return glm::vec3(m[3]); }
 
-bool is_ancestor(const Model& m, int ancestor, int node) {
-  for (int n = m.nodes[size_t(node)].parent; n >= 0; n = m.nodes[size_t(n)].parent)
+bool is_ancestor(const Skeleton& s, int ancestor, int node) {
+  for (int n = s.parent[size_t(node)]; n >= 0; n = s.parent[size_t(n)])
     if (n == ancestor) return true;
   return false;
 }
@@ -69,21 +69,21 @@ void rotate_local_in_world(Transform& local, const glm::mat4* parent_world,
 }
 
 bool TwoBoneIKJob::validate() const {
-  if (!model || !hierarchy || local.size() != model->nodes.size() ||
-      world.size() != model->nodes.size() || hierarchy->position.size() != model->nodes.size())
+  if (!skeleton || local.size() != skeleton->size() || world.size() != skeleton->size() ||
+      skeleton->hierarchy.position.size() != skeleton->size())
     return false;
-  const int n = static_cast<int>(model->nodes.size());
+  const int n = static_cast<int>(skeleton->size());
   if (!ik.chain.valid() || ik.chain.root >= n || ik.chain.mid >= n || ik.chain.end >= n)
     return false;
-  return is_ancestor(*model, ik.chain.root, ik.chain.mid) &&
-         is_ancestor(*model, ik.chain.mid, ik.chain.end);
+  return is_ancestor(*skeleton, ik.chain.root, ik.chain.mid) &&
+         is_ancestor(*skeleton, ik.chain.mid, ik.chain.end);
 }
 
 bool TwoBoneIKJob::run() const {
   if (!validate()) return false;
   const float w = std::clamp(ik.weight, 0.0f, 1.0f);
   if (w == 0.0f) return true;  // bit-identical: nothing read back, nothing written
-  const Model& m = *model;
+  const Skeleton& s = *skeleton;
   const glm::vec3 a = position(world[size_t(ik.chain.root)]);
   const glm::vec3 b = position(world[size_t(ik.chain.mid)]);
   const glm::vec3 c = position(world[size_t(ik.chain.end)]);
@@ -144,9 +144,9 @@ bool TwoBoneIKJob::run() const {
 
   // World deltas → local rotations. The mid joint's parent has turned by r1 already, so its
   // own world delta r2 is taken in the parent's turned frame: r1⁻¹·r2·r1 in the old one.
-  const int root_parent = m.nodes[size_t(ik.chain.root)].parent;
-  const int mid_parent = m.nodes[size_t(ik.chain.mid)].parent;
-  const int end_parent = m.nodes[size_t(ik.chain.end)].parent;
+  const int root_parent = s.parent[size_t(ik.chain.root)];
+  const int mid_parent = s.parent[size_t(ik.chain.mid)];
+  const int end_parent = s.parent[size_t(ik.chain.end)];
   const Transform root_old = local[size_t(ik.chain.root)];
   const Transform mid_old = local[size_t(ik.chain.mid)];
   const Transform end_old = local[size_t(ik.chain.end)];
@@ -166,8 +166,7 @@ bool TwoBoneIKJob::run() const {
   if (ik.keep_end_rotation) local[size_t(ik.chain.end)].rotation = end_new.rotation;
 
   LocalToWorldJob to_world;
-  to_world.model = model;
-  to_world.hierarchy = hierarchy;
+  to_world.skeleton = skeleton;
   to_world.local = local;
   to_world.world = world;
   to_world.root = ik.chain.root;

@@ -59,9 +59,8 @@ struct TwoBoneIK {
 };
 
 struct TwoBoneIKJob {
-  const Model* model = nullptr;
-  const NodeHierarchy* hierarchy = nullptr;
-  std::span<Transform> local;  // one per node; the chain's rotations are rewritten
+  const Skeleton* skeleton = nullptr;  // parents and the depth-first order
+  std::span<Transform> local;          // one per node; the chain's rotations are rewritten
   std::span<glm::mat4> world;  // one per node, current on entry; root's subtree current on exit
   TwoBoneIK ik;
 

@@ -12,8 +12,7 @@ namespace rig {
 
 void ConstraintContext::update_world(int root) const {
   LocalToWorldJob job;
-  job.model = &model;
-  job.hierarchy = &hierarchy;
+  job.skeleton = &skeleton;
   job.local = local;
   job.world = world;
   job.root = root;
@@ -25,29 +24,13 @@ Character::Character(const Model& model) : Character(model, nullptr, nullptr) {}
 Character::Character(const Model& model, std::shared_ptr<const SkinLayer> skin)
     : Character(model, std::move(skin), nullptr) {}
 
-std::shared_ptr<const std::vector<RawClipSource>> Character::prepare_raw_clips(const Model& model) {
-  auto clips = std::make_shared<std::vector<RawClipSource>>();
-  clips->reserve(model.clips.size());
-  for (const Clip& clip : model.clips) clips->emplace_back(model, clip);
-  return clips;
-}
-
 Character::Character(const Model& model, std::shared_ptr<const SkinLayer> skin,
-                     std::shared_ptr<const std::vector<RawClipSource>> raw_clips)
+                     std::shared_ptr<ClipSet> clips)
     : model_(&model),
       skin_(skin ? std::move(skin) : std::make_shared<const SkinLayer>(model)),
-      raw_clips_(raw_clips && raw_clips->size() == model.clips.size() ? std::move(raw_clips)
-                                                                      : prepare_raw_clips(model)) {
-  hierarchy_ = NodeHierarchy::build(model);
-  clip_sources_.resize(model.clips.size());
-  for (size_t c = 0; c < model.clips.size(); ++c) clip_sources_[c] = &(*raw_clips_)[c];
-  size_t cursors = 0;
-  for (const ClipSource* source : clip_sources_)
-    cursors = std::max(cursors, source->cursor_count());
-  cursors_.assign(cursors, 0);
-  blend_cursors_.assign(cursors, 0);
-  rest_local_.reserve(model.nodes.size());
-  for (const Node& n : model.nodes) rest_local_.push_back(n.rest);
+      skeleton_(Skeleton::build(model)),
+      clips_(clips ? std::move(clips) : ClipSet::from_model(model)) {
+  sync_clips();
   init_rest_pose(model, pose_);
   init_rest_pose(model, blend_pose_);
   crossfade_layers_[0] = {pose_.local, pose_.morph_weights, 1.0f, {}};
@@ -93,12 +76,21 @@ void Character::set_dqs_amounts(std::span<const float> per_node) {
     if (m.write_joint_amounts) palette_valid_ &= ~(1u << static_cast<uint32_t>(m.method));
 }
 
-void Character::set_clip_source(int clip, const ClipSource* source) {
-  if (clip < 0 || size_t(clip) >= clip_sources_.size()) return;
-  clip_sources_[size_t(clip)] = source ? source : &(*raw_clips_)[size_t(clip)];
+void Character::set_clips(std::shared_ptr<ClipSet> clips) {
+  if (!clips) return;
+  clips_ = std::move(clips);
+  clips_revision_ = 0;  // another set: its revision says nothing about ours
+  sync_clips();
+}
+
+void Character::sync_clips() {
+  if (clips_revision_ == clips_->revision() && clips_revision_ != 0) return;
+  clips_revision_ = clips_->revision();
+  clip_sources_.resize(clips_->size());
+  for (size_t c = 0; c < clips_->size(); ++c) clip_sources_[c] = (*clips_)[c].source.get();
   for (BlendNodeSet& set : blend_node_sets_)  // the crossfades' node sets are recomputed
     set.a = set.b = nullptr;
-  const size_t needed = clip_sources_[size_t(clip)]->cursor_count();
+  const size_t needed = clips_->max_cursor_count();
   if (needed > cursors_.size()) {
     cursors_.resize(needed, 0);
     blend_cursors_.resize(needed, 0);
@@ -108,7 +100,7 @@ void Character::set_clip_source(int clip, const ClipSource* source) {
 void Character::sample(int clip, float time, std::span<uint32_t> cursors, Pose& out) const {
   // Every field given at once: a job default-constructed and then assigned is zeroed first
   // (rep stos, tens of cycles per frame for nothing).
-  const SamplingJob job{clip_sources_[size_t(clip)], time,      cursors,          rest_local_,
+  const SamplingJob job{clip_sources_[size_t(clip)], time,      cursors,          skeleton_.rest,
                         model_->rest_morph_weights,  out.local, out.morph_weights};
   job.run();
 }
@@ -148,18 +140,18 @@ void Character::evaluate(PoseStack& stack) {
 
 void Character::run_pipeline(const PoseSelection& sel, std::span<uint32_t> cursors,
                              std::span<uint32_t> blend_cursors, PoseStack* stack) {
+  sync_clips();
   if (cursors.size() < cursors_.size()) cursors = cursors_;
   if (blend_cursors.size() < blend_cursors_.size()) blend_cursors = blend_cursors_;
   const Model& m = *model_;
-  const int clips = static_cast<int>(m.clips.size());
   auto root_motion = [&](int c, std::span<Transform> local) {
     if (stack && size_t(c) < stack->root_motion_.size())
       stack->root_motion_[size_t(c)].apply(local);
   };
-  if (sel.clip >= 0 && sel.clip < clips) {
+  if (valid_clip(sel.clip)) {
     sample(sel.clip, sel.time, cursors, pose_);
     root_motion(sel.clip, pose_.local);
-    if (sel.blend_clip >= 0 && sel.blend_clip < clips) {
+    if (valid_clip(sel.blend_clip)) {
       sample(sel.blend_clip, sel.blend_time, blend_cursors, blend_pose_);
       root_motion(sel.blend_clip, blend_pose_.local);
       // The two layers are members set up once (their buffers never move): building them per
@@ -178,8 +170,7 @@ void Character::run_pipeline(const PoseSelection& sel, std::span<uint32_t> curso
 
 void Character::apply_stack(PoseStack& stack) {
   const Model& m = *model_;
-  const int clips = static_cast<int>(m.clips.size());
-  auto valid = [&](int c) { return c >= 0 && c < clips; };
+  auto valid = [&](int c) { return valid_clip(c); };
   auto root_motion = [&](int c, std::span<Transform> local) {
     if (size_t(c) < stack.root_motion_.size()) stack.root_motion_[size_t(c)].apply(local);
   };
@@ -231,12 +222,12 @@ void Character::apply_stack(PoseStack& stack) {
 
 void Character::finish_frame() {
   const Model& m = *model_;
-  const LocalToWorldJob to_world{&m, &hierarchy_, pose_.local, world_, -1};  // by depth
+  const LocalToWorldJob to_world{&skeleton_, pose_.local, world_, -1};  // by depth
   to_world.run();
 
   // The constraint stage: after blending, with current world matrices.
   if (!constraints_.empty()) {
-    const ConstraintContext context{m, hierarchy_, pose_.local, world_};
+    const ConstraintContext context{skeleton_, pose_.local, world_};
     for (PoseConstraint* c : constraints_) c->apply(context);
   }
 

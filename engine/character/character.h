@@ -10,6 +10,9 @@
 // current world matrices; one that edits a chain's local transforms refreshes only that
 // chain's subtree (ConstraintContext::update_world) before the skinning matrices are made.
 //
+// Clips are entries of a clip set (anim/clip_set.h), which crowds share; jobs walk the model's
+// Skeleton (anim/skeleton.h), built once here.
+//
 // All buffers are sized once in the constructor; evaluate() and palette() allocate nothing.
 // One thread per character: palette() fills a cache on first use after evaluate().
 #pragma once
@@ -20,10 +23,12 @@
 #include <vector>
 
 #include "anim/blending_job.h"
+#include "anim/clip_set.h"
 #include "anim/clip_source.h"
 #include "anim/local_to_world_job.h"
 #include "anim/pose.h"
 #include "anim/pose_selection.h"
+#include "anim/skeleton.h"
 #include "character/pose_stack.h"
 #include "model/model.h"
 #include "skin/skin_layer.h"
@@ -34,8 +39,7 @@ namespace rig {
 
 // What a constraint may read and change.
 struct ConstraintContext {
-  const Model& model;
-  const NodeHierarchy& hierarchy;
+  const Skeleton& skeleton;
   std::span<Transform> local;  // the blended local pose, one per node
   std::span<glm::mat4> world;  // current for every node on entry
   // Recomputes the world matrices of `root` and its descendants after their locals changed.
@@ -56,13 +60,11 @@ class Character {
   // (a crowd) and with whoever edits it (the viewer's document), so an edit reaches every
   // character at its next evaluate(). nullptr: a layer of its own, as the one-argument form.
   Character(const Model& model, std::shared_ptr<const SkinLayer> skin);
-  // Also shares the prepared raw clips (one RawClipSource per clip of `model`, made by
-  // prepare_raw_clips): a crowd's characters then read one copy of every clip's keys, which stays
-  // in cache, instead of one copy each. nullptr, or a list of the wrong size: prepared here.
+  // Also shares a clip set (anim/clip_set.h; its sources sample clips of `model`): a crowd's
+  // characters then read one copy of every clip's keys, which stays in cache, instead of one
+  // copy each. nullptr: ClipSet::from_model(model), the file's clips.
   Character(const Model& model, std::shared_ptr<const SkinLayer> skin,
-            std::shared_ptr<const std::vector<RawClipSource>> raw_clips);
-  // One RawClipSource per clip of `model`, to share between characters (allocates).
-  static std::shared_ptr<const std::vector<RawClipSource>> prepare_raw_clips(const Model& model);
+            std::shared_ptr<ClipSet> clips);
 
   // Runs the pipeline for `selection`: the base clip, crossfaded into the second over the nodes
   // the two clips animate. `cursors`, `blend_cursors`: the key cursors of the two sampled clips
@@ -84,16 +86,31 @@ class Character {
   // Constraints run in order inside evaluate(). The pointers must outlive their use; call when
   // the set changes, not per frame (allocates).
   void set_constraints(std::span<PoseConstraint* const> constraints);
-  // Samples clip `clip` from `source` instead of its raw keys (a compressed runtime clip, say);
-  // nullptr restores the raw keys. `source` must outlive its use. Not per frame.
-  void set_clip_source(int clip, const ClipSource* source);
+  // The clips this character plays: PoseSelection::clip and PoseLayer::clip index it. Edits
+  // (a clip added, a compressed source substituted) take effect at the next evaluate(), for
+  // every character sharing the set; not during one. Not per frame.
+  ClipSet& clips() { return *clips_; }
+  const ClipSet& clips() const { return *clips_; }
+  std::shared_ptr<ClipSet> shared_clips() const { return clips_; }
+  // Plays another set from now on (nullptr: ignored). Not per frame.
+  void set_clips(std::shared_ptr<ClipSet> clips);
+  // Picks up edits of the set now (evaluate() does it too, and then allocates if the set grew
+  // or a source needs more key cursors): call after editing the set, before the frames.
+  void sync_clips();
+  // Samples entry `clip` from `source` (ClipSet::substitute; nullptr restores the entry's own)
+  // and picks that up at once. `source` must outlive its use. Not per frame.
+  void set_clip_source(int clip, const ClipSource* source) {
+    clips_->substitute(clip, borrowed_source(source));
+    sync_clips();
+  }
 
   const Model& model() const { return *model_; }
   // The skin layer this character skins with: its influences and inverse bind matrices.
   const SkinLayer& skin_layer() const { return *skin_; }
   std::shared_ptr<const SkinLayer> shared_skin_layer() const { return skin_; }
   const SkinMeshes& skin_meshes() const { return skin_->meshes(); }
-  const NodeHierarchy& hierarchy() const { return hierarchy_; }
+  const Skeleton& skeleton() const { return skeleton_; }
+  const NodeHierarchy& hierarchy() const { return skeleton_.hierarchy; }
   const Pose& pose() const { return pose_; }
   std::span<const glm::mat4> world() const { return world_; }
   // Skinning matrices (world × inverse bind, the layer's inverse bind matrices as of the last
@@ -127,6 +144,7 @@ class Character {
                       std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) const;
 
  private:
+  bool valid_clip(int clip) const { return clip >= 0 && size_t(clip) < clip_sources_.size(); }
   void sample(int clip, float time, std::span<uint32_t> cursors, Pose& out) const;
   // The one pipeline both evaluate() forms run; `stack` null: no layers, root motion or edits.
   void run_pipeline(const PoseSelection& selection, std::span<uint32_t> cursors,
@@ -140,11 +158,11 @@ class Character {
 
   const Model* model_;
   std::shared_ptr<const SkinLayer> skin_;
-  NodeHierarchy hierarchy_;
-  std::shared_ptr<const std::vector<RawClipSource>> raw_clips_;  // immutable: shareable
-  std::vector<const ClipSource*> clip_sources_;  // per clip: raw_clips_[i] or a replacement
+  Skeleton skeleton_;
+  std::shared_ptr<ClipSet> clips_;
+  uint64_t clips_revision_ = 0;                  // of clips_ when clip_sources_ was made
+  std::vector<const ClipSource*> clip_sources_;  // per clip set entry: its source
   std::vector<PoseConstraint*> constraints_;
-  std::vector<Transform> rest_local_;  // Node::rest, flat: what sampling starts from
   Pose pose_, blend_pose_;
   BlendLayer crossfade_layers_[2];  // pose_ under blend_pose_ (its weight set per frame)
   std::vector<uint32_t> cursors_, blend_cursors_;  // key cursors of the two sampled clips

@@ -25,12 +25,31 @@ struct SplitMix64 {
 };
 
 // Loops `t` seconds of playback into clip [start, end].
-float loop_time(const Clip& clip, double t) {
-  const double length = double(clip.end) - double(clip.start);
-  if (!(length > 0.0)) return clip.start;
+float loop_time(float start, float end, double t) {
+  const double length = double(end) - double(start);
+  if (!(length > 0.0)) return start;
   double r = std::fmod(t, length);
   if (r < 0.0) r += length;
-  return float(double(clip.start) + r);
+  return float(double(start) + r);
+}
+
+// Crowd::selection over any list of clips: `clips` of them, clip c spanning range(c).
+template <typename Range>
+PoseSelection instance_selection(int clips, Range range, const CrowdInstance& in, double time) {
+  PoseSelection sel;
+  if (in.clip < 0 || in.clip >= clips) return sel;
+  const double played = time * double(in.speed);
+  sel.clip = in.clip;
+  const auto [start, end] = range(in.clip);
+  sel.time = loop_time(start, end, double(in.phase) + played);
+  if (in.blend_clip >= 0 && in.blend_clip < clips) {
+    sel.blend_clip = in.blend_clip;
+    const auto [blend_start, blend_end] = range(in.blend_clip);
+    sel.blend_time = loop_time(blend_start, blend_end, double(in.blend_phase) + played);
+    const double cycle = played / double(in.fade_period) + double(in.fade_phase);
+    sel.blend_weight = float(0.5 - 0.5 * std::cos(2.0 * 3.14159265358979323846 * cycle));
+  }
+  return sel;
 }
 
 // This thread's CPU time in nanoseconds (POSIX; std::chrono has no per-thread CPU clock).
@@ -46,36 +65,36 @@ constexpr int kChunk = 8;
 
 }  // namespace
 
-Crowd::Crowd(const Model& model, std::shared_ptr<const SkinLayer> meshes, const CrowdConfig& config)
+Crowd::Crowd(const Model& model, std::shared_ptr<const SkinLayer> meshes,
+             const CrowdConfig& config, std::shared_ptr<ClipSet> clips_in)
     : model_(&model),
-      meshes_(meshes ? std::move(meshes) : std::make_shared<const SkinLayer>(model)) {
+      meshes_(meshes ? std::move(meshes) : std::make_shared<const SkinLayer>(model)),
+      // One clip set for every instance: the update then reads the same keys for all of them
+      // (in cache) rather than a copy each (1000 Fox copies are ~100 MB).
+      clips_(clips_in ? std::move(clips_in) : ClipSet::from_model(model)) {
   const int count = std::max(config.count, 1);
-  const int clips = int(model.clips.size());
+  const int clips = int(clips_->size());
   SplitMix64 rng{config.seed};
   instances_.resize(size_t(count));
   for (CrowdInstance& in : instances_) {
     if (clips == 0) continue;
     in.clip = rng.below(clips);
-    const Clip& c = model.clips[size_t(in.clip)];
+    const ClipEntry& c = (*clips_)[size_t(in.clip)];
     in.phase = rng.uniform() * (c.end - c.start);
     in.speed = 0.75f + 0.5f * rng.uniform();
     if (clips > 1) {
       in.blend_clip = (in.clip + 1 + rng.below(clips - 1)) % clips;  // another clip
-      const Clip& b = model.clips[size_t(in.blend_clip)];
+      const ClipEntry& b = (*clips_)[size_t(in.blend_clip)];
       in.blend_phase = rng.uniform() * (b.end - b.start);
       in.fade_period = 2.0f + 4.0f * rng.uniform();
       in.fade_phase = rng.uniform();
     }
   }
-  // One prepared copy of the clips for every instance: the update then reads the same keys for
-  // all of them (in cache) rather than a copy each (1000 Fox copies are ~100 MB).
-  const std::shared_ptr<const std::vector<RawClipSource>> raw_clips =
-      Character::prepare_raw_clips(model);
   int threads = config.threads > 0 ? config.threads : int(std::thread::hardware_concurrency());
   threads = std::clamp(threads, 1, std::max(count, 1));
   characters_.reserve(size_t(threads));
   for (int t = 0; t < threads; ++t)
-    characters_.push_back(std::make_unique<Character>(model, meshes_, raw_clips));
+    characters_.push_back(std::make_unique<Character>(model, meshes_, clips_));
   cursor_stride_ = characters_[0]->cursor_count();
   cursors_.assign(size_t(count) * 2 * cursor_stride_, 0u);
 
@@ -165,20 +184,22 @@ uint32_t Crowd::skin_first_row(int s, SkinningMethod method) const {
   return skin_first_joint_[size_t(s)] * method_info(method).palette_rows;
 }
 
+PoseSelection Crowd::selection(const ClipSet& clips, const CrowdInstance& in, double time) {
+  return instance_selection(
+      int(clips.size()),
+      [&](int c) {
+        return std::pair{clips[size_t(c)].start, clips[size_t(c)].end};
+      },
+      in, time);
+}
+
 PoseSelection Crowd::selection(const Model& model, const CrowdInstance& in, double time) {
-  PoseSelection sel;
-  const int clips = int(model.clips.size());
-  if (in.clip < 0 || in.clip >= clips) return sel;
-  const double played = time * double(in.speed);
-  sel.clip = in.clip;
-  sel.time = loop_time(model.clips[size_t(in.clip)], double(in.phase) + played);
-  if (in.blend_clip >= 0 && in.blend_clip < clips) {
-    sel.blend_clip = in.blend_clip;
-    sel.blend_time = loop_time(model.clips[size_t(in.blend_clip)], double(in.blend_phase) + played);
-    const double cycle = played / double(in.fade_period) + double(in.fade_phase);
-    sel.blend_weight = float(0.5 - 0.5 * std::cos(2.0 * 3.14159265358979323846 * cycle));
-  }
-  return sel;
+  return instance_selection(
+      int(model.clips.size()),
+      [&](int c) {
+        return std::pair{model.clips[size_t(c)].start, model.clips[size_t(c)].end};
+      },
+      in, time);
 }
 
 int Crowd::grid_columns(int count) {
@@ -197,7 +218,7 @@ glm::vec3 Crowd::grid_offset(int k, int count, float spacing) {
 
 void Crowd::evaluate_instance(int k, Character& c) {
   uint32_t* cursors = cursors_.data() + size_t(k) * 2 * cursor_stride_;
-  c.evaluate(selection(*model_, instances_[size_t(k)], time_),
+  c.evaluate(selection(*clips_, instances_[size_t(k)], time_),
              std::span<uint32_t>(cursors, cursor_stride_),
              std::span<uint32_t>(cursors + cursor_stride_, cursor_stride_));
   const std::span<const glm::mat4> world = c.world();

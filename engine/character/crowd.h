@@ -1,7 +1,7 @@
 // Many characters of one model at once.
 //
-// A Crowd poses N instances with one Character per thread (sharing one SkinMeshes and one
-// prepared copy of the clips, Character::prepare_raw_clips): an instance keeps only its key
+// A Crowd poses N instances with one Character per thread (sharing one SkinMeshes and one clip
+// set, so one prepared copy of the clips): an instance keeps only its key
 // cursors, and a thread's Character poses its instances one after the other, its buffers staying
 // in cache (a Character per instance made every update walk ~8 KB of cold buffers per instance;
 // the pose does not depend on what a Character held before). Every instance plays its own clip at
@@ -60,8 +60,11 @@ struct CrowdConfig {
 class Crowd {
  public:
   // Allocates everything (characters, palette buffers, the threads). `meshes` nullptr: prepared
-  // here. count is clamped to at least 1.
-  Crowd(const Model& model, std::shared_ptr<const SkinLayer> skin, const CrowdConfig& config);
+  // here. `clips`: the clip set the instances draw their clips from and every thread's Character
+  // samples (a viewer's character's, with the clips added to it); nullptr: the file's clips.
+  // count is clamped to at least 1.
+  Crowd(const Model& model, std::shared_ptr<const SkinLayer> skin, const CrowdConfig& config,
+        std::shared_ptr<ClipSet> clips = nullptr);
   ~Crowd();
   Crowd(const Crowd&) = delete;
   Crowd& operator=(const Crowd&) = delete;
@@ -82,6 +85,8 @@ class Crowd {
 
   // Instance k's pose at crowd time `time`: each clip loops at the instance's speed from its
   // phase; the crossfade weight is 0.5 - 0.5 cos(2π (time·speed / fade_period + fade_phase)).
+  static PoseSelection selection(const ClipSet& clips, const CrowdInstance& instance, double time);
+  // The same over the file's clips (tests recompute instances from the model alone).
   static PoseSelection selection(const Model& model, const CrowdInstance& instance, double time);
   // World offset of instance k on the grid: columns = ceil(sqrt(count)), rows as needed,
   // centred on the origin in x and z: ((k % columns) - (columns - 1) / 2) · spacing, 0,
@@ -93,6 +98,7 @@ class Crowd {
   int thread_count() const { return int(workers_.size()) + 1; }
   float spacing() const { return spacing_; }
   const Model& model() const { return *model_; }
+  const ClipSet& clips() const { return *clips_; }
   std::shared_ptr<const SkinLayer> shared_skin_layer() const { return meshes_; }
   const CrowdInstance& instance(int k) const { return instances_[size_t(k)]; }
   glm::vec3 offset(int k) const { return grid_offset(k, count(), spacing_); }
@@ -125,6 +131,7 @@ class Crowd {
 
   const Model* model_;
   std::shared_ptr<const SkinLayer> meshes_;  // every character skins with it
+  std::shared_ptr<ClipSet> clips_;
   std::vector<CrowdInstance> instances_;
   std::vector<std::unique_ptr<Character>> characters_;  // one per thread, the caller's first
   // Per instance its two clips' key cursors (cursor_stride_ each, the base clip's first).

@@ -23,7 +23,17 @@ PoseBuilder::PoseBuilder(Character& character)
 PoseBuilder::~PoseBuilder() { character_.set_constraints({}); }
 
 bool PoseBuilder::validate(const Model& model, const PoseSettings& s, std::string& error) {
-  const int clips = static_cast<int>(model.clips.size());
+  return validate(model, model.clips.size(), s, error);
+}
+
+bool PoseBuilder::validate(const Model& model, const ClipSet& set, const PoseSettings& s,
+                           std::string& error) {
+  return validate(model, set.size(), s, error);
+}
+
+bool PoseBuilder::validate(const Model& model, size_t clip_count, const PoseSettings& s,
+                           std::string& error) {
+  const int clips = static_cast<int>(clip_count);
   const int nodes = static_cast<int>(model.nodes.size());
   auto clip_ok = [&](int c) { return c >= -1 && c < clips; };
   auto node_ok = [&](int n) { return n >= 0 && n < nodes; };
@@ -54,7 +64,8 @@ void PoseBuilder::set_compressed_sources(std::vector<const ClipSource*> sources)
   compressed_sources_ = std::move(sources);
   built_ = false;  // applied on the next build when compressed
   if (sources_compressed_) {
-    for (size_t c = 0; c < model_.clips.size(); ++c) character_.set_clip_source(int(c), nullptr);
+    for (size_t c = 0; c < character_.clips().size(); ++c)
+      character_.set_clip_source(int(c), nullptr);
     sources_compressed_ = false;
   }
 }
@@ -77,7 +88,7 @@ bool PoseBuilder::same_structure(const PoseSettings& s) const {
 }
 
 void PoseBuilder::rebuild(const PoseSettings& s) {
-  const int clips = static_cast<int>(model_.clips.size());
+  const int clips = static_cast<int>(character_.clips().size());
   const int nodes = static_cast<int>(model_.nodes.size());
 
   if (s.compressed != sources_compressed_) {
@@ -126,7 +137,9 @@ void PoseBuilder::rebuild(const PoseSettings& s) {
     // Contacts are judged on the clip as it will play.
     if (s.root_motion != RootMotionMode::Keep)
       settings.root_motion = &stack_.root_motion(s.base.clip);
-    feet_ = std::make_unique<FeetOnGround>(model_, s.base.clip, feet_nodes_, settings);
+    // Contacts come from the file's keys: a clip added at run time has none (file_clip −1).
+    feet_ = std::make_unique<FeetOnGround>(
+        model_, character_.clips()[size_t(s.base.clip)].file_clip, feet_nodes_, settings);
   }
   if (feet_wanted_) feet_clip_ = s.base.clip;
 
@@ -147,7 +160,7 @@ void PoseBuilder::rebuild(const PoseSettings& s) {
 
 void PoseBuilder::build(const PoseSettings& s) {
   prepare(s);
-  const int clips = static_cast<int>(model_.clips.size());
+  const int clips = static_cast<int>(character_.clips().size());
 
   stack_.base = s.base;
   for (size_t i = 0; i < s.layers.size(); ++i) {
@@ -170,7 +183,7 @@ void PoseBuilder::build(const PoseSettings& s) {
     } else {
       // Where the root has walked from the clip's start to the pose's time.
       RootMotionAccumulator walked;
-      walked.advance(motion, model_.clips[size_t(s.base.clip)].start, s.base.time, 0);
+      walked.advance(motion, character_.clips()[size_t(s.base.clip)].start, s.base.time, 0);
       stack_.placement = walked.placement();
     }
   }

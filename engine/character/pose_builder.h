@@ -45,8 +45,10 @@ class PoseBuilder {
   PoseBuilder(const PoseBuilder&) = delete;
   PoseBuilder& operator=(const PoseBuilder&) = delete;
 
-  // false + one-line error when an index in `settings` does not fit `model` (build() skips such
-  // entries rather than fail).
+  // false + one-line error when an index in `settings` does not fit `model` and the clip set
+  // `clips` (the file's clips in the first form). build() skips such entries rather than fail.
+  static bool validate(const Model& model, const ClipSet& clips, const PoseSettings& settings,
+                       std::string& error);
   static bool validate(const Model& model, const PoseSettings& settings, std::string& error);
 
   // The compressed source of each clip (null: that clip plays raw), used while
@@ -69,6 +71,8 @@ class PoseBuilder {
   const FeetOnGround* feet() const { return feet_.get(); }
 
  private:
+  static bool validate(const Model& model, size_t clip_count, const PoseSettings& settings,
+                       std::string& error);
   void rebuild(const PoseSettings& settings);
   bool same_structure(const PoseSettings& settings) const;
 

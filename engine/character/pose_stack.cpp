@@ -5,8 +5,10 @@
 namespace rig {
 
 PoseStack::PoseStack(const Character& character)
-    : model_(&character.model()), cursor_count_(character.cursor_count()) {
-  root_motion_.resize(model_->clips.size());
+    : model_(&character.model()),
+      clips_(character.shared_clips()),
+      cursor_count_(character.cursor_count()) {
+  root_motion_.resize(clips_->size());
   blend_layers_.resize(2);
 }
 
@@ -38,8 +40,9 @@ void PoseStack::refresh_references() {
 }
 
 void PoseStack::set_root_motion(int clip, const RootMotionSettings& settings) {
-  if (clip < 0 || size_t(clip) >= root_motion_.size()) return;
-  root_motion_[size_t(clip)] = RootMotionClip(*model_, clip, settings);
+  if (!clips_->valid(clip)) return;
+  if (size_t(clip) >= root_motion_.size()) root_motion_.resize(clips_->size());  // a clip added
+  root_motion_[size_t(clip)] = RootMotionClip(*model_, (*clips_)[size_t(clip)].keys, settings);
 }
 
 }  // namespace rig

@@ -27,9 +27,11 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "anim/blending_job.h"
+#include "anim/clip_set.h"
 #include "anim/pose.h"
 #include "anim/pose_selection.h"
 #include "anim/root_motion.h"
@@ -54,7 +56,7 @@ struct PoseLayer {
 
 class PoseStack {
  public:
-  // Sized for `character`'s model and clip sources.
+  // Sized for `character`'s model and clip sources; root motion reads its clip set.
   explicit PoseStack(const Character& character);
 
   PoseSelection base;
@@ -69,10 +71,15 @@ class PoseStack {
   PoseLayer& layer(size_t index) { return layers_[index].layer; }
   const PoseLayer& layer(size_t index) const { return layers_[index].layer; }
 
-  // Root motion handling of clip `clip` wherever it is sampled (base, crossfade, layers, additive
-  // references). Measures the clip once (allocation-free, but not free): not per frame.
+  // Root motion handling of clip `clip` (an index in the character's clip set) wherever it is
+  // sampled (base, crossfade, layers, additive references). Measures the clip's raw keys once
+  // (a clip without keys has none): not per frame.
   void set_root_motion(int clip, const RootMotionSettings& settings);
-  const RootMotionClip& root_motion(int clip) const { return root_motion_[size_t(clip)]; }
+  // A clip without settings (one added to the set since) has none: Keep.
+  const RootMotionClip& root_motion(int clip) const {
+    static const RootMotionClip none;
+    return clip >= 0 && size_t(clip) < root_motion_.size() ? root_motion_[size_t(clip)] : none;
+  }
 
   // Extract: composed onto node `placement_node`'s local transform after the layers, before
   // local → world (−1: none). Usually root_motion(clip).root() and an accumulator's placement().
@@ -94,6 +101,7 @@ class PoseStack {
     float cached_reference_time = 0.0f;
   };
   const Model* model_;
+  std::shared_ptr<const ClipSet> clips_;  // the character's
   size_t cursor_count_;
   std::vector<LayerState> layers_;
   std::vector<BlendLayer> blend_layers_;     // base, crossfade, one per layer: filled per frame

@@ -8,8 +8,7 @@ namespace rig {
 
 void TwoBoneIKConstraint::apply(const ConstraintContext& context) {
   TwoBoneIKJob job;
-  job.model = &context.model;
-  job.hierarchy = &context.hierarchy;
+  job.skeleton = &context.skeleton;
   job.local = context.local;
   job.world = context.world;
   job.ik = ik;
@@ -23,8 +22,7 @@ AimConstraint::AimConstraint(std::vector<int> chain, std::vector<float> weights)
 
 void AimConstraint::apply(const ConstraintContext& context) {
   AimJob job;
-  job.model = &context.model;
-  job.hierarchy = &context.hierarchy;
+  job.skeleton = &context.skeleton;
   job.local = context.local;
   job.world = context.world;
   job.chain = chain_;

@@ -84,8 +84,7 @@ void key_values(const WorkTrack& t, std::span<const uint32_t> keys, std::vector<
 
 class Compressor {
  public:
-  Compressor(const Model& model, int clip_index) : model_(model), clip_index_(clip_index) {
-    const Clip& clip = model.clips[size_t(clip_index)];
+  Compressor(const Model& model, const Clip& clip) : model_(model), clip_(clip) {
     frames_ = build_frames(clip);
     F_ = uint32_t(frames_.times.size());
     n_ = model.nodes.size();
@@ -299,7 +298,7 @@ class Compressor {
 
   // Builds the runtime clip from the current track state.
   bool build(CompressedClip& out) const {
-    const Clip& clip = model_.clips[size_t(clip_index_)];
+    const Clip& clip = clip_;
     out = CompressedClip();
     out.set_frames(clip.start, clip.end, F_, frames_.rate,
                    frames_.rate > 0.0f ? std::vector<float>{} : frames_.times);
@@ -512,7 +511,7 @@ class Compressor {
   }
 
   const Model& model_;
-  int clip_index_;
+  const Clip& clip_;
   Frames frames_;
   uint32_t F_ = 1;
   size_t n_ = 0;
@@ -572,21 +571,28 @@ std::vector<Channel> reduced_channels(const CompressedClip& clip, const Model& m
 CompressionResult compress_clip(const Model& model, int clip_index,
                                 const CompressionSettings& settings, CompressionProgress progress,
                                 void* user) {
+  if (clip_index < 0 || size_t(clip_index) >= model.clips.size()) {
+    CompressionResult result;
+    result.error = "no clip " + std::to_string(clip_index);
+    return result;
+  }
+  return compress_clip(model, model.clips[size_t(clip_index)], settings, progress, user);
+}
+
+CompressionResult compress_clip(const Model& model, const Clip& raw,
+                                const CompressionSettings& settings, CompressionProgress progress,
+                                void* user) {
   const auto t0 = std::chrono::steady_clock::now();
   CompressionResult result;
   auto finish = [&]() {
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return std::move(result);
   };
-  if (clip_index < 0 || size_t(clip_index) >= model.clips.size()) {
-    result.error = "no clip " + std::to_string(clip_index);
-    return finish();
-  }
   if (!(settings.tolerance_m > 0.0) || !(settings.morph_tolerance > 0.0)) {
     result.error = "tolerances must be positive";
     return finish();
   }
-  Compressor c(model, clip_index);
+  Compressor c(model, raw);
   if (c.frame_count() > 0xffff) {
     result.error = "clip has more than 65535 frames";
     return finish();
@@ -653,7 +659,7 @@ CompressionResult compress_clip(const Model& model, int clip_index,
         result.error = "a track does not fit the runtime format";
         return finish();
       }
-      report = measure_clip_error(model, clip_index, clip, 0.0f, false);
+      report = measure_clip_error(model, raw, clip, 0.0f, false);
       done = report.e_max <= settings.tolerance_m && report.morph_max <= settings.morph_tolerance;
       scale *= kAttemptScale;
     }
@@ -674,9 +680,9 @@ CompressionResult compress_clip(const Model& model, int clip_index,
     return finish();
   }
   if (settings.measure_vertices)
-    result.report = measure_clip_error(model, clip_index, result.clip, 0.0f, true);
+    result.report = measure_clip_error(model, raw, result.clip, 0.0f, true);
   result.sizes.raw_bytes = 40ull * result.report.joints.size() * result.report.times.size();
-  result.sizes.file_bytes = clip_file_bytes(model.clips[size_t(clip_index)]);
+  result.sizes.file_bytes = clip_file_bytes(raw);
   result.sizes.compressed_bytes = result.clip.byte_size();
   result.ok = true;
   if (progress) progress(user, 1.0f);

@@ -70,6 +70,11 @@ using CompressionProgress = bool (*)(void* user, float fraction);
 CompressionResult compress_clip(const Model& model, int clip,
                                 const CompressionSettings& settings = {},
                                 CompressionProgress progress = nullptr, void* user = nullptr);
+// Compresses any clip's raw keys whose channels target `model`'s nodes (a clip set's entry that
+// the file does not hold, say).
+CompressionResult compress_clip(const Model& model, const Clip& clip,
+                                const CompressionSettings& settings = {},
+                                CompressionProgress progress = nullptr, void* user = nullptr);
 
 // The bytes of the clip's sampler accessors, as the Model holds them: 4 bytes per float of
 // `times` and `values` (CUBICSPLINE values hold 3 elements per key), a times array shared by

@@ -66,9 +66,13 @@ double nearest_rank_percentile(std::vector<double>& values, double p) {
 
 ClipErrorReport measure_clip_error(const Model& model, int clip_index, const ClipSource& lossy,
                                    float rate_hz, bool vertices) {
+  if (clip_index < 0 || size_t(clip_index) >= model.clips.size()) return {};
+  return measure_clip_error(model, model.clips[size_t(clip_index)], lossy, rate_hz, vertices);
+}
+
+ClipErrorReport measure_clip_error(const Model& model, const Clip& clip, const ClipSource& lossy,
+                                   float rate_hz, bool vertices) {
   ClipErrorReport r;
-  if (clip_index < 0 || size_t(clip_index) >= model.clips.size()) return r;
-  const Clip& clip = model.clips[size_t(clip_index)];
   r.rate_hz = rate_hz > 0.0f ? rate_hz : clip_sample_rate(clip, kFallbackRateHz);
   r.times = clip_sample_times(clip, r.rate_hz);
   r.joints = counted_joints(model, clip);
@@ -77,8 +81,12 @@ ClipErrorReport measure_clip_error(const Model& model, int clip_index, const Cli
   // (the writer and the compressor call this many times per clip).
   std::shared_ptr<const SkinLayer> meshes = std::make_shared<const SkinLayer>(
       model, vertices ? prepare_skin_meshes(model) : SkinMeshes{});
-  Character raw(model, meshes), compressed(model, meshes);
-  compressed.set_clip_source(clip_index, &lossy);
+  // Each character plays a set of this one clip: the raw keys, and `lossy` in their place.
+  auto raw_set = std::make_shared<ClipSet>(), lossy_set = std::make_shared<ClipSet>();
+  raw_set->add(model, clip);
+  lossy_set->add(clip.name, borrowed_source(&lossy));
+  Character raw(model, meshes, raw_set), compressed(model, meshes, lossy_set);
+  const int clip_index = 0;
 
   std::vector<std::vector<glm::vec3>> pos_raw(model.draws.size()), pos_lossy(model.draws.size()),
       normals(model.draws.size());

@@ -57,6 +57,9 @@ double joint_error(const glm::mat4& raw, const glm::mat4& lossy, double d = kShe
 // `vertices`: also skin every skinned draw item with LBS per sample (the slow part).
 ClipErrorReport measure_clip_error(const Model& model, int clip, const ClipSource& lossy,
                                    float rate_hz = 0.0f, bool vertices = true);
+// The same against any clip's raw keys (channels targeting `model`'s nodes).
+ClipErrorReport measure_clip_error(const Model& model, const Clip& clip, const ClipSource& lossy,
+                                   float rate_hz = 0.0f, bool vertices = true);
 
 // Nearest-rank percentile p ∈ (0, 100] of `values` (sorted in place).
 double nearest_rank_percentile(std::vector<double>& values, double p);

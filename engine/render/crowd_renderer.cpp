@@ -164,7 +164,7 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
   r.crowd = &crowd;
   // The ground under the whole crowd: instance 0's pose repeated over the grid.
   rig::Character first(model, crowd.shared_skin_layer());
-  first.evaluate(rig::Crowd::selection(model, crowd.instance(0), crowd.time()));
+  first.evaluate(rig::Crowd::selection(crowd.clips(), crowd.instance(0), crowd.time()));
   r.overlays.set_ground(
       crowd_bounds(crowd, posed_bounds(model, bind_boxes(model, meshes), first.world())));
   upload(crowd);

@@ -187,3 +187,42 @@ TEST(DocumentRevisions, CompressedPlaybackEndsWhenItsClipsAreDropped) {
 
 }  // namespace
 }  // namespace rigview
+
+namespace rigview {
+namespace {
+
+// A clip added to the document at run time is listed, playable from the document's Playback and
+// the character at once, and drops what read the old set (bounds, compression) but not the rest.
+TEST(DocumentRevisions, AddedClipIsListedPlayableAndMovesTheClipSetRevision) {
+  Document doc = load("twist_arm.glb");
+  ASSERT_TRUE(doc.loaded());
+  const size_t file_clips = doc.model->clips.size();
+  ASSERT_GE(file_clips, 1u);
+  make_all(doc);
+  const uint64_t before = doc.revisions[rig::Input::ClipSet];
+  rig::Clip copy = doc.model->clips[0];
+  copy.name = "added copy";
+  const int added = doc.add_clip(copy);
+  EXPECT_EQ(added, int(file_clips));
+  EXPECT_NE(doc.revisions[rig::Input::ClipSet], before);
+  const Present p = present(doc);
+  EXPECT_FALSE(p.compression);
+  EXPECT_FALSE(p.bounds);
+  EXPECT_TRUE(p.health);
+  ASSERT_EQ(doc.clip_labels.size(), file_clips + 1);
+  EXPECT_EQ(doc.clip_labels.back(), "added copy");
+  EXPECT_EQ(doc.model->clips.size(), file_clips);  // the file's clips are left alone
+  doc.playback.select_clip(added);
+  ASSERT_EQ(doc.playback.clip(), added);
+  // The copy plays exactly as the file's clip it copies.
+  const float t = 0.5f * (copy.start + copy.end);
+  doc.character->evaluate(rig::PoseSelection{0, t});
+  const std::vector<rig::Transform> file_pose = doc.character->pose().local;
+  doc.character->evaluate(rig::PoseSelection{added, t});
+  EXPECT_EQ(std::memcmp(file_pose.data(), doc.character->pose().local.data(),
+                        file_pose.size() * sizeof(rig::Transform)),
+            0);
+}
+
+}  // namespace
+}  // namespace rigview

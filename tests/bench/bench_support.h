@@ -76,8 +76,8 @@ inline void run_frame_update(benchmark::State& state, const rig::Model& model, i
   std::set_union(a.animated_nodes().begin(), a.animated_nodes().end(), b.animated_nodes().begin(),
                  b.animated_nodes().end(), std::back_inserter(blend_nodes));
   const rig::BlendingJob blend{layers, pose_a.local, pose_a.morph_weights, blend_nodes};
-  const rig::NodeHierarchy hierarchy = rig::NodeHierarchy::build(model);  // its by-depth order
-  const rig::LocalToWorldJob to_world{&model, &hierarchy, pose_a.local, world, -1};
+  const rig::Skeleton skeleton = rig::Skeleton::build(model);  // its by-depth order
+  const rig::LocalToWorldJob to_world{&skeleton, pose_a.local, world, -1};
   float t = 0.0f;
   for (auto _ : state) {
     t += 1.0f / 60.0f;

@@ -51,12 +51,15 @@ const rig::CompressedClip& compressed_fox(const rig::Model& model, int clip) {
 // One clip's playback state: the sampling job and local → world over its own pose, at 60 Hz.
 struct Player {
   Player(const rig::Model& model, const rig::ClipSource& source)
-      : source(&source), cursors(source.cursor_count(), 0), world(model.nodes.size()) {
+      : source(&source),
+        cursors(source.cursor_count(), 0),
+        world(model.nodes.size()),
+        skeleton(rig::Skeleton::build(model)) {
     for (const rig::Node& n : model.nodes) rest.push_back(n.rest);
     rig::init_rest_pose(model, pose);
     sample = {&source,           0.0f, cursors, rest, model.rest_morph_weights, pose.local,
               pose.morph_weights};
-    to_world.model = &model;
+    to_world.skeleton = &skeleton;
     to_world.local = pose.local;
     to_world.world = world;
   }
@@ -76,6 +79,7 @@ struct Player {
   std::vector<rig::Transform> rest;
   rig::Pose pose;
   std::vector<glm::mat4> world;
+  rig::Skeleton skeleton;
   rig::SamplingJob sample;
   rig::LocalToWorldJob to_world;
   float t = 0.0f;

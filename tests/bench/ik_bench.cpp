@@ -44,8 +44,7 @@ void BM_TwoBoneIK_Leg(benchmark::State& state) {
   std::vector<rig::Transform> local = character.pose().local;
   std::vector<glm::mat4> world(character.world().begin(), character.world().end());
   rig::TwoBoneIKJob job;
-  job.model = &m;
-  job.hierarchy = &character.hierarchy();
+  job.skeleton = &character.skeleton();
   job.local = local;
   job.world = world;
   job.ik.chain = rig::two_bone_chain(m, rig::find_node(m, "LeftFoot"));
@@ -72,8 +71,7 @@ void BM_Aim_SpineToHead(benchmark::State& state) {
   const int chain[] = {rig::find_node(m, "Spine1"), rig::find_node(m, "Spine2"),
                        rig::find_node(m, "Neck"), rig::find_node(m, "Head")};
   rig::AimJob job;
-  job.model = &m;
-  job.hierarchy = &character.hierarchy();
+  job.skeleton = &character.skeleton();
   job.local = local;
   job.world = world;
   job.chain = chain;

@@ -113,8 +113,8 @@ void update_stage(benchmark::State& state, Stage stage) {
                  std::back_inserter(blend_nodes));
   const rig::BlendingJob blend{layers, a.local, a.morph_weights, blend_nodes};
   std::vector<glm::mat4> world(model.nodes.size()), skinning(model.skins[0].joints.size());
-  const rig::NodeHierarchy hierarchy = rig::NodeHierarchy::build(model);
-  const rig::LocalToWorldJob to_world{&model, &hierarchy, a.local, world, -1};
+  const rig::Skeleton skeleton = rig::Skeleton::build(model);
+  const rig::LocalToWorldJob to_world{&skeleton, a.local, world, -1};
   to_world.run();
   float t = 0.0f;
   for (auto _ : state) {

@@ -495,10 +495,10 @@ TEST(UpdateSpeed, LocalToWorldByDepthMatchesTheRecursionWithShear) {
   }
   std::vector<Transform> local = rest_of(m);
   for (Transform& t : local) t.rotation = random_quat(rng);
-  const NodeHierarchy h = NodeHierarchy::build(m);
-  ASSERT_EQ(h.by_depth.size(), m.nodes.size());
+  const Skeleton s = Skeleton::build(m);
+  ASSERT_EQ(s.hierarchy.by_depth.size(), m.nodes.size());
   std::vector<glm::mat4> world(m.nodes.size());
-  ASSERT_TRUE((LocalToWorldJob{&m, &h, local, world, -1}.run()));
+  ASSERT_TRUE((LocalToWorldJob{&s, local, world, -1}.run()));
   std::vector<glm::mat4> want(m.nodes.size());
   std::vector<bool> done(m.nodes.size(), false);
   // Recursion by hand: each node after its parent, whatever order the job used.

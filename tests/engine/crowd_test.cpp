@@ -43,16 +43,17 @@ TEST(Crowd, GridIsCentredRowsOfCeilSqrtColumns) {
   EXPECT_EQ(Crowd::grid_offset(0, 1, 3.0f), glm::vec3(0.0f));
 }
 
-// Characters sharing one prepared copy of the clips (what a crowd's instances do) pose exactly as
-// characters preparing their own; a list that does not fit the model is not used.
-TEST(Crowd, SharedRawClipsPoseAsOwnOnes) {
+// Characters sharing one clip set (what a crowd's instances do) pose exactly as characters
+// with a set of their own; no set given means the file's clips.
+TEST(Crowd, SharedClipSetPosesAsOwnOnes) {
   const Model m = load(mannequin_path());
   ASSERT_GE(m.clips.size(), 2u);
-  const auto shared = Character::prepare_raw_clips(m);
+  const auto shared = ClipSet::from_model(m);
   ASSERT_EQ(shared->size(), m.clips.size());
   Character own(m), a(m, nullptr, shared), b(m, nullptr, shared);
-  const auto too_short = std::make_shared<const std::vector<RawClipSource>>();
-  Character fallback(m, nullptr, too_short);
+  EXPECT_EQ(&a.clips(), &b.clips());
+  EXPECT_NE(&a.clips(), &own.clips());
+  Character fallback(m, nullptr, nullptr);
   for (float t = 0.0f; t < 1.0f; t += 0.1f) {
     const PoseSelection sel{0, t, 1, 0.5f * t, 0.3f};
     own.evaluate(sel);
@@ -75,7 +76,7 @@ TEST(Crowd, SharedRawClipsPoseAsOwnOnes) {
 TEST(Crowd, OneCharacterPosingInstancesInTurnMatchesOwnCharacters) {
   const Model m = load(mannequin_path());
   ASSERT_EQ(m.clips.size(), 6u);  // the pairs below are twelve different ones
-  const auto shared = Character::prepare_raw_clips(m);
+  const auto shared = ClipSet::from_model(m);
   Character turn(m, nullptr, shared);
   const size_t n = turn.cursor_count();
   ASSERT_GT(n, 0u);

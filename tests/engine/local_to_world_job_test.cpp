@@ -62,7 +62,7 @@ void expect_refused(const LocalToWorldJob& job, const std::vector<glm::mat4>& wo
   EXPECT_TRUE(untouched(world));
 }
 
-TEST(LocalToWorldJobValidate, RefusesNoModel) {
+TEST(LocalToWorldJobValidate, RefusesNoSkeleton) {
   const Model m = chain();
   const std::vector<Transform> local = rest_locals(m);
   std::vector<glm::mat4> world(3, kSentinel);
@@ -76,8 +76,9 @@ TEST(LocalToWorldJobValidate, RefusesSpansOfTheWrongSize) {
   const Model m = chain();
   const std::vector<Transform> local = rest_locals(m), short_local(2), long_local(4);
   std::vector<glm::mat4> world(3, kSentinel), short_world(2, kSentinel);
+  const Skeleton s = Skeleton::build(m);
   LocalToWorldJob job;
-  job.model = &m;
+  job.skeleton = &s;
   job.world = world;
   for (const std::vector<Transform>* bad : {&short_local, &long_local}) {
     job.local = *bad;
@@ -92,37 +93,46 @@ TEST(LocalToWorldJobValidate, RefusesASubtreeWithoutAMatchingHierarchyOrOutOfRan
   const Model m = chain();
   const std::vector<Transform> local = rest_locals(m);
   std::vector<glm::mat4> world(3, kSentinel);
-  const NodeHierarchy h = NodeHierarchy::build(m);
+  const Skeleton s = Skeleton::build(m);
+  Skeleton no_hierarchy = s;
+  no_hierarchy.hierarchy = {};
   LocalToWorldJob job;
-  job.model = &m;
+  job.skeleton = &no_hierarchy;
   job.local = local;
   job.world = world;
   job.root = 1;  // no hierarchy
   expect_refused(job, world);
-  job.hierarchy = &h;
+  job.skeleton = &s;
   job.root = 3;  // one past the last node
   expect_refused(job, world);
   // A hierarchy built for another model (two nodes).
   Model other;
   test::add_node(other, "a", -1, {0, 0, 0});
   test::add_node(other, "b", 0, {0, 0, 0});
-  const NodeHierarchy wrong = NodeHierarchy::build(other);
-  job.hierarchy = &wrong;
+  Skeleton wrong = s;
+  wrong.hierarchy = NodeHierarchy::build(other);
+  job.skeleton = &wrong;
   job.root = 1;
+  expect_refused(job, world);
+  // A skeleton of another model altogether.
+  const Skeleton two = Skeleton::build(other);
+  job.skeleton = &two;
+  job.root = -1;
   expect_refused(job, world);
 }
 
-// The whole hierarchy's world matrices at rest: in the importer's order (no hierarchy) and by
-// depth (with one), each run checked to succeed.
+// The whole hierarchy's world matrices at rest: in the importer's order (a skeleton without its
+// by-depth order) and by depth, each run checked to succeed.
 std::array<std::vector<glm::mat4>, 2> whole_hierarchy_both_ways(const Model& m) {
   const std::vector<Transform> local = rest_locals(m);
-  const NodeHierarchy h = NodeHierarchy::build(m);
+  const Skeleton s = Skeleton::build(m);
+  Skeleton parents_first = s;
+  parents_first.hierarchy.by_depth.clear();
   std::array<std::vector<glm::mat4>, 2> out;
   for (size_t way = 0; way < 2; ++way) {
     out[way].assign(m.nodes.size(), kSentinel);
     LocalToWorldJob job;
-    job.model = &m;
-    job.hierarchy = way == 0 ? nullptr : &h;
+    job.skeleton = way == 0 ? &parents_first : &s;
     job.local = local;
     job.world = out[way];
     EXPECT_TRUE(job.validate());
@@ -164,12 +174,11 @@ TEST(LocalToWorldJobRun, NodesStoredChildrenFirstGiveTheSameMatrices) {
 TEST(LocalToWorldJobRun, SubtreeUsesItsParentsWorldAsItStands) {
   const Model m = chain();
   const std::vector<Transform> local = rest_locals(m);
-  const NodeHierarchy h = NodeHierarchy::build(m);
+  const Skeleton s = Skeleton::build(m);
   std::vector<glm::mat4> world(3, kSentinel);
   world[0] = glm::mat4(1.0f);
   LocalToWorldJob job;
-  job.model = &m;
-  job.hierarchy = &h;
+  job.skeleton = &s;
   job.local = local;
   job.world = world;
   job.root = 1;

@@ -195,18 +195,18 @@ Model branching_model() {
 
 TEST(LocalToWorldJob, SubtreeUpdateRecomputesOnlyTheSubtree) {
   const Model m = branching_model();
-  const NodeHierarchy h = NodeHierarchy::build(m);
-  EXPECT_EQ(h.order, (std::vector<int>{0, 1, 3, 2}));
+  const Skeleton s = Skeleton::build(m);
+  EXPECT_EQ(s.hierarchy.order, (std::vector<int>{0, 1, 3, 2}));
   std::vector<Transform> local;
   for (const Node& n : m.nodes) local.push_back(n.rest);
   std::vector<glm::mat4> world(4);
-  ASSERT_TRUE((LocalToWorldJob{&m, nullptr, local, world, -1}).run());
+  ASSERT_TRUE((LocalToWorldJob{&s, local, world, -1}).run());
   expect_vec3(glm::vec3(world[3][3]), {2, 0, 0});
 
   // Turn `a` 90° about Z, mark b's matrix, update a's subtree alone.
   local[1].rotation = axis_angle({0, 0, 1}, 90.0f);
   world[2] = glm::mat4(5.0f);
-  ASSERT_TRUE((LocalToWorldJob{&m, &h, local, world, 1}).run());
+  ASSERT_TRUE((LocalToWorldJob{&s, local, world, 1}).run());
   expect_vec3(glm::vec3(world[1][3]), {1, 0, 0});
   expect_vec3(glm::vec3(world[3][3]), {1, 1, 0});  // a1 swings up
   EXPECT_EQ(world[2], glm::mat4(5.0f));            // b untouched
@@ -214,13 +214,15 @@ TEST(LocalToWorldJob, SubtreeUpdateRecomputesOnlyTheSubtree) {
 
 TEST(LocalToWorldJob, ValidateRejectsWrongSizesAndRoots) {
   const Model m = branching_model();
-  const NodeHierarchy h = NodeHierarchy::build(m);
+  const Skeleton s = Skeleton::build(m);
+  Skeleton no_hierarchy = s;
+  no_hierarchy.hierarchy = {};
   std::vector<Transform> local(4), short_local(3);
   std::vector<glm::mat4> world(4);
-  EXPECT_FALSE((LocalToWorldJob{&m, nullptr, short_local, world, -1}).validate());
-  EXPECT_FALSE((LocalToWorldJob{&m, nullptr, local, world, 1}).validate());  // no hierarchy
-  EXPECT_FALSE((LocalToWorldJob{&m, &h, local, world, 4}).validate());
-  EXPECT_TRUE((LocalToWorldJob{&m, &h, local, world, 3}).validate());
+  EXPECT_FALSE((LocalToWorldJob{&s, short_local, world, -1}).validate());
+  EXPECT_FALSE((LocalToWorldJob{&no_hierarchy, local, world, 1}).validate());  // no hierarchy
+  EXPECT_FALSE((LocalToWorldJob{&s, local, world, 4}).validate());
+  EXPECT_TRUE((LocalToWorldJob{&s, local, world, 3}).validate());
 }
 
 TEST(LocalToWorldJob, ShearFollowsTheEditedPose) {
@@ -230,7 +232,8 @@ TEST(LocalToWorldJob, ShearFollowsTheEditedPose) {
   m.nodes[0].shear[1][0] = 0.5f;  // y axis → (0.5, 1, 0)
   std::vector<Transform> local = {m.nodes[0].rest};
   std::vector<glm::mat4> world(1);
-  LocalToWorldJob job{&m, nullptr, local, world, -1};
+  const Skeleton s = Skeleton::build(m);
+  LocalToWorldJob job{&s, local, world, -1};
   ASSERT_TRUE(job.run());
   expect_vec3(glm::vec3(world[0] * glm::vec4(0, 2, 0, 1)), {2, 4, 3});
   // An edit of the node's pose applies on top of the shear: 90° about Z after it.

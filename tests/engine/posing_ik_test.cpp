@@ -32,7 +32,7 @@ float angle_between(glm::vec3 a, glm::vec3 b) {
 // 20°. World bone lengths: 2 × 0.5 and 2 × 0.45.
 struct Leg {
   Model model;
-  NodeHierarchy hierarchy;
+  Skeleton skeleton;
   std::vector<Transform> local;
   std::vector<glm::mat4> world;
   int pelvis, hip, knee, ankle, toe;
@@ -44,22 +44,21 @@ struct Leg {
     knee = add_node(model, "knee", hip, {0.0f, -0.5f, 0.0f}, axis_angle({1, 0, 0}, 20.0f));
     ankle = add_node(model, "ankle", knee, {0.0f, -0.45f, 0.0f}, axis_angle({1, 0, 0}, -10.0f));
     toe = add_node(model, "toe", ankle, {0.0f, -0.05f, 0.12f});
-    hierarchy = NodeHierarchy::build(model);
+    skeleton = Skeleton::build(model);
     for (const Node& n : model.nodes) local.push_back(n.rest);
     world.resize(local.size());
     refresh();
   }
   void refresh() {
     LocalToWorldJob job;
-    job.model = &model;
+    job.skeleton = &skeleton;
     job.local = local;
     job.world = world;
     job.run();
   }
   TwoBoneIKJob job(glm::vec3 target) {
     TwoBoneIKJob j;
-    j.model = &model;
-    j.hierarchy = &hierarchy;
+    j.skeleton = &skeleton;
     j.local = local;
     j.world = world;
     j.ik.chain = two_bone_chain(model, ankle);
@@ -190,11 +189,11 @@ TEST(PosingTwoBoneIK, StraightChainBendsAboutTheHingeWithoutFlipping) {
       const int hip = add_node(m, "hip", -1, {0, 1, 0});
       const int knee = add_node(m, "knee", hip, {0, -0.5f, 0});
       const int ankle = add_node(m, "ankle", knee, {0, -0.5f, 0});
-      const NodeHierarchy h = NodeHierarchy::build(m);
+      const Skeleton s = Skeleton::build(m);
       std::vector<Transform> local = {m.nodes[0].rest, m.nodes[1].rest, m.nodes[2].rest};
       std::vector<glm::mat4> world(3);
-      LocalToWorldJob{&m, nullptr, local, world, -1}.run();
-      TwoBoneIKJob job{&m, &h, local, world, {}};
+      LocalToWorldJob{&s, local, world, -1}.run();
+      TwoBoneIKJob job{&s, local, world, {}};
       job.ik.chain = {hip, knee, ankle};
       job.ik.mid_axis = {sign, 0, 0};
       // Straight below at 80 % reach, then drifting sideways a little: no flip on the way.
@@ -299,7 +298,7 @@ TEST(PosingTwoBoneIK, RejectsChainsThatAreNotAncestorChains) {
 // neck ─ head (+Z forward), under a spine of three joints, all at rest facing +Z.
 struct Torso {
   Model model;
-  NodeHierarchy hierarchy;
+  Skeleton skeleton;
   std::vector<Transform> local;
   std::vector<glm::mat4> world;
   int spine, chest, neck, head;
@@ -308,10 +307,10 @@ struct Torso {
     chest = add_node(model, "chest", spine, {0, 0.3f, 0}, axis_angle({1, 0, 0}, 5.0f));
     neck = add_node(model, "neck", chest, {0, 0.3f, 0});
     head = add_node(model, "head", neck, {0, 0.1f, 0.02f}, axis_angle({0, 0, 1}, 7.0f));
-    hierarchy = NodeHierarchy::build(model);
+    skeleton = Skeleton::build(model);
     for (const Node& n : model.nodes) local.push_back(n.rest);
     world.resize(local.size());
-    LocalToWorldJob job{&model, nullptr, local, world, -1};
+    LocalToWorldJob job{&skeleton, local, world, -1};
     job.run();
   }
   glm::vec3 aim_dir() const {
@@ -322,8 +321,7 @@ struct Torso {
 
 AimJob aim_job(Torso& t, std::span<const int> chain, glm::vec3 target) {
   AimJob j;
-  j.model = &t.model;
-  j.hierarchy = &t.hierarchy;
+  j.skeleton = &t.skeleton;
   j.local = t.local;
   j.world = t.world;
   j.chain = chain;

@@ -302,8 +302,9 @@ TEST(UpdateSpeed, LocalToWorldMatchesTheMatrixProduct) {
     t.scale = glm::vec3(1.0f) + 0.3f * glm::vec3(u(rng), u(rng), u(rng));
   }
   std::vector<glm::mat4> world(model.nodes.size());
+  const Skeleton skeleton = Skeleton::build(model);
   LocalToWorldJob job;
-  job.model = &model;
+  job.skeleton = &skeleton;
   job.local = local;
   job.world = world;
   ASSERT_TRUE(job.run());
