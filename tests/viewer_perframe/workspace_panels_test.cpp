@@ -114,8 +114,16 @@ TEST(WorkspacePanels, HelpIsPlainTextInsideTheWindow) {
   ASSERT_NE(help, nullptr);
   EXPECT_GE(help->Pos.x, 0.0f);
   EXPECT_LE(help->Pos.x + help->Size.x, 1280.0f);
-  // No row is wider than the room inside the window (the V row was).
-  EXPECT_LE(help->ContentSize.x, help->Size.x - 2.0f * ImGui::GetStyle().WindowPadding.x + 0.5f);
+  // No row is wider than its column (the V row was, and the column cut it off): each column's
+  // widest content ends inside the column.
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  ASSERT_EQ(g.Tables.GetAliveCount(), 1);
+  const ImGuiTable* table = g.Tables.TryGetMapData(0);
+  ASSERT_NE(table, nullptr);
+  for (int c = 0; c < table->ColumnsCount; ++c) {
+    const ImGuiTableColumn& column = table->Columns[c];
+    EXPECT_LE(column.ContentMaxXUnfrozen, column.ClipRect.Max.x + 0.5f) << "column " << c;
+  }
 }
 
 // The crowd draws one method without colour views, yet the compare labels and the heat-map
@@ -162,7 +170,7 @@ TEST(WorkspacePanels, ErrorBannerSitsOverTheViewportAndMovesNoPanel) {
   state.playback = &doc.playback;
   ViewerSettings settings;
   HeadlessImGui imgui(nullptr, 1280.0f, 720.0f);
-  float content[2] = {0.0f, 0.0f};
+  float list_top[2] = {0.0f, 0.0f};
   for (int i = 0; i < 2; ++i) {
     state.error_message = i == 0 ? "" : "broken.glb: not a glTF file";
     for (int f = 0; f < 3; ++f) {
@@ -170,9 +178,13 @@ TEST(WorkspacePanels, ErrorBannerSitsOverTheViewportAndMovesNoPanel) {
       draw_ui(state, doc, settings, 1.0);
       ImGui::Render();
     }
-    content[i] = ImGui::FindWindowByName("##outliner_clips")->ContentSize.y;
+    // The clip list (a child window of the outliner's clip region) starts where it did.
+    const ImGuiWindow* clips = ImGui::FindWindowByName("##outliner_clips");
+    ASSERT_NE(clips, nullptr);
+    ASSERT_FALSE(clips->DC.ChildWindows.empty());
+    list_top[i] = clips->DC.ChildWindows.back()->Pos.y;
   }
-  EXPECT_EQ(content[0], content[1]);
+  EXPECT_EQ(list_top[0], list_top[1]);
   const ImGuiWindow* banner = ImGui::FindWindowByName("##error_banner");
   ASSERT_NE(banner, nullptr);
   EXPECT_TRUE(banner->Active);
