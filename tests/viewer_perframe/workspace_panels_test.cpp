@@ -194,6 +194,42 @@ TEST(WorkspacePanels, ErrorBannerSitsOverTheViewportAndMovesNoPanel) {
   EXPECT_GE(banner->Pos.y, view.y);
 }
 
+// Scrubbing: a press on the timeline's scrub bar moves the character to the time under the
+// pointer (the bar spans the clip; ImGui's slider inset at both ends), and the timeline says it
+// is scrubbing while the button is held, so playback does not advance under the pointer.
+TEST(WorkspacePanels, PressingTheScrubBarScrubsTheCharacter) {
+  Document doc;
+  load(doc);
+  doc.stop_background_work();
+  rig::Playback& p = doc.playback;
+  p.select_clip(4);  // Twist, 2 s
+  p.set_playing(false);
+  p.set_time(doc.model->clips[4].start);
+  ViewerState state;
+  state.playback = &doc.playback;
+  HeadlessImGui imgui(nullptr, 1280.0f, 1400.0f);
+  const float width = 420.0f, padding = ImGui::GetStyle().WindowPadding.x;
+  const float inset = 2.0f + 0.5f * ImGui::GetStyle().GrabMinSize;
+  const float x0 = padding + inset, span = width - 2.0f * padding - 2.0f * inset;
+  const float x = x0 + 0.75f * span;  // three quarters into the clip
+  auto draw = [&] { draw_timeline_panel(state, doc); };
+  // Find the bar from the top down, under the play controls and the read-out; a press on
+  // anything else (a button at this x) leaves the time alone.
+  float bar_y = -1.0f;
+  for (float y = padding; y < 200.0f && bar_y < 0.0f; y += 3.0f) {
+    frame_in_window(ImVec2(x, y), false, draw);
+    frame_in_window(ImVec2(x, y), true, draw);
+    frame_in_window(ImVec2(x, y), true, draw);
+    if (state.scrubbing) bar_y = y;
+    frame_in_window(ImVec2(x, y), false, draw);
+    p.set_playing(false);
+  }
+  ASSERT_GT(bar_y, 2.0f * ImGui::GetFrameHeight()) << "no scrub bar under the controls";
+  const rig::Clip& clip = doc.model->clips[4];
+  EXPECT_NEAR(p.time(), clip.start + 0.75f * (clip.end - clip.start), 0.01f);
+  EXPECT_FALSE(state.scrubbing);  // released
+}
+
 // The regions' windows sit exactly on the layout's regions at both common window sizes, and the
 // inspector's tab bar shows every tab (none scrolled off or squeezed out).
 TEST(WorkspacePanels, WindowsFollowTheLayoutAt1280x720And1920x1080) {
