@@ -103,6 +103,10 @@ std::vector<ViewerAction> build_actions() {
   quit.while_typing = true;
   rows.push_back(std::move(quit));
   rows.push_back(pointer("drop a `.gltf`/`.glb`", "open it"));
+  for (ViewerAction& row : rows) {
+    row.help_input = markdown_plain(row.input);
+    row.help_description = markdown_plain(row.description);
+  }
   return rows;
 }
 

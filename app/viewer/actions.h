@@ -30,8 +30,9 @@ struct KeyChord {
 };
 
 struct ViewerAction {
-  std::string input;           // as Help and the README show it: "Space", "H or F1", "left drag"
-  std::string description;     // what it does
+  std::string input;        // as Help and the README show it: "Space", "H or F1", "left drag"
+  std::string description;  // what it does (Markdown: the README's table)
+  std::string help_input, help_description;  // the same as plain text, for the Help panel
   std::vector<KeyChord> keys;  // empty: a pointer gesture (documentation only; see viewer.cpp)
   std::function<void(ViewerState&)> apply;  // set exactly when `keys` is not empty
   bool repeats = false;                     // also fires on the key's auto-repeat

@@ -6,13 +6,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
+#include "viewer/artefact_curves.h"
 #include "viewer/panels.h"
 
 namespace rigview {
 
 namespace {
 
+// One colour per skinning-method table row (the Artefacts tab's curves and the timeline's).
 constexpr ImU32 kCurveColors[] = {IM_COL32(90, 160, 255, 255), IM_COL32(255, 120, 60, 255),
                                   IM_COL32(110, 220, 120, 255), IM_COL32(230, 210, 80, 255)};
 
@@ -34,12 +37,16 @@ float draw_curves(const rig::ClipScan& scan, float playhead, ImU32 /*unused*/ = 
   const float t0 = scan.times.front(), t1 = std::max(scan.times.back(), t0 + 1e-6f);
   auto x_of = [&](float t) { return p.x + (t - t0) / (t1 - t0) * width; };
   auto y_of = [&](float v) { return p.y + height - 4.0f - v / top * (height - 8.0f); };
+  // A curve equal to one drawn before it (Mix with no DQS joint is LBS) is drawn dashed over it,
+  // so both stay visible, and named under the plot.
   for (size_t m = 0; m < scan.methods.size(); ++m) {
     const std::vector<float>& rms = scan.methods[m].rms;
+    const bool dashed = first_equal_curve(scan, m) >= 0;
     for (size_t k = 1; k < rms.size(); ++k)
-      if (std::isfinite(rms[k - 1]) && std::isfinite(rms[k]))
+      if (std::isfinite(rms[k - 1]) && std::isfinite(rms[k]) && (!dashed || k % 2 == 0))
         draw->AddLine(ImVec2(x_of(scan.times[k - 1]), y_of(rms[k - 1])),
-                      ImVec2(x_of(scan.times[k]), y_of(rms[k])), kCurveColors[m % 4], 2.0f);
+                      ImVec2(x_of(scan.times[k]), y_of(rms[k])),
+                      artefact_curve_color(scan.methods[m].method), dashed ? 3.0f : 2.0f);
   }
   const float x = x_of(std::clamp(playhead, t0, t1));
   draw->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + height), IM_COL32(255, 255, 255, 200), 1.0f);
@@ -53,21 +60,30 @@ float draw_curves(const rig::ClipScan& scan, float playhead, ImU32 /*unused*/ = 
     clicked = t0 + u * (t1 - t0);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("RMS of h over the clip: click to jump there");
-  // Key: one colour per method.
+  // Key: one colour per method, and which curves lie on one another.
   for (size_t m = 0; m < scan.methods.size(); ++m) {
     if (m) ImGui::SameLine();
-    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(kCurveColors[m % 4]);
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(artefact_curve_color(scan.methods[m].method));
     ImGui::TextColored(c, "%s", rig::method_info(scan.methods[m].method).label);
+  }
+  for (size_t m = 0; m < scan.methods.size(); ++m) {
+    const int same = first_equal_curve(scan, m);
+    if (same < 0) continue;
+    const rig::SkinningMethodInfo& info = rig::method_info(scan.methods[m].method);
+    ImGui::TextDisabled("%s = %s%s (dashed)", info.label,
+                        rig::method_info(scan.methods[size_t(same)].method).label,
+                        info.write_joint_amounts ? ": no DQS joints ticked" : "");
   }
   return clicked;
 }
 
 }  // namespace
 
+unsigned artefact_curve_color(rig::SkinningMethod method) {
+  return kCurveColors[static_cast<size_t>(method) % std::size(kCurveColors)];
+}
+
 void draw_artefacts_panel(ViewerState& state, Document& doc) {
-  ImGui::SetNextItemOpen(state.artefacts_open, ImGuiCond_Once);  // --heatmap opens it
-  state.artefacts_open = ImGui::CollapsingHeader("Artefacts");
-  if (!state.artefacts_open) return;
   if (doc.skinned_draw_items == 0 || !doc.artefacts()) {
     ImGui::TextDisabled(doc.skinned_draw_items == 0 ? "This model has no skinned mesh."
                                                     : "Measuring...");
@@ -168,9 +184,12 @@ void draw_artefacts_panel(ViewerState& state, Document& doc) {
     ImGui::TextDisabled("h %.2f at %.3f s", double(worst->max_abs_h.value),
                         double(worst->max_abs_h_time));
   }
-  ImGui::TextDisabled("%zu samples at %.0f Hz; largest LBS-DQS difference %.4f of the diagonal",
-                      scan->times.size(), double(scan->rate_hz),
-                      double(scan->max_method_difference));
+  // Wrapped: the inspector may be narrower than the line.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%zu samples at %.0f Hz; largest LBS-DQS difference %.4f of the diagonal",
+                     scan->times.size(), double(scan->rate_hz),
+                     double(scan->max_method_difference));
+  ImGui::PopStyleColor();
 }
 
 }  // namespace rigview
@@ -180,18 +199,18 @@ namespace rigview {
 // The Compression panel: a tolerance (re-compressing every clip in the background), each clip's
 // ratio and error, raw or compressed playback, and the joint with the largest error.
 void draw_compression_panel(ViewerState& state, Document& doc) {
-  ImGui::SetNextItemOpen(state.compression_open, ImGuiCond_Once);
-  state.compression_open = ImGui::CollapsingHeader("Compression");
-  if (!state.compression_open) return;
+  // The slider is the tab's first item (tests/viewer_perframe drags it there).
+  ImGui::SetNextItemWidth(200.0f);
+  // It edits the state itself: a copy made each frame would lose the drag, and Ctrl+click's
+  // typed value, on the frame the slider lets go. Recompressing waits for the release.
+  ImGui::SliderFloat("tolerance (cm)", &state.tolerance_cm, 0.001f, 1.0f, "%.3f",
+                     ImGuiSliderFlags_Logarithmic);
+  state.tolerance_editing = ImGui::IsItemActive();
+  if (ImGui::IsItemDeactivatedAfterEdit()) doc.make_compression().request(state.tolerance_cm);
   if (doc.character->clips().empty()) {
     ImGui::TextDisabled("This model has no clips.");
     return;
   }
-  ImGui::SetNextItemWidth(200.0f);
-  float tolerance = state.tolerance_cm;
-  ImGui::SliderFloat("tolerance (cm)", &tolerance, 0.001f, 1.0f, "%.3f",
-                     ImGuiSliderFlags_Logarithmic);
-  if (ImGui::IsItemDeactivatedAfterEdit()) state.tolerance_cm = tolerance;  // on release
   ImGui::Checkbox("Play compressed clips", &state.play_compressed);
   if (!doc.compression()) return;
   CompressionSession& c = doc.compression()->session;

@@ -11,6 +11,7 @@
 
 #include "render/weight_colors.h"
 #include "viewer/actions.h"
+#include "viewer/field_legend.h"
 #include "viewer/posing_panel.h"
 
 namespace rigview {
@@ -23,101 +24,21 @@ constexpr ImGuiWindowFlags kOverlayFlags =
     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs |
     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
 
+constexpr float kHelpWidth = 640.0f;
+
+// The 3D view's rectangle in ImGui's screen coordinates.
+Rect view_on_screen(const ViewerState& state) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  Rect r = scene_view(state, viewport->Size.x, viewport->Size.y);
+  r.x += viewport->Pos.x;
+  r.y += viewport->Pos.y;
+  return r;
+}
+
 }  // namespace
 
-void draw_file_panel(ViewerState& state, const Document& doc, const ViewerSettings& settings) {
-  if (!ImGui::CollapsingHeader("File", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::TextWrapped("%s", doc.path.c_str());
-  if (!doc.model->warnings.empty()) {
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%zu import warning(s)",
-                       doc.model->warnings.size());
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      for (const rig::ImportWarning& w : doc.model->warnings)
-        ImGui::Text("%s: %s", w.code.c_str(), w.message.c_str());
-      ImGui::EndTooltip();
-    }
-  }
-  if (state.requests.focus_open_field) {
-    ImGui::SetKeyboardFocusHere();
-    state.requests.focus_open_field = false;
-  }
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 60.0f);
-  const bool entered = ImGui::InputTextWithHint("##open", "path to .gltf / .glb", &state.open_field,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::SameLine();
-  if (ImGui::Button("Open") || entered) state.requests.open_path = state.open_field;
-  ImGui::TextDisabled("or drop a .gltf / .glb file onto the window");
-  if (!settings.recent_files().empty() && ImGui::TreeNode("Recent files")) {
-    for (const std::string& recent : settings.recent_files()) {
-      if (ImGui::Selectable(recent.c_str(), recent == doc.path)) state.requests.open_path = recent;
-    }
-    ImGui::TreePop();
-  }
-}
-
-void draw_animation_panel(ViewerState& state, Document& doc) {
-  if (!ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  rig::Playback& p = doc.playback;
-  const rig::ClipSet& clips = doc.character->clips();
-  if (clips.empty()) {
-    ImGui::TextDisabled("This model has no animations (rest pose).");
-    return;
-  }
-  const float list_height =
-      ImGui::GetTextLineHeightWithSpacing() * std::min<float>(8.0f, clips.size() + 0.5f);
-  if (ImGui::BeginListBox("##clips", ImVec2(-FLT_MIN, list_height))) {
-    for (size_t c = 0; c < clips.size(); ++c) {
-      const bool current = static_cast<int>(c) == p.clip();
-      if (ImGui::Selectable(doc.clip_list_rows[c].c_str(), current)) p.select_clip(int(c));
-      if (current && state.scroll_to_clip) {
-        ImGui::SetScrollHereY(0.5f);
-        state.scroll_to_clip = false;
-      }
-    }
-    ImGui::EndListBox();
-  }
-  if (state.rest_pose) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "Rest pose is on (R)");
-
-  if (ImGui::Button("|<")) p.jump_to_start();
-  ImGui::SameLine();
-  if (ImGui::Button("<")) p.step_frames(-1);
-  ImGui::SameLine();
-  if (ImGui::Button(p.playing() ? "Pause" : "Play ", ImVec2(60.0f, 0.0f))) p.toggle_playing();
-  ImGui::SameLine();
-  if (ImGui::Button(">")) p.step_frames(1);
-  ImGui::SameLine();
-  if (ImGui::Button(">|")) p.jump_to_end();
-  ImGui::SameLine();
-  bool loop = p.looping();
-  if (ImGui::Checkbox("Loop", &loop)) p.set_looping(loop);
-
-  float speed = p.speed();
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 60.0f);
-  if (ImGui::SliderFloat("##speed", &speed, rig::Playback::kMinSpeed, rig::Playback::kMaxSpeed,
-                         "speed %.2fx"))
-    p.set_speed(speed);
-  ImGui::SameLine();
-  if (ImGui::Button("1x")) p.set_speed(1.0f);
-
-  const rig::ClipEntry& clip = clips[static_cast<size_t>(p.clip())];
-  float time = p.time();
-  ImGui::SetNextItemWidth(-FLT_MIN);
-  if (clip.end > clip.start) {
-    if (ImGui::SliderFloat("##timeline", &time, clip.start, clip.end, "%.3f s")) p.set_time(time);
-    state.scrubbing = ImGui::IsItemActive();
-    draw_contact_marks(doc);
-  } else {
-    ImGui::TextDisabled("zero-length clip: a single pose at %.3f s", static_cast<double>(time));
-    state.scrubbing = false;
-  }
-  ImGui::Text("time %.3f s   frame %d / %d   (frame %.1f ms)", static_cast<double>(p.time()),
-              p.frame_index(), p.frame_count(p.clip()) - 1,
-              1000.0 * static_cast<double>(p.frame_duration(p.clip())));
-}
-
 void draw_crossfade_panel(ViewerState& state, Document& doc) {
-  if (!ImGui::CollapsingHeader("Crossfade", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!ImGui::CollapsingHeader("Crossfade")) return;
   rig::Playback& p = doc.playback;
   const rig::ClipSet& clips = doc.character->clips();
   if (clips.size() < 1) {
@@ -162,7 +83,6 @@ void draw_crossfade_panel(ViewerState& state, Document& doc) {
 }
 
 void draw_display_panel(ViewerState& state, const Document& doc) {
-  if (!ImGui::CollapsingHeader("Skinning and display", ImGuiTreeNodeFlags_DefaultOpen)) return;
   // One button per skinning-method row, then compare; the digits are their keys (actions.h).
   const std::span<const rig::SkinningMethodInfo> table = rig::skinning_methods();
   const int compare_choice = static_cast<int>(table.size());
@@ -242,93 +162,10 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
                 c.ms_per_million, c.ratio);
 }
 
-namespace {
-
-// One joint of the skeleton panel's tree and, when open, its children. `mix`: a checkbox per
-// joint sets the mix's DQS amount on its subtree.
-void draw_joint_tree(ViewerState& state, Document& doc, int skin, int joint, bool mix) {
-  const rig::Skin& s = doc.model->skins[static_cast<size_t>(skin)];
-  const int node = s.joints[static_cast<size_t>(joint)];
-  const std::vector<int>& children =
-      doc.joint_children[static_cast<size_t>(skin)][static_cast<size_t>(joint)];
-  ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_OpenOnDoubleClick |
-                             ImGuiTreeNodeFlags_SpanAvailWidth;
-  if (children.empty()) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
-  if (s.joint_parent[static_cast<size_t>(joint)] < 0) flags |= ImGuiTreeNodeFlags_DefaultOpen;
-  if (node == state.selected_node) flags |= ImGuiTreeNodeFlags_Selected;
-  const bool on_path =
-      doc.joint_on_selected_path[static_cast<size_t>(skin)][static_cast<size_t>(joint)] != 0;
-  if (state.reveal_selection && on_path && !children.empty()) ImGui::SetNextItemOpen(true);
-  if (mix && static_cast<size_t>(node) < doc.dqs_amounts.size()) {
-    bool dqs = doc.dqs_amounts[static_cast<size_t>(node)] > 0.0f;
-    ImGui::PushID(joint);
-    if (ImGui::Checkbox("##dqs", &dqs)) doc.set_dqs_subtree(node, dqs);
-    ImGui::PopID();
-    ImGui::SameLine();
-  }
-  const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags,
-                                      "%s", doc.node_labels[static_cast<size_t>(node)].c_str());
-  if (state.reveal_selection && node == state.selected_node) ImGui::SetScrollHereY(0.5f);
-  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) {
-    state.selected_node = node;
-    doc.reveal_joint(node);
-  }
-  if (ImGui::BeginPopupContextItem()) {  // Posing: a two-bone IK chain ending at this joint
-    if (ImGui::MenuItem("Make IK chain ending here")) state.requests.make_ik_chain = node;
-    ImGui::EndPopup();
-  }
-  if (open && !children.empty()) {
-    for (int child : children) draw_joint_tree(state, doc, skin, child, mix);
-    ImGui::TreePop();
-  }
-}
-
-}  // namespace
-
-void draw_skeleton_panel(ViewerState& state, Document& doc) {
-  if (!ImGui::CollapsingHeader("Skeleton", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const rig::Model& model = *doc.model;
-  if (model.skins.empty()) {
-    ImGui::TextDisabled("This model has no skin.");
-    return;
-  }
-  state.tree_skin = std::clamp(state.tree_skin, 0, static_cast<int>(model.skins.size()) - 1);
-  if (model.skins.size() > 1) {
-    ImGui::SetNextItemWidth(-FLT_MIN);
-    if (ImGui::BeginCombo("##skin",
-                          doc.skin_labels[static_cast<size_t>(state.tree_skin)].c_str())) {
-      for (size_t s = 0; s < model.skins.size(); ++s) {
-        if (ImGui::Selectable(doc.skin_labels[s].c_str(), static_cast<int>(s) == state.tree_skin))
-          state.tree_skin = static_cast<int>(s);
-      }
-      ImGui::EndCombo();
-    }
-  }
-  if (state.selected_node >= 0) {
-    ImGui::Text("Selected: %s", doc.node_labels[static_cast<size_t>(state.selected_node)].c_str());
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Clear")) state.selected_node = -1;
-  } else {
-    ImGui::TextDisabled("Click a joint (bones on) or a tree entry to select it.");
-  }
-  if (state.reveal_selection && state.selected_node >= 0) doc.reveal_joint(state.selected_node);
-  const std::span<const rig::SkinningMethod> shown = methods_shown(state);
-  const bool mix = std::any_of(shown.begin(), shown.end(), [](rig::SkinningMethod m) {
-    return rig::method_info(m).write_joint_amounts != nullptr;
-  });
-  if (mix) ImGui::TextDisabled("Mix: ticked joints and their subtrees use DQS, the rest LBS.");
-  ImGui::BeginChild("##joint_tree", ImVec2(0.0f, 0.0f), true);
-  for (int root : doc.joint_roots[static_cast<size_t>(state.tree_skin)])
-    draw_joint_tree(state, doc, state.tree_skin, root, mix);
-  ImGui::EndChild();
-  state.reveal_selection = false;
-}
-
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms) {
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - 10.0f,
-                                 viewport->WorkPos.y + viewport->WorkSize.y - 10.0f),
-                          ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+  const Rect view = view_on_screen(state);
+  ImGui::SetNextWindowPos(ImVec2(view.right() - 6.0f, view.bottom() - 6.0f), ImGuiCond_Always,
+                          ImVec2(1.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.55f);
   if (ImGui::Begin("##stats", nullptr, kOverlayFlags)) {
     state.stats_height = ImGui::GetWindowSize().y;
@@ -349,10 +186,11 @@ void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms) 
     else
       std::snprintf(gpu_text, sizeof gpu_text, "n/a");
     // Fixed field widths keep the auto-sized overlay from jittering as the numbers change.
-    ImGui::Text("frame %7.2f ms (%4.0f fps) | animation CPU %6.3f ms | GPU %9s | %-9s",
-                state.frame_ms, state.frame_ms > 0.0 ? 1000.0 / state.frame_ms : 0.0,
-                state.animation_cpu_ms, gpu_text, labels);
-    ImGui::Text("%u joints | %llu vertices | %u skinned draw calls", doc.joint_count,
+    // Short lines: the overlay must fit the viewport between the side panels.
+    ImGui::Text("frame %7.2f ms (%4.0f fps) | GPU %9s", state.frame_ms,
+                state.frame_ms > 0.0 ? 1000.0 / state.frame_ms : 0.0, gpu_text);
+    ImGui::Text("animation CPU %6.3f ms | %s", state.animation_cpu_ms, labels);
+    ImGui::Text("%u joints | %llu vertices | %u skinned draws", doc.joint_count,
                 static_cast<unsigned long long>(doc.vertex_count), skinned_draws);
     if (state.crowd_count > 0) {
       char crowd_gpu[32];
@@ -360,11 +198,10 @@ void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms) 
         std::snprintf(crowd_gpu, sizeof crowd_gpu, "%.2f ms", state.crowd_gpu_ms);
       else
         std::snprintf(crowd_gpu, sizeof crowd_gpu, "n/a");
-      ImGui::Text(
-          "crowd %6d characters | update %7.3f ms (CPU %7.3f ms, %d threads) | upload %6.3f ms | "
-          "GPU %9s",
-          state.crowd_count, state.crowd_update_ms, state.crowd_update_cpu_ms, state.crowd_threads,
-          state.crowd_upload_ms, crowd_gpu);
+      ImGui::Text("crowd %6d characters | update %7.3f ms (CPU %7.3f ms, %d threads)",
+                  state.crowd_count, state.crowd_update_ms, state.crowd_update_cpu_ms,
+                  state.crowd_threads);
+      ImGui::Text("crowd upload %6.3f ms | GPU %9s", state.crowd_upload_ms, crowd_gpu);
     }
   }
   ImGui::End();
@@ -398,10 +235,13 @@ void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList
           ? doc.artefacts()->difference_field_view()
           : doc.artefacts()->deflation_field(methods_shown(state).front());
   if (state.surface_view == SurfaceView::Deflation) {
-    std::string methods;
-    for (rig::SkinningMethod m : methods_shown(state))
-      methods += std::string(methods.empty() ? "" : " | ") + rig::method_info(m).label;
-    ImGui::Text("Deflation h = log2(r_pose / r_rest): %s", methods.c_str());
+    char methods[64] = "";  // "LBS | DQS"
+    for (rig::SkinningMethod m : methods_shown(state)) {
+      const size_t used = std::strlen(methods);
+      std::snprintf(methods + used, sizeof methods - used, "%s%s", used ? " | " : "",
+                    rig::method_info(m).label);
+    }
+    ImGui::Text("Deflation h = log2(r_pose / r_rest): %s", methods);
   } else {
     ImGui::TextUnformatted(field.title.c_str());
   }
@@ -409,14 +249,8 @@ void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList
   constexpr int kSteps = 24;
   const ImVec2 p = ImGui::GetCursorScreenPos();
   for (int i = 0; i < kSteps; ++i) {
-    const float v0 = field.min + (field.max - field.min) * float(i) / kSteps;
-    const float v1 = field.min + (field.max - field.min) * float(i + 1) / kSteps;
-    // Just inside the range, so a heat map's "at or below min" grey stays out of the bar.
-    const ImU32 a = legend_color(rig::analysis::color_map_color(
-        field.map, std::max(v0, field.min + 1e-6f * (field.max - field.min)), field.min,
-        field.max));
-    const ImU32 b =
-        legend_color(rig::analysis::color_map_color(field.map, v1, field.min, field.max));
+    const ImU32 a = legend_color(field_legend_bar_color(field, float(i) / kSteps));
+    const ImU32 b = legend_color(field_legend_bar_color(field, float(i + 1) / kSteps));
     const float x0 = p.x + kBarWidth * float(i) / kSteps,
                 x1 = p.x + kBarWidth * float(i + 1) / kSteps;
     draw->AddRectFilledMultiColor(ImVec2(x0, p.y), ImVec2(x1, p.y + h), a, b, b, a);
@@ -435,24 +269,30 @@ void draw_field_legend(const ViewerState& state, const Document& doc, ImDrawList
       ImGui::SetCursorPosX(x);
     ImGui::TextUnformatted(tick.label.c_str());
   }
-  if (findings) return;  // every vertex has a value: no undefined swatch
-  const ImVec2 q = ImGui::GetCursorScreenPos();
-  draw->AddRectFilled(q, ImVec2(q.x + h, q.y + h), legend_color(field.undefined_color));
-  ImGui::Dummy(ImVec2(h, h));
-  ImGui::SameLine();
-  ImGui::TextUnformatted(state.surface_view == SurfaceView::Deflation
-                             ? "undefined (on the bone, no weight, singular joint)"
-                             : "undefined");
+  // The solid colours the surface shows beside the bar's: at the minimum, and undefined.
+  const char* at_min = findings ? "unaffected" : compression ? "no error" : "no difference";
+  const char* undefined = findings ? nullptr
+                          : state.surface_view == SurfaceView::Deflation
+                              ? "undefined (on the bone, no weight, singular joint)"
+                              : "undefined";
+  const FieldLegendKey key = field_legend_key(field, at_min, undefined);
+  for (size_t i = 0; i < key.swatch_count; ++i) {
+    if (i > 0) ImGui::SameLine();
+    const ImVec2 q = ImGui::GetCursorScreenPos();
+    draw->AddRectFilled(q, ImVec2(q.x + h, q.y + h), legend_color(key.swatches[i].color));
+    ImGui::Dummy(ImVec2(h, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(key.swatches[i].label);
+  }
 }
 
 void draw_weight_legend(const ViewerState& state, const Document& doc) {
-  if (state.surface_view == SurfaceView::Off) return;
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  // Above the stats overlay, which spans the bottom of narrow windows.
-  ImGui::SetNextWindowPos(
-      ImVec2(viewport->WorkPos.x + single_view_left(state, viewport->Size.x) + 10.0f,
-             viewport->WorkPos.y + viewport->WorkSize.y - 16.0f - state.stats_height),
-      ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  // The crowd draws plain surfaces: no colour view applies to it.
+  if (state.surface_view == SurfaceView::Off || state.crowd_count > 0) return;
+  const Rect view = view_on_screen(state);
+  // Above the stats overlay, which spans the bottom of narrow views.
+  ImGui::SetNextWindowPos(ImVec2(view.x + 6.0f, view.bottom() - 12.0f - state.stats_height),
+                          ImGuiCond_Always, ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.65f);
   if (ImGui::Begin("##weight_legend", nullptr, kOverlayFlags)) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -511,15 +351,17 @@ void draw_weight_legend(const ViewerState& state, const Document& doc) {
   ImGui::End();
 }
 
-// Labels next to the divider of the split view, where the side panel cannot cover them.
+// Labels next to the divider of the split view, at the top of the workspace's viewport. The
+// crowd draws one method only: no labels.
 void draw_compare_labels(const ViewerState& state) {
   const std::span<const rig::SkinningMethod> methods = methods_shown(state);
-  if (methods.size() < 2) return;
+  if (methods.size() < 2 || state.crowd_count > 0) return;
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImDrawList* draw = ImGui::GetForegroundDrawList();
-  const float view_left = single_view_left(state, viewport->Size.x);
-  const float view_width = (viewport->Size.x - view_left) / static_cast<float>(methods.size());
-  const float y = viewport->Pos.y + 12.0f;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();  // under the panels, over the 3D view
+  const Rect view = scene_view(state, viewport->Size.x, viewport->Size.y);
+  const float view_left = view.x;
+  const float view_width = view.width / static_cast<float>(methods.size());
+  const float y = viewport->Pos.y + view.y + 12.0f;
   const ImU32 background = IM_COL32(0, 0, 0, 150), text = IM_COL32(255, 255, 255, 255);
   char label[96];
   for (size_t i = 0; i < methods.size(); ++i) {
@@ -541,66 +383,62 @@ void draw_compare_labels(const ViewerState& state) {
 void draw_help_panel(ViewerState& state, const ViewerSettings& settings) {
   if (!state.show_help) return;
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(
-      ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - 8.0f, viewport->WorkPos.y + 40.0f),
-      ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
-  if (ImGui::Begin("Help", &state.show_help, ImGuiWindowFlags_AlwaysAutoResize)) {
+  // A fixed width that fits the window, the descriptions wrapped in it: an auto-sized window
+  // grows as wide as the longest row and cuts it off at the window's edge.
+  const float width = std::min(kHelpWidth, viewport->WorkSize.x - 16.0f);
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + 0.5f * viewport->WorkSize.x,
+                                 viewport->WorkPos.y + 0.5f * viewport->WorkSize.y),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(width, viewport->WorkSize.y * 0.85f), ImGuiCond_Always);
+  if (ImGui::Begin("Help", &state.show_help,
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed, 0.3f * width);
+      ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
       for (const ViewerAction& row : viewer_actions()) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(row.input.c_str());
+        ImGui::TextWrapped("%s", row.help_input.c_str());
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(row.description.c_str());
+        ImGui::TextWrapped("%s", row.help_description.c_str());
       }
       ImGui::EndTable();
     }
-    ImGui::TextDisabled(
+    ImGui::TextWrapped(
         "Layout, window size and recent files are kept in %s",
         settings.persistent() ? settings.imgui_ini_path().c_str() : "(nowhere: no HOME)");
   }
   ImGui::End();
 }
 
-void draw_side_panel(ViewerState& state, Document& doc, const ViewerSettings& settings) {
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + 8.0f, viewport->WorkPos.y + 8.0f),
-                          ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kSidePanelWidth, viewport->WorkSize.y - 16.0f),
-                           ImGuiCond_FirstUseEver);
-  const bool panel_open = ImGui::Begin("rigview");
-  const ImVec2 panel_pos = ImGui::GetWindowPos(), panel_size = ImGui::GetWindowSize();
-  state.panel_right = panel_open && panel_pos.x - viewport->Pos.x < 40.0f
-                          ? panel_pos.x - viewport->Pos.x + panel_size.x
-                          : 0.0f;
-  if (panel_open) {
-    if (!state.error_message.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-      ImGui::TextWrapped("Could not open %s", state.error_message.c_str());
-      ImGui::PopStyleColor();
-      if (ImGui::SmallButton("Dismiss")) state.error_message.clear();
-    }
-    draw_file_panel(state, doc, settings);
-    draw_animation_panel(state, doc);
-    draw_crossfade_panel(state, doc);
-    draw_display_panel(state, doc);
-    if (ImGui::Button("Help (H)")) state.show_help = !state.show_help;
-    draw_artefacts_panel(state, doc);
-    draw_compression_panel(state, doc);
-    draw_rig_health_panel(state, doc);
-    draw_teaching_aids_panel(state, doc);
-    draw_posing_panel(state, doc);
-    draw_skeleton_panel(state, doc);
+void draw_error_banner(ViewerState& state) {
+  if (state.error_message.empty()) return;
+  const Rect view = view_on_screen(state);
+  ImGui::SetNextWindowPos(ImVec2(view.x + 0.5f * view.width, view.y + 8.0f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f),
+                                      ImVec2(std::max(view.width - 16.0f, 100.0f), FLT_MAX));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  if (ImGui::Begin("##error_banner", nullptr,
+                   ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                       ImGuiWindowFlags_NoNav)) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(view.width - 40.0f, 80.0f));
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "Could not open %s",
+                       state.error_message.c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::SmallButton("Dismiss")) state.error_message.clear();
   }
   ImGui::End();
 }
 
 void draw_ui(ViewerState& state, Document& doc, const ViewerSettings& settings, double gpu_ms) {
   if (state.panels_hidden) return;
-  draw_side_panel(state, doc, settings);
+  draw_workspace(state, doc, settings);
   draw_stats_overlay(state, doc, gpu_ms);
   draw_weight_legend(state, doc);
   draw_compare_labels(state);
+  draw_error_banner(state);
   draw_help_panel(state, settings);
 }
 

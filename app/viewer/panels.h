@@ -9,26 +9,40 @@
 
 namespace rigview {
 
-// The side panel ("rigview"): error line, then every section below, and the Help button.
-void draw_side_panel(ViewerState& state, Document& doc, const ViewerSettings& settings);
+// The workspace (viewer/workspace_layout.h): the outliner on the left, the inspector on the right,
+// the timeline under the viewport, each a fixed window on its region, and the splitters between
+// them (viewer/inspector_panel.cpp). Reads and changes state.layout.
+void draw_workspace(ViewerState& state, Document& doc, const ViewerSettings& settings);
 
+// The outliner's parts (viewer/outliner_panel.cpp): the Open field and recent files, the clip
+// list with its filter, and the skeleton tree with search, selection and the mix's checkboxes.
 void draw_file_panel(ViewerState& state, const Document& doc, const ViewerSettings& settings);
-void draw_animation_panel(ViewerState& state, Document& doc);  // clips, timeline, playback
+void draw_clip_list(ViewerState& state, Document& doc);
+void draw_skeleton_panel(ViewerState& state, Document& doc);
+// The timeline (viewer/timeline_panel.cpp): play controls, speed, the scrub bar with key times,
+// and the rows under it (foot contacts, crossfade and layer weights, artefact curves).
+void draw_timeline_panel(ViewerState& state, Document& doc);
+
+// The inspector's tabs' bodies.
 void draw_crossfade_panel(ViewerState& state, Document& doc);
 void draw_display_panel(ViewerState& state, const Document& doc);  // skinning, display, weights
-void draw_skeleton_panel(ViewerState& state, Document& doc);       // joint tree and selection
-// Skinning artefacts of the current pose and clip (viewer/artefacts_panel.cpp). Sets
-// state.artefacts_open, which makes the frame loop measure (doc.artefacts) every frame.
+// Skinning artefacts of the current pose and clip (viewer/artefacts_panel.cpp). The frame loop
+// measures (doc.artefacts) every frame while state.artefacts_open (its tab is open).
 void draw_artefacts_panel(ViewerState& state, Document& doc);
 // Animation compression of every clip (viewer/artefacts_panel.cpp): tolerance, ratios, errors,
-// raw or compressed playback. Sets state.compression_open.
+// raw or compressed playback. Its tolerance slider edits state.tolerance_cm and, on release,
+// asks the document's compression for that tolerance.
 void draw_compression_panel(ViewerState& state, Document& doc);
+// The colour of a method's artefact curve (Artefacts tab and timeline).
+unsigned artefact_curve_color(rig::SkinningMethod method);
 
 // The rig doctor's findings (viewer/rig_health_panel.cpp): a traffic light per finding and one
 // for the whole rig in the header; a click selects the finding's first joint (its others are
 // highlighted while it stays selected: viewer_render.cpp), frames all its joints and shows its
 // vertices in the "affected vertices" view (SurfaceView::RigFindings).
 void draw_rig_health_panel(ViewerState& state, Document& doc);
+// The inspector's Rig health tab: the teaching aids, then the rig health panel.
+void draw_rig_health_tab(ViewerState& state, Document& doc);
 // What a click on Rig health row `finding` does (also the self-test's RIGVIEW_VIEWER_FINDING).
 void select_finding(ViewerState& state, Document& doc, int finding);
 // Teaching aids (viewer/rig_health_panel.cpp): the classic rigging bugs, simulated on a copy of
@@ -42,7 +56,10 @@ void draw_compare_labels(const ViewerState& state);
 // Every row of viewer_actions() (viewer/actions.h).
 void draw_help_panel(ViewerState& state, const ViewerSettings& settings);
 
-// All of the above, unless the panels are hidden (Tab).
+// A failed open's message over the top of the viewport, with Dismiss: the panels stay put.
+void draw_error_banner(ViewerState& state);
+
+// The workspace and the overlays (the workspace unless the panels are hidden, Tab).
 void draw_ui(ViewerState& state, Document& doc, const ViewerSettings& settings, double gpu_ms);
 
 // Tooltip naming the hovered joint (state.hovered_node), if any.

@@ -33,21 +33,21 @@ auto handle_position(P& posing, HandleId id) -> decltype(&posing.look_at_handle)
   return nullptr;
 }
 
-// The views drawn (viewer_render: the free area right of the side panel, split in equal parts
-// in compare mode), in window pixels; view `index` of `count`.
+// The views drawn (viewer_render: the workspace's viewport, split in equal parts in compare
+// mode), in window pixels; view `index` of `count`.
 rig::render::ScreenRect view_rect(const ViewerState& state, glm::vec2 display, size_t index,
                                   size_t count) {
-  const float left = single_view_left(state, display.x), width = display.x - left;
-  const rig::render::ColumnSpan c =
-      rig::render::compare_column(left, width, static_cast<int>(index), static_cast<int>(count));
-  return {c.x, 0.0f, c.width, display.y};
+  const Rect view = scene_view(state, display.x, display.y);
+  const rig::render::ColumnSpan c = rig::render::compare_column(
+      view.x, view.width, static_cast<int>(index), static_cast<int>(count));
+  return {c.x, view.y, c.width, view.height};
 }
 
 rig::render::ScreenRect view_under(const ViewerState& state, glm::vec2 display, float mouse_x) {
   const size_t count = std::max<size_t>(methods_shown(state).size(), 1);
-  const float left = single_view_left(state, display.x);
+  const Rect view = scene_view(state, display.x, display.y);
   const int column =
-      rig::render::compare_column_at(left, display.x - left, static_cast<int>(count), mouse_x);
+      rig::render::compare_column_at(view.x, view.width, static_cast<int>(count), mouse_x);
   return view_rect(state, display, static_cast<size_t>(column), count);
 }
 

@@ -235,9 +235,7 @@ void draw_posing_panel(ViewerState& state, Document& doc) {
     state.requests.make_ik_chain = -1;
     state.requests.open_posing_panel = true;
   }
-  if (state.requests.open_posing_panel) ImGui::SetNextItemOpen(true);
-  state.requests.open_posing_panel = false;
-  if (!ImGui::CollapsingHeader("Posing")) return;
+  // Drawn only while the inspector's Posing tab is open; open_posing_panel brings it forward.
   if (!state.posing_error.empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", state.posing_error.c_str());
     ImGui::SameLine();

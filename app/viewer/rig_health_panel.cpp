@@ -140,6 +140,7 @@ void draw_teaching_aids_panel(ViewerState& state, const Document& doc) {
       "Each applies a classic bug's bad code path to this file, on a copy: watch the character "
       "explode, read the Rig health panel, choose None to restore the file exactly.");
   int choice = doc.simulated_bug;
+  state.teaching_choices_y = ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y;
   bool changed = ImGui::RadioButton("None (the file as it is)", &choice, -1);
   for (size_t i = 0; i < std::size(kTeachingAids); ++i) {
     changed |= ImGui::RadioButton(kTeachingAids[i].label, &choice, static_cast<int>(i));

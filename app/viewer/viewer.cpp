@@ -4,7 +4,10 @@
 namespace rigview {
 
 Viewer::~Viewer() {
-  if (window_open_ && !self_test_.active()) settings_.save_window(platform_.geometry());
+  if (window_open_ && !self_test_.active()) {
+    settings_.save_window(platform_.geometry());
+    settings_.save_layout(state_.layout);
+  }
   crowd_renderer_.reset();
   renderer_.reset();
 }
@@ -111,6 +114,15 @@ int Viewer::open_window() {
   state_.panels_hidden = self_test_.hide_ui;
 
   settings_.load();
+  // The saved workspace, unless a self-test runs (its layout must not depend on the user's); a
+  // tab the command line asked for (--heatmap, --compressed) wins over the saved one.
+  if (!self_test_.active()) {
+    const InspectorTab asked = state_.layout.tab;
+    state_.layout = settings_.layout();
+    if (state_.artefacts_open || state_.compression_open) state_.layout.tab = asked;
+  }
+  state_.artefacts_open |= state_.layout.tab == InspectorTab::Artefacts;
+  state_.compression_open |= state_.layout.tab == InspectorTab::Compression;
   WindowGeometry geometry = settings_.window();
   if (geometry.width <= 0 || self_test_.active()) {
     geometry.width = options_.width;

@@ -165,7 +165,8 @@ void Viewer::update_compression() {
   const bool wanted = state_.compression_open || state_.surface_view == SurfaceView::Compression;
   if (!wanted && !doc_.compression()) return;
   CompressedClips& c = doc_.make_compression();
-  if (wanted) c.request(state_.tolerance_cm);
+  // Not while the tolerance slider is held: the release asks for the tolerance it chose.
+  if (wanted && !state_.tolerance_editing) c.request(state_.tolerance_cm);
   c.play_compressed(state_.play_compressed);
 }
 

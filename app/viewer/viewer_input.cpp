@@ -12,11 +12,11 @@ void Viewer::frame_model() {
   if (width <= 0 || height <= 0) return;  // minimized: framed for the vertical view only
   int window_width = 0, window_height = 0;
   platform_.window_size(window_width, window_height);
-  const float left = window_width > 0 ? single_view_left(state_, static_cast<float>(window_width)) *
-                                            static_cast<float>(width) / window_width
-                                      : 0.0f;
+  const Rect view =
+      scene_view(state_, static_cast<float>(window_width), static_cast<float>(window_height));
+  if (view.width <= 0.0f || view.height <= 0.0f) return;
   const float views = static_cast<float>(methods_shown(state_).size());
-  state_.camera.fit_width((static_cast<float>(width) - left) / static_cast<float>(height) / views);
+  state_.camera.fit_width(view.width / view.height / views);
 }
 
 // Frames the part of the mesh that joint `node` moves (render::joint_bounds).
@@ -56,7 +56,8 @@ void Viewer::handle_mouse() {
   const bool moved = dx != 0.0f || dy != 0.0f;
   if (moved && io.MouseDown[0] && !io.KeyShift) orbit_camera(state_.camera, dx, dy);
   if (moved && (io.MouseDown[2] || (io.MouseDown[0] && io.KeyShift)))
-    pan_camera(state_.camera, dx, dy, io.DisplaySize.y);
+    pan_camera(state_.camera, dx, dy,
+               scene_view(state_, io.DisplaySize.x, io.DisplaySize.y).height);
   if (io.MouseWheel != 0.0f) zoom_camera(state_.camera, io.MouseWheel);
   // A click (press and release without dragging) on a hovered joint selects it.
   if (ImGui::IsMouseReleased(0) && io.MouseDragMaxDistanceSqr[0] < 9.0f &&
@@ -74,20 +75,21 @@ void Viewer::update_hover() {
   if (!state_.show_skeleton || io.WantCaptureMouse || doc_.joint_nodes.empty()) return;
   const float width = io.DisplaySize.x, height = io.DisplaySize.y;
   if (width <= 0.0f || height <= 0.0f) return;
-  const float left = single_view_left(state_, width);
+  const Rect view = scene_view(state_, width, height);
+  if (!view.contains(io.MousePos.x, io.MousePos.y)) return;
   const int views = static_cast<int>(methods_shown(state_).size());
   const rig::render::ColumnSpan column = rig::render::compare_column(
-      left, width - left, rig::render::compare_column_at(left, width - left, views, io.MousePos.x),
+      view.x, view.width, rig::render::compare_column_at(view.x, view.width, views, io.MousePos.x),
       views);
   const float vx = column.x, vw = column.width;
-  const rig::render::Camera camera = state_.camera.camera(vw / height);
+  const rig::render::Camera camera = state_.camera.camera(vw / view.height);
   const glm::mat4 view_projection = camera.projection * camera.view;
   const std::span<const glm::mat4> world = doc_.character->world();
   float best = kPickRadiusPixels * kPickRadiusPixels;
   for (int node : doc_.joint_nodes) {
     glm::vec2 pixel;
     if (!project_to_window(view_projection, glm::vec3(world[static_cast<size_t>(node)][3]), vx,
-                           0.0f, vw, height, pixel))
+                           view.y, vw, view.height, pixel))
       continue;
     const float d2 = (pixel.x - io.MousePos.x) * (pixel.x - io.MousePos.x) +
                      (pixel.y - io.MousePos.y) * (pixel.y - io.MousePos.y);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -63,6 +64,22 @@ bool switch_renderer_model(rig::render::Renderer& renderer, const Document& curr
   return false;
 }
 
+// The workspace's viewport (window pixels, top left) in framebuffer pixels, bottom left as GL
+// counts them: the framebuffer may be larger than the window (high-DPI).
+static rig::render::Viewport scene_viewport(const ViewerState& state,
+                                            const rig::render::Viewport& framebuffer,
+                                            float window_width) {
+  if (window_width <= 0.0f) return framebuffer;
+  const float scale = static_cast<float>(framebuffer.width) / window_width;
+  const Rect r = scene_view(state, window_width, static_cast<float>(framebuffer.height) / scale);
+  rig::render::Viewport view;
+  view.x = static_cast<int>(std::lround(r.x * scale));
+  view.width = std::max(static_cast<int>(std::lround(r.width * scale)), 1);
+  view.height = std::max(static_cast<int>(std::lround(r.height * scale)), 1);
+  view.y = framebuffer.height - static_cast<int>(std::lround(r.bottom() * scale));
+  return view;
+}
+
 void update_renderer(rig::render::Renderer& renderer, const Document& doc,
                      const ViewerState& state) {
   renderer.update(*doc.character, methods_shown(state));
@@ -108,12 +125,7 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   glViewport(0, 0, viewport.width, viewport.height);
   renderer.begin_gpu_timer();
   renderer.clear(viewport, draw.background);
-  rig::render::Viewport view = viewport;
-  if (window_width > 0.0f) {
-    view.x =
-        static_cast<int>(single_view_left(state, window_width) * viewport.width / window_width);
-    view.width = std::max(viewport.width - view.x, 1);
-  }
+  const rig::render::Viewport view = scene_viewport(state, viewport, window_width);
   if (methods.size() > 1) {
     renderer.draw_compare(state.camera.camera(view.aspect()), view, draw, methods, false);
   } else {
@@ -139,12 +151,7 @@ void render_crowd_scene(rig::render::Renderer& renderer, rig::render::CrowdRende
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, viewport.width, viewport.height);
   renderer.clear(viewport, rig::render::DrawOptions{}.background);
-  rig::render::Viewport view = viewport;
-  if (window_width > 0.0f) {
-    view.x =
-        static_cast<int>(single_view_left(state, window_width) * viewport.width / window_width);
-    view.width = std::max(viewport.width - view.x, 1);
-  }
+  const rig::render::Viewport view = scene_viewport(state, viewport, window_width);
   crowd.draw(state.camera.camera(view.aspect()), view, methods_shown(state).front(),
              state.show_grid);
 }

@@ -35,9 +35,9 @@ void update_renderer(rig::render::Renderer& renderer, const Document& doc,
 void measure_cost(rig::render::Renderer& renderer, const Document& doc, ViewerState& state);
 
 // Draws the scene into the window's framebuffer (fb_* pixels; window_width in window pixels,
-// for the side panel's place): grid, surfaces, wireframe, bones, weights or artefact heat maps
-// (doc.artefacts' fields; each compare column its own method's deflation), the methods of
-// methods_shown() side by side. Times the GPU work.
+// to place the workspace's viewport, scene_view): grid, surfaces, wireframe, bones, weights or
+// artefact heat maps (doc.artefacts' fields; each compare column its own method's deflation), the
+// methods of methods_shown() side by side. Times the GPU work.
 void render_scene(rig::render::Renderer& renderer, const ViewerState& state, const Document& doc,
                   int fb_width, int fb_height, float window_width);
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace rigview {
 
@@ -29,6 +30,7 @@ void ViewerSettings::load() {
   imgui_ini_ = (folder / "imgui.ini").string();
   recent_file_ = (folder / "recent_files.txt").string();
   window_file_ = (folder / "window.txt").string();
+  layout_file_ = (folder / "layout.txt").string();
 
   std::ifstream recent(recent_file_);
   for (std::string line; std::getline(recent, line) && recent_.size() < kMaxRecent;) {
@@ -41,6 +43,10 @@ void ViewerSettings::load() {
       g.width <= 16384 && g.height <= 16384) {
     window_ = g;
   }
+  std::ifstream layout(layout_file_);
+  std::stringstream text;
+  text << layout.rdbuf();
+  layout_ = parse_layout(text.str());
 }
 
 void ViewerSettings::add_recent(const std::string& path) {
@@ -64,6 +70,13 @@ void ViewerSettings::save_window(const WindowGeometry& geometry) {
   if (!persistent()) return;
   std::ofstream out(window_file_, std::ios::trunc);
   out << geometry.x << ' ' << geometry.y << ' ' << geometry.width << ' ' << geometry.height << '\n';
+}
+
+void ViewerSettings::save_layout(const WorkspaceLayout& layout) {
+  layout_ = layout;
+  if (!persistent()) return;
+  std::ofstream out(layout_file_, std::ios::trunc);
+  out << format_layout(layout);
 }
 
 }  // namespace rigview

@@ -1,9 +1,12 @@
-// Per-user viewer state kept between runs: ImGui's layout (imgui.ini), the recent files and the
-// window geometry, all in one folder ($XDG_CONFIG_HOME/rigview, else ~/.config/rigview).
+// Per-user viewer state kept between runs: ImGui's own settings (imgui.ini), the recent files,
+// the window geometry and the workspace layout (splitters and the open inspector tab), all in one
+// folder ($XDG_CONFIG_HOME/rigview, else ~/.config/rigview).
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "viewer/workspace_layout.h"
 
 namespace rigview {
 
@@ -31,12 +34,17 @@ class ViewerSettings {
   const WindowGeometry& window() const { return window_; }
   void save_window(const WindowGeometry& geometry);
 
+  // The workspace as last saved (defaults when never saved); save_layout writes it.
+  const WorkspaceLayout& layout() const { return layout_; }
+  void save_layout(const WorkspaceLayout& layout);
+
  private:
   void save_recent() const;
 
-  std::string folder_, imgui_ini_, recent_file_, window_file_;
+  std::string folder_, imgui_ini_, recent_file_, window_file_, layout_file_;
   std::vector<std::string> recent_;
   WindowGeometry window_;
+  WorkspaceLayout layout_;
 };
 
 }  // namespace rigview

@@ -20,6 +20,9 @@ ViewerState initial_viewer_state(const Options& options) {
   s.artefacts_open = !options.heatmap.empty();
   // --compressed: play the clips compressed at --tolerance, with the Compression panel open.
   s.compression_open = s.play_compressed = options.compressed;
+  // The inspector opens on what the command line asked to see.
+  if (s.artefacts_open) s.layout.tab = InspectorTab::Artefacts;
+  if (s.compression_open) s.layout.tab = InspectorTab::Compression;
   s.tolerance_cm = static_cast<float>(options.tolerance_cm);
   s.show_skeleton = options.armature;
   return s;
@@ -50,11 +53,8 @@ void cycle_surface_view(ViewerState& state) {
       static_cast<SurfaceView>((static_cast<int>(state.surface_view) + 1) % kSurfaceViewCount);
 }
 
-float single_view_left(const ViewerState& state, float window_width) {
-  return (!state.panels_hidden && state.panel_right > 0.0f &&
-          window_width - state.panel_right >= 200.0f)
-             ? state.panel_right
-             : 0.0f;
+Rect scene_view(const ViewerState& state, float window_width, float window_height) {
+  return workspace_regions(state.layout, window_width, window_height, state.panels_hidden).viewport;
 }
 
 double crowd_clock_step(bool playing, bool scrubbing, bool rest_pose, float dt, float speed,

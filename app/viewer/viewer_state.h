@@ -13,6 +13,7 @@
 #include "render/renderer.h"
 #include "render/skinning_cost.h"
 #include "skin/skinning_method.h"
+#include "viewer/workspace_layout.h"
 
 namespace rigview {
 
@@ -32,8 +33,6 @@ enum class SurfaceView {
   RigFindings
 };
 inline constexpr int kSurfaceViewCount = 7;
-
-inline constexpr float kSidePanelWidth = 380.0f;  // first-use width of the side panel
 
 // One-shot requests that need the window, the camera's view size or the file system; the frame
 // loop serves and clears them.
@@ -95,6 +94,8 @@ struct ViewerState {
   // File panel.
   std::string open_field;      // text of the Open field
   std::string error_message;   // last failed open, shown until dismissed
+  std::string clip_filter;     // the outliner's clip filter (substring, any case)
+  std::string joint_search;    // the skeleton tree's search: matching joints as a flat list
   bool scroll_to_clip = true;  // bring the current clip into the list's view after a load
   bool scrubbing = false;      // the timeline slider is held: playback does not advance
 
@@ -103,9 +104,11 @@ struct ViewerState {
   bool artefacts_open = false;
   rig::SkinningMethod artefact_method = rig::SkinningMethod::Linear;
   // Compression panel: open (the clips are compressed in the background while it is), the
-  // tolerance, and whether playback samples the compressed clips.
+  // tolerance, and whether playback samples the compressed clips. The slider edits tolerance_cm
+  // itself; while it is held (tolerance_editing) nothing is recompressed, on release it is.
   bool compression_open = false;
   float tolerance_cm = 0.01f;
+  bool tolerance_editing = false;
   bool play_compressed = false;
 
   // Skinning cost (Measure cost, render/skinning_cost.h): draws per measurement, and the last
@@ -128,10 +131,14 @@ struct ViewerState {
   double crowd_update_cpu_ms = 0.0;  // CPU time summed over those threads
   double crowd_upload_ms = 0.0;      // palettes to the GPU
   double crowd_gpu_ms = -1.0;        // the instanced draw (< 0: no result yet)
-  // Layout as last drawn: where the side panel ends (its first-use place until drawn), the
-  // stats overlay's height (the weight legend sits above it).
-  float panel_right = 8.0f + kSidePanelWidth;
+  // The workspace: splitters and the open inspector tab (kept between runs), and the stats
+  // overlay's height as last drawn (the weight legend sits above it).
+  WorkspaceLayout layout;
+  bool select_tab = true;  // bring layout.tab forward on the next frame (start-up, requests)
   float stats_height = 50.0f;
+  // Where the Teaching aids' first choice was last drawn, from its window's top (tests check it
+  // stays put when a bug is chosen).
+  float teaching_choices_y = 0.0f;
 };
 
 // The start state for the command line: skinning methods and compare, rest pose, bones.
@@ -147,11 +154,10 @@ void toggle_compare(ViewerState& state);
 // Off → selected joint → influence count → Off.
 void cycle_surface_view(ViewerState& state);
 
-// Left edge (window pixels) of the 3D view: right of the side panel while the panel sits at
-// the window's left edge, so the framed model is not hidden behind it. In compare mode that
-// free area is what is split into the views, so none is covered; with the panels hidden (Tab)
-// the views split the whole window.
-float single_view_left(const ViewerState& state, float window_width);
+// The 3D view's rectangle (window pixels) in a window of that size: the workspace's middle
+// region, or the whole window with the panels hidden (Tab). In compare mode it is what is split
+// into the views. The renderer's viewport, picking, the handles and the overlays all use it.
+Rect scene_view(const ViewerState& state, float window_width, float window_height);
 
 // How far the crowd's clock moves this frame, so the crowd follows the timeline as the single
 // character does: while playing (and not scrubbing), by the frame's playback time dt·speed, so

@@ -50,8 +50,9 @@ void reversed_multiply(Model& model) {
       model.scene_roots.push_back(root);
       int parent = root;
       for (int original : chain) {
+        // The copy keeps the joint's own name: the rig doctor's findings and the viewer name
+        // the joints the user knows (a lookup by name still finds the original first).
         Node copy = model.nodes[size_t(original)];
-        copy.name += "_reversed";
         copy.parent = parent;
         copy.children.clear();
         copy.mesh = -1;

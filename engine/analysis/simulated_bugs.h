@@ -10,12 +10,12 @@
 //                      product, which the Character does not offer; it is simulated exactly by a
 //                      model transformation instead: for every joint j a new root node R_j with
 //                      rest matrix IBM_j (as TRS, shear kept) gets a copy of j's whole ancestor
-//                      chain (j's own node last), each copy animated by duplicates of the
-//                      original node's channels; the skin then uses the copy of j with an
-//                      identity IBM, so its skinning matrix is world(copy of j) =
-//                      IBM_j · world_j(t), every frame, on every renderer and the CPU path.
-//                      Costs Σ_j depth(j) extra nodes. The original nodes stay (and keep
-//                      driving rigid meshes). In the rest pose the result equals the correct
+//                      chain (j's own node last, each copy with its original's name), each
+//                      copy animated by duplicates of the original node's channels; the skin then
+//                      uses the copy of j with an identity IBM, so its skinning matrix is
+//                      world(copy of j) = IBM_j · world_j(t), every frame, on every renderer and
+//                      the CPU path. Costs Σ_j depth(j) extra nodes. The original nodes stay (and
+//                      keep driving rigid meshes). In the rest pose the result equals the correct
 //                      one (IBM_j · world_j = identity when rest = bind); it tears once the
 //                      character moves.
 //   ShiftedJoints      joint indices off by one: every JOINTS_n value j of every primitive drawn

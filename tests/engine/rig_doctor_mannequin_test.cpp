@@ -145,6 +145,15 @@ TEST(RigDoctor, ReversedMultiplyIsExactlyIbmTimesWorldAndIsFlagged) {
               << "joint " << j << " t " << t;
     }
   }
+  // The skin's joints are copies, named as the joints they copy, in the same order: what the
+  // findings and the viewer show are the file's names.
+  ASSERT_EQ(model.skins[0].joints.size(), clean.skins[0].joints.size());
+  for (size_t j = 0; j < clean.skins[0].joints.size(); ++j) {
+    EXPECT_NE(model.skins[0].joints[j], clean.skins[0].joints[j]) << "joint " << j;
+    EXPECT_EQ(model.nodes[size_t(model.skins[0].joints[j])].name,
+              clean.nodes[size_t(clean.skins[0].joints[j])].name)
+        << "joint " << j;
+  }
   const rig::RigDiagnosis d = rig::examine_rig(model);
   const rig::RigFinding* f = d.find("JOINT_ORDER_SUSPECT");
   ASSERT_NE(f, nullptr);
