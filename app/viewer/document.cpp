@@ -9,6 +9,7 @@
 #include "anim/joint_mask.h"
 #include "import/gltf_import.h"
 #include "load_model.h"
+#include "viewer/first_view.h"
 
 namespace rigview {
 
@@ -59,9 +60,10 @@ void Document::refresh() {
   refresh_health();
   // Bounds pose the character: only here, before the frame evaluates it, never mid-frame.
   if (!bounds_product.fresh(revisions)) {
+    // The clip the document opens on (make_document), framed over its whole length.
     rig::PoseSelection first;
-    first.clip = model->clips.empty() ? -1 : 0;
-    first.time = model->clips.empty() ? 0.0f : model->clips[0].start;
+    first.clip = model->clips.empty() ? -1 : std::max(playback.clip(), 0);
+    first.time = model->clips.empty() ? 0.0f : model->clips[size_t(first.clip)].start;
     rig::render::Bounds b = rig::render::clip_bounds(*character, first);
     if (!b.valid()) {
       character->evaluate(rig::PoseSelection{});
@@ -240,6 +242,7 @@ void make_document(const std::string& path, std::shared_ptr<const rig::Model> pr
   doc.character = std::make_unique<rig::Character>(m, doc.skin);
   doc.dqs_amounts.assign(m.nodes.size(), 0.0f);  // the mix starts as LBS
   doc.playback = rig::Playback(m);
+  if (const int start = preferred_start_clip(m); start > 0) doc.playback.select_clip(start);
   doc.model = std::move(model);
   doc.refresh();  // the framing bounds, on the document's own character, before any posing
   doc.posing = std::make_unique<Posing>(m, *doc.character);

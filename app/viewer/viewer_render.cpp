@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "render/offscreen.h"
+#include "viewer/camera_controls.h"
 
 namespace rigview {
 
@@ -115,7 +116,11 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
     view.width = std::max(viewport.width - view.x, 1);
   }
   if (methods.size() > 1) {
-    renderer.draw_compare(state.camera.camera(view.aspect()), view, draw, methods, false);
+    // Each column framed to the character, as the headless compare is (view_orbit).
+    const float w = window_width > 0.0f ? window_width : static_cast<float>(viewport.width);
+    const rig::render::OrbitCamera orbit =
+        view_orbit(state, w, w * static_cast<float>(viewport.height) / viewport.width);
+    renderer.draw_compare(orbit.camera(view.aspect()), view, draw, methods, false);
   } else {
     renderer.draw(state.camera.camera(view.aspect()), view, draw);
   }
