@@ -64,7 +64,10 @@ void Document::refresh() {
     rig::PoseSelection first;
     first.clip = model->clips.empty() ? -1 : std::max(playback.clip(), 0);
     first.time = model->clips.empty() ? 0.0f : model->clips[size_t(first.clip)].start;
-    rig::render::Bounds b = rig::render::clip_bounds(*character, first);
+    // Whole-body morph targets make the cheap bounds far too big: skin the samples instead.
+    rig::render::Bounds b = rig::render::has_morph_targets(*model)
+                                ? rig::render::exact_clip_bounds(*character, first)
+                                : rig::render::clip_bounds(*character, first);
     if (!b.valid()) {
       character->evaluate(rig::PoseSelection{});
       b = rig::render::pose_bounds(*character);

@@ -128,6 +128,33 @@ Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selectio
   return b;
 }
 
+Bounds exact_clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
+                         int samples) {
+  const rig::Model& model = character.model();
+  rig::PoseSelection sel = selection;
+  const bool animated = sel.clip >= 0 && sel.clip < static_cast<int>(model.clips.size()) &&
+                        model.clips[sel.clip].end > model.clips[sel.clip].start;
+  Bounds b;
+  if (animated && samples >= 2) {
+    const rig::Clip& clip = model.clips[sel.clip];
+    for (int i = 0; i < samples; ++i) {
+      sel.time = clip.start + (clip.end - clip.start) * float(i) / float(samples - 1);
+      character.evaluate(sel);
+      b.add(pose_bounds(character));
+    }
+  }
+  character.evaluate(selection);
+  b.add(pose_bounds(character));
+  return b;
+}
+
+bool has_morph_targets(const rig::Model& model) {
+  for (const rig::Mesh& mesh : model.meshes)
+    for (const rig::Primitive& prim : mesh.primitives)
+      if (!prim.targets.empty()) return true;
+  return false;
+}
+
 Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples,
                    std::shared_ptr<const rig::SkinLayer> skin) {
   rig::Character character(model, std::move(skin));

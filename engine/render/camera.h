@@ -94,6 +94,15 @@ std::vector<glm::mat4> rest_world_matrices(const rig::Model& model);
 // skinned) and leaves it evaluated at `selection`. Allocates the bind boxes.
 Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
                    int samples = 24);
+// The exact counterpart of clip_bounds: the union of pose_bounds (every vertex skinned, morph
+// targets applied with the clip's weights) at the same times. clip_bounds widens each vertex by
+// the sum of all its morph targets' deltas, which for animals animated by whole-body targets
+// (one target per key pose) is many times their size, and they open tiny. Skins every vertex
+// per sample: on model changes, for models with morph targets.
+Bounds exact_clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
+                         int samples = 24);
+// True when a primitive of `model` has morph targets.
+bool has_morph_targets(const rig::Model& model);
 // The same for a model alone. Sampling a pose is the Character's job (engine/anim's jobs behind
 // it), so this builds one for the poses, sharing the skin layer `skin` when given; no vertex is
 // skinned.
