@@ -128,6 +128,7 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
   glfwSetCursorPosCallback(window_, [](GLFWwindow* window, double x, double y) {
     auto* self = static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window));
     self->cursor_x_ = static_cast<float>(x), self->cursor_y_ = static_cast<float>(y);
+    self->cursor_known_ = true;
   });
   // Before ImGui's (which chains to it): a press happens where the last motion event put the
   // pointer.
@@ -135,7 +136,12 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
     auto* self = static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window));
     if (action != GLFW_PRESS || button < 0 || button >= kTrackedButtons) return;
     PointerPress& p = self->presses_[button];
-    if (p.pressed) return;  // the first press since the frame began starts the gesture
+    if (p.pressed) return;       // the first press since the frame began starts the gesture
+    if (!self->cursor_known_) {  // no motion event yet: the server's pointer is all there is
+      double x = 0.0, y = 0.0;
+      glfwGetCursorPos(window, &x, &y);
+      self->cursor_x_ = static_cast<float>(x), self->cursor_y_ = static_cast<float>(y);
+    }
     p = {true, self->cursor_x_, self->cursor_y_};
   });
   glfwSetDropCallback(window_, [](GLFWwindow* window, int count, const char** paths) {

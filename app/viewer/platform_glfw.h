@@ -68,6 +68,7 @@ class GlfwPlatform {
   static constexpr int kTrackedButtons = 3;
   PointerPress presses_[kTrackedButtons] = {};
   float cursor_x_ = 0.0f, cursor_y_ = 0.0f;  // the last motion event's position
+  bool cursor_known_ = false;
   // Keys pressed and released between two frames (a quick tap): ImGui 1.86's backend would
   // clear KeysDown before any NewFrame saw it, and a tap of Enter in a text field would be
   // lost. They are held down for one frame (begin_imgui_frame), then released.

@@ -54,6 +54,8 @@ void Viewer::handle_keyboard() {
 
 void Viewer::handle_mouse() {
   const ImGuiIO& io = ImGui::GetIO();
+  // First, as it rewrites ImGui's pointer state.
+  if (doc_.posing) handles_.feed_queued_mouse(*doc_.posing, state_);  // self-test only
   const glm::vec2 mouse(io.MousePos.x, io.MousePos.y);
   // Where each button went down; a press fed by the self-test (no window event) is where
   // ImGui puts the pointer.
@@ -61,7 +63,6 @@ void Viewer::handle_mouse() {
   const glm::vec2 left_at = left.pressed ? glm::vec2(left.x, left.y) : mouse;
   const glm::vec2 middle_at = middle.pressed ? glm::vec2(middle.x, middle.y) : mouse;
   // A handle under the press, or being dragged, takes the left button from the camera.
-  if (doc_.posing) handles_.feed_queued_mouse(*doc_.posing, state_);  // self-test only
   if (doc_.posing && handles_.handle_mouse(*doc_.posing, state_, left_at)) {
     left_drag_.cancel();
     return;

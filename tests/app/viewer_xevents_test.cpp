@@ -188,6 +188,23 @@ TEST_F(ViewerXEvents, EveryCompareColumnContainsTheCharactersJoints) {
       }
     EXPECT_GT(lit, 50) << "column " << c << " shows no character";
   }
+  // The labels stay inside their columns: across the label row, each divider between two
+  // columns is drawn as it is below the labels, not covered by a neighbour's long label.
+  const double left = p.numbers("view_left").at(0);
+  for (int c = 1; c < 4; ++c) {
+    const int edge = int(left + std::floor((w - left) * c / 4.0));
+    int line = edge, brightest = -1;  // the divider: the brightest pixel by the edge at y 60
+    for (int x = edge - 1; x <= edge + 1; ++x) {
+      const unsigned char* px = &rgb[(size_t(60) * w + x) * 3];
+      if (px[0] + px[1] + px[2] > brightest) brightest = px[0] + px[1] + px[2], line = x;
+    }
+    for (int y = 4; y < 36; ++y) {
+      const unsigned char* px = &rgb[(size_t(y) * w + line) * 3];
+      EXPECT_NEAR(px[0] + px[1] + px[2], brightest, 30)
+          << "a label covers the divider at x " << line << ", y " << y;
+      if (std::abs(px[0] + px[1] + px[2] - brightest) > 30) break;
+    }
+  }
 }
 
 // Dragging the view far up (the camera swings down) stops with the eye above the ground.
