@@ -550,6 +550,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!parse_int(v, o.animation_index) || o.animation_index < 0)
         return error = "--animation-index expects a clip index >= 0, got '" + std::string(v) + "'",
                false;
+      o.animation_index_given = true;
     } else if (a == "--animation-time") {
       if (!value(v)) return false;
       float t = 0;

@@ -43,6 +43,7 @@ struct Options {
   int bench_crowd = 0;     // --bench-crowd N: crowd frame figures for 1, 10, ... up to N (0: off)
   int width = 1280, height = 720;  // --resolution W,H
   int animation_index = 0;
+  bool animation_index_given = false;   // the viewer otherwise opens on an idle-like clip
   std::optional<float> animation_time;  // default: the clip's start
   // --skinning: rows of rig::skinning_methods(). Without compare exactly one method; with
   // compare (--skinning compare[=a,b,...]) at least two, no duplicates, drawn side by side in

@@ -9,6 +9,7 @@
 #include "anim/joint_mask.h"
 #include "import/gltf_import.h"
 #include "load_model.h"
+#include "viewer/first_view.h"
 
 namespace rigview {
 
@@ -80,11 +81,15 @@ void Document::refresh() {
   refresh_health();
   // Bounds pose the character: only here, before the frame evaluates it, never mid-frame.
   if (!bounds_product.fresh(revisions)) {
+    // The clip the document opens on (make_document), framed over its whole length.
     rig::PoseSelection first;
     const rig::ClipSet& clips = character->clips();
-    first.clip = clips.empty() ? -1 : 0;
-    first.time = clips.empty() ? 0.0f : clips[0].start;
-    rig::render::Bounds b = rig::render::clip_bounds(*character, first);
+    first.clip = clips.empty() ? -1 : std::clamp(playback.clip(), 0, int(clips.size()) - 1);
+    first.time = clips.empty() ? 0.0f : clips[size_t(first.clip)].start;
+    // Whole-body morph targets make the cheap bounds far too big: skin the samples instead.
+    rig::render::Bounds b = rig::render::has_morph_targets(*model)
+                                ? rig::render::exact_clip_bounds(*character, first)
+                                : rig::render::clip_bounds(*character, first);
     if (!b.valid()) {
       character->evaluate(rig::PoseSelection{});
       b = rig::render::pose_bounds(*character);
@@ -256,6 +261,7 @@ void make_document(const std::string& path, std::shared_ptr<const rig::Model> pr
   doc.list_clips();
   doc.dqs_amounts.assign(m.nodes.size(), 0.0f);  // the mix starts as LBS
   doc.playback = rig::Playback(doc.character->shared_clips());
+  if (const int start = preferred_start_clip(m); start > 0) doc.playback.select_clip(start);
   doc.model = std::move(model);
   doc.refresh();  // the framing bounds, on the document's own character, before any posing
   doc.posing = std::make_unique<Posing>(m, *doc.character);

@@ -367,6 +367,11 @@ void draw_compare_labels(const ViewerState& state) {
   for (size_t i = 0; i < methods.size(); ++i) {
     const rig::SkinningMethodInfo& m = rig::method_info(methods[i]);
     std::snprintf(label, sizeof label, "%s (%s)", m.label, m.description);
+    // Cut to the column (room for the padding and the divider gap), ending in "...", so
+    // neighbouring labels never overlap.
+    const float room = std::floor(view_width) - 32.0f;
+    for (size_t n = std::strlen(label); n > 4 && ImGui::CalcTextSize(label).x > room; --n)
+      std::memcpy(label + n - 4, "...", 4);
     const ImVec2 size = ImGui::CalcTextSize(label);
     // The first label sits left of the first divider, the others right of their own divider.
     float x;

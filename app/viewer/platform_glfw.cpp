@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 #include "viewer/document.h"
 
@@ -107,6 +108,12 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
   // than ImGui::IsKeyPressed: with ImGui 1.86 a press and release inside one slow frame would
   // be lost.
   glfwSetKeyCallback(window_, [](GLFWwindow* window, int key, int, int action, int mods) {
+    auto* self = static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window));
+    if (key >= 0 && key < kKeySlots) {
+      if (action == GLFW_PRESS) self->pressed_since_frame_[key] = true;
+      if (action == GLFW_RELEASE && self->pressed_since_frame_[key] && self->tap_count_ < kMaxTaps)
+        self->taps_[self->tap_count_++] = key;
+    }
     if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
     KeyPress press;
     press.key = viewer_key(key);
@@ -115,6 +122,27 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
     press.repeat = action == GLFW_REPEAT;
     if (press.key != kKeyNone)
       static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window))->queue_key(press);
+  });
+  // The pointer as the events place it, one by one. glfwGetCursorPos would not do: on X11 it
+  // asks the server where the pointer is now, past every event still queued.
+  glfwSetCursorPosCallback(window_, [](GLFWwindow* window, double x, double y) {
+    auto* self = static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window));
+    self->cursor_x_ = static_cast<float>(x), self->cursor_y_ = static_cast<float>(y);
+    self->cursor_known_ = true;
+  });
+  // Before ImGui's (which chains to it): a press happens where the last motion event put the
+  // pointer.
+  glfwSetMouseButtonCallback(window_, [](GLFWwindow* window, int button, int action, int) {
+    auto* self = static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window));
+    if (action != GLFW_PRESS || button < 0 || button >= kTrackedButtons) return;
+    PointerPress& p = self->presses_[button];
+    if (p.pressed) return;       // the first press since the frame began starts the gesture
+    if (!self->cursor_known_) {  // no motion event yet: the server's pointer is all there is
+      double x = 0.0, y = 0.0;
+      glfwGetCursorPos(window, &x, &y);
+      self->cursor_x_ = static_cast<float>(x), self->cursor_y_ = static_cast<float>(y);
+    }
+    p = {true, self->cursor_x_, self->cursor_y_};
   });
   glfwSetDropCallback(window_, [](GLFWwindow* window, int count, const char** paths) {
     auto* platform = static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window));
@@ -166,6 +194,17 @@ void GlfwPlatform::set_title(const std::string& title) {
 }
 
 void GlfwPlatform::begin_imgui_frame() {
+  ImGuiIO& io = ImGui::GetIO();
+  // Last frame's taps go up now, unless the key is down again for real.
+  for (int i = 0; i < held_tap_count_; ++i)
+    if (glfwGetKey(window_, held_taps_[i]) != GLFW_PRESS) io.KeysDown[held_taps_[i]] = false;
+  held_tap_count_ = 0;
+  for (int i = 0; i < tap_count_; ++i) {
+    io.KeysDown[taps_[i]] = true;
+    held_taps_[held_tap_count_++] = taps_[i];
+  }
+  tap_count_ = 0;
+  std::fill(std::begin(pressed_since_frame_), std::end(pressed_since_frame_), false);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -183,6 +222,13 @@ std::span<const KeyPress> GlfwPlatform::take_keys() {
   std::copy(queued_, queued_ + count, taken_);
   queued_count_ = 0;
   return {taken_, static_cast<size_t>(count)};
+}
+
+PointerPress GlfwPlatform::take_press(int button) {
+  if (button < 0 || button >= kTrackedButtons) return {};
+  const PointerPress p = presses_[button];
+  presses_[button] = {};
+  return p;
 }
 
 std::string GlfwPlatform::take_drop() {

@@ -14,6 +14,12 @@ struct GLFWwindow;
 
 namespace rigview {
 
+// A mouse button press as the window system delivered it: where the pointer was at that event.
+struct PointerPress {
+  bool pressed = false;
+  float x = 0.0f, y = 0.0f;  // window pixels, origin top left
+};
+
 class GlfwPlatform {
  public:
   GlfwPlatform() = default;
@@ -46,6 +52,10 @@ class GlfwPlatform {
   std::span<const KeyPress> take_keys();
   // The last file dropped since the last take_drop ("" when none).
   std::string take_drop();
+  // The first press of mouse `button` (0 left, 1 right, 2 middle) since the last take. ImGui
+  // 1.86 only sees the pointer where it is when the frame starts; at llvmpipe's 3 frames per
+  // second the pointer has often moved on from where the button went down.
+  PointerPress take_press(int button);
 
  private:
   GLFWwindow* window_ = nullptr;
@@ -55,6 +65,18 @@ class GlfwPlatform {
   KeyPress taken_[kMaxQueuedKeys] = {};
   int queued_count_ = 0;
   std::string dropped_;
+  static constexpr int kTrackedButtons = 3;
+  PointerPress presses_[kTrackedButtons] = {};
+  float cursor_x_ = 0.0f, cursor_y_ = 0.0f;  // the last motion event's position
+  bool cursor_known_ = false;
+  // Keys pressed and released between two frames (a quick tap): ImGui 1.86's backend would
+  // clear KeysDown before any NewFrame saw it, and a tap of Enter in a text field would be
+  // lost. They are held down for one frame (begin_imgui_frame), then released.
+  static constexpr int kKeySlots = 512;  // > GLFW_KEY_LAST
+  static constexpr int kMaxTaps = 16;
+  bool pressed_since_frame_[kKeySlots] = {};
+  int taps_[kMaxTaps] = {}, held_taps_[kMaxTaps] = {};
+  int tap_count_ = 0, held_tap_count_ = 0;
 };
 
 }  // namespace rigview

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "viewer/camera_controls.h"
+
 namespace rigview {
 
 namespace {
@@ -52,7 +54,9 @@ rig::render::ScreenRect view_under(const ViewerState& state, glm::vec2 display, 
 }
 
 rig::render::Camera view_camera(const ViewerState& state, const rig::render::ScreenRect& r) {
-  return state.camera.camera(r.width / std::max(r.height, 1.0f));
+  const ImGuiIO& io = ImGui::GetIO();
+  return view_orbit(state, io.DisplaySize.x, io.DisplaySize.y)
+      .camera(r.width / std::max(r.height, 1.0f));
 }
 
 // Every handle, in the order they are picked (the first within reach wins on a tie).
@@ -97,7 +101,24 @@ void PoseHandles::move(Posing& posing, const ViewerState& state, glm::vec2 pixel
   }
 }
 
-bool PoseHandles::handle_mouse(Posing& posing, const ViewerState& state) {
+HandleId PoseHandles::pick(const Posing& posing, const ViewerState& state, glm::vec2 pixel) const {
+  const ImGuiIO& io = ImGui::GetIO();
+  const glm::vec2 display(io.DisplaySize.x, io.DisplaySize.y);
+  const rig::render::ScreenRect rect = view_under(state, display, pixel.x);
+  const rig::render::Camera camera = view_camera(state, rect);
+  float best = kHandleRadius * kHandleRadius * 2.0f;
+  HandleId found;
+  for_each_handle(posing, [&](HandleId id) {
+    const glm::vec3* p = handle_position(posing, id);
+    glm::vec2 at;
+    if (!p || !rig::render::world_to_screen(camera, rect, *p, at)) return;
+    const glm::vec2 d = at - pixel;
+    if (glm::dot(d, d) <= best) best = glm::dot(d, d), found = id;
+  });
+  return found;
+}
+
+bool PoseHandles::handle_mouse(Posing& posing, const ViewerState& state, glm::vec2 press_at) {
   const ImGuiIO& io = ImGui::GetIO();
   const glm::vec2 mouse(io.MousePos.x, io.MousePos.y), display(io.DisplaySize.x, io.DisplaySize.y);
   if (dragged_.kind != HandleId::None) {
@@ -111,18 +132,15 @@ bool PoseHandles::handle_mouse(Posing& posing, const ViewerState& state) {
   }
   hovered_ = {};
   if (io.WantCaptureMouse || display.x <= 0.0f || display.y <= 0.0f) return false;
-  const rig::render::ScreenRect rect = view_under(state, display, mouse.x);
-  const rig::render::Camera camera = view_camera(state, rect);
-  float best = kHandleRadius * kHandleRadius * 2.0f;
-  for_each_handle(posing, [&](HandleId id) {
-    const glm::vec3* p = handle_position(posing, id);
-    glm::vec2 pixel;
-    if (!p || !rig::render::world_to_screen(camera, rect, *p, pixel)) return;
-    const glm::vec2 d = pixel - mouse;
-    if (glm::dot(d, d) <= best) best = glm::dot(d, d), hovered_ = id;
-  });
-  if (hovered_.kind == HandleId::None) return false;
-  if (io.MouseClicked[0]) begin(posing, state, hovered_, mouse, display);
+  hovered_ = pick(posing, state, mouse);
+  if (!io.MouseClicked[0]) return false;
+  // The press itself decides, wherever the pointer has got to since.
+  const HandleId pressed = pick(posing, state, press_at);
+  if (pressed.kind == HandleId::None) return false;
+  begin(posing, state, pressed, press_at, display);
+  // The part of the drag made in the press's own frame.
+  if (dragged_.kind != HandleId::None && mouse != press_at)
+    move(posing, state, mouse, mouse.y - press_at.y, io.KeyCtrl);
   return dragged_.kind != HandleId::None;
 }
 

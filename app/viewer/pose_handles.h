@@ -24,10 +24,11 @@ struct HandleId {
 
 class PoseHandles {
  public:
-  // The left mouse button over the 3D view: picks a handle under the cursor on press and drags
-  // it while held. Returns whether the handles own the mouse this frame (then the camera must
-  // not orbit, pan or select).
-  bool handle_mouse(Posing& posing, const ViewerState& state);
+  // The left mouse button over the 3D view: picks the handle under `press_at` (where the button
+  // went down, which at slow frame rates is not where the pointer is when the frame starts)
+  // and drags it while held. Returns whether the handles own the mouse this frame (then the
+  // camera must not orbit, pan or select).
+  bool handle_mouse(Posing& posing, const ViewerState& state, glm::vec2 press_at);
   // `world`: the character's node world matrices (a line from each handle's joint to it).
   void draw(const Posing& posing, const ViewerState& state, std::span<const glm::mat4> world) const;
   // A drag as the mouse makes it, for the self-test: press on handle `id` where it is drawn,
@@ -49,6 +50,7 @@ class PoseHandles {
   void begin(Posing& posing, const ViewerState& state, HandleId id, glm::vec2 pixel,
              glm::vec2 display);
   void move(Posing& posing, const ViewerState& state, glm::vec2 pixel, float dy, bool depth);
+  HandleId pick(const Posing& posing, const ViewerState& state, glm::vec2 pixel) const;
 
   struct QueuedDrag {
     HandleId id;

@@ -37,6 +37,9 @@ SelfTest self_test_from_environment() {
   t.bugs = env_string("RIGVIEW_VIEWER_BUGS");
   t.finding = env_int("RIGVIEW_VIEWER_FINDING", -1);
   t.rig_health = env_string("RIGVIEW_VIEWER_RIG_HEALTH");
+  t.state = env_string("RIGVIEW_VIEWER_STATE");
+  t.frame_ms = env_int("RIGVIEW_VIEWER_FRAME_MS", 0);
+  t.open_field = env_string("RIGVIEW_VIEWER_OPEN_FIELD");
   return t;
 }
 

@@ -12,7 +12,7 @@ struct SelfTestHookInfo {
   const char* name;
   const char* meaning;
 };
-inline constexpr std::array<SelfTestHookInfo, 14> kSelfTestHooks = {{
+inline constexpr std::array<SelfTestHookInfo, 17> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
     {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
     {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
@@ -46,6 +46,15 @@ inline constexpr std::array<SelfTestHookInfo, 14> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_EXPORT_POSE=F",
      "on the last frame, write the pose as --export-pose does and print each IK target, the "
      "look-at target and the camera's yaw and pitch on stdout"},
+    {"RIGVIEW_VIEWER_STATE=F",
+     "after every frame, replace F with what a test reads back (frame number, window, camera, "
+     "selection, clip, Open field, IK targets and their handles' pixels, per compare column its "
+     "span and the box of the projected joints), for the X-event tests "
+     "(`tests/app/viewer_xevents_test.cpp`)"},
+    {"RIGVIEW_VIEWER_FRAME_MS=N",
+     "make each frame last at least N ms, as Mesa llvmpipe's 3 to 14 frames per second do, so "
+     "input events pile up between frames"},
+    {"RIGVIEW_VIEWER_OPEN_FIELD=PATH", "start with PATH in the Open field"},
 }};
 
 struct SelfTest {
@@ -60,6 +69,9 @@ struct SelfTest {
   std::string bugs;            // ','-separated Teaching aids choices
   int finding = -1;            // Rig health row to click
   std::string rig_health;      // file for the Rig health panel's content
+  std::string state;           // RIGVIEW_VIEWER_STATE: file rewritten after every frame
+  int frame_ms = 0;            // RIGVIEW_VIEWER_FRAME_MS: shortest frame
+  std::string open_field;      // RIGVIEW_VIEWER_OPEN_FIELD
   bool active() const { return frames > 0; }
 };
 

@@ -44,6 +44,10 @@ int Viewer::load_initial(const std::string& path) {
     state_.reveal_selection = true;
   }
   rig::Playback& p = doc_.playback;
+  // Without --animation-index the document's idle-like start clip stays (viewer/first_view.h).
+  if (!options_.animation_index_given && selection.clip >= 0 && selection.blend_clip < 0 &&
+      !options_.animation_time.has_value())
+    selection.clip = p.clip(), selection.time = doc_.model->clips[size_t(p.clip())].start;
   if (selection.clip >= 0) {
     p.select_clip(selection.clip);
     p.set_time(selection.time);
@@ -110,6 +114,7 @@ int Viewer::open_window() {
       return 2;
     }
   }
+  if (!self_test_.open_field.empty()) state_.open_field = self_test_.open_field;
   state_.show_help = self_test_.help;
   state_.panels_hidden = self_test_.hide_ui;
 
@@ -261,6 +266,11 @@ int Viewer::run() {
         !write_rig_health(self_test_.rig_health))
       exit_status = 1;
     platform_.swap_buffers();
+    if (!self_test_.state.empty() && !write_self_test_state(frame)) exit_status = 1;
+    if (self_test_.frame_ms > 0) {  // a slow driver's frame: events pile up meanwhile
+      const double left = self_test_.frame_ms * 1e-3 - (platform_.time() - now);
+      if (left > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
+    }
     if (last_test_frame) break;
     if (soak_.active()) {
       soak_gl_errors_ += take_gl_errors(*renderer_) - soak_gl_errors_seen_;

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "character/crowd.h"
 #include "leak_check.h"
@@ -29,6 +30,7 @@
 #include "viewer/actions.h"
 #include "viewer/camera_controls.h"
 #include "viewer/document.h"
+#include "viewer/first_view.h"
 #include "viewer/panels.h"
 #include "viewer/platform_glfw.h"
 #include "viewer/pose_handles.h"
@@ -85,16 +87,19 @@ class Viewer {
   void evaluate_pose(const rig::PoseSelection& selection);
   // RIGVIEW_VIEWER_EXPORT_POSE: the pose as --export-pose writes it, and the posing targets.
   bool export_self_test_pose();
+  // RIGVIEW_VIEWER_STATE: what the X-event tests read back, after frame `frame` (viewer_probe.cpp).
+  bool write_self_test_state(int frame);
 
   Options options_;
   SelfTest self_test_;
   ViewerSettings settings_;
   ViewerState state_;
   Document doc_;
-  Document pending_doc_;        // scratch for loads, so a failed load leaves doc_ alone
-  std::vector<int> test_bugs_;  // RIGVIEW_VIEWER_BUGS, parsed
-  PoseHandles handles_;         // IK / look-at handles over the 3D view
-  Soak soak_;                   // RIGVIEW_VIEWER_SOAK
+  Document pending_doc_;                 // scratch for loads, so a failed load leaves doc_ alone
+  std::vector<int> test_bugs_;           // RIGVIEW_VIEWER_BUGS, parsed
+  PoseHandles handles_;                  // IK / look-at handles over the 3D view
+  PointerDrag left_drag_, middle_drag_;  // orbit (pan with Shift) and pan
+  Soak soak_;                            // RIGVIEW_VIEWER_SOAK
   double soak_start_ = 0.0;
   uint64_t soak_gl_errors_ = 0, soak_gl_errors_seen_ = 0;
   GlfwPlatform platform_;

@@ -15,14 +15,15 @@ void Viewer::frame_model() {
   const Rect view =
       scene_view(state_, static_cast<float>(window_width), static_cast<float>(window_height));
   if (view.width <= 0.0f || view.height <= 0.0f) return;
-  const float views = static_cast<float>(methods_shown(state_).size());
-  state_.camera.fit_width(view.width / view.height / views);
+  // The single view's fit: compare columns back off from it themselves (view_orbit).
+  state_.camera.fit_width(view.width / view.height);
 }
 
-// Frames the part of the mesh that joint `node` moves (render::joint_bounds).
+// Frames joint `node` with its parent and children (render::joint_neighbourhood_bounds).
 void Viewer::frame_joint(int node) {
-  state_.camera.frame(
-      rig::render::joint_bounds(*doc_.model, doc_.bind_boxes(), *doc_.character, node));
+  state_.camera.frame(rig::render::joint_neighbourhood_bounds(*doc_.model, doc_.bind_boxes(),
+                                                              *doc_.character, node));
+  state_.camera.keep_above_floor();
 }
 
 // Frames every joint Rig health row `finding` names (render::skin_joints_bounds).
@@ -35,10 +36,15 @@ void Viewer::frame_finding(int finding) {
   if (bounds.valid()) state_.camera.frame(bounds);
 }
 
+// The start view: the character's front (first_view.h), framed, the eye kept above the grid.
 void Viewer::reset_camera() {
   state_.camera = rig::render::OrbitCamera{};
   reset_camera_angles(state_.camera);
+  state_.camera.yaw = facing_yaw(*doc_.model, doc_.character->world(), state_.camera.yaw);
   frame_model();
+  const rig::render::Bounds bounds = doc_.bounds();
+  if (!crowd_ && bounds.valid()) state_.camera.floor = bounds.min.y;
+  state_.camera.keep_above_floor();
 }
 
 void Viewer::handle_keyboard() {
@@ -48,20 +54,37 @@ void Viewer::handle_keyboard() {
 
 void Viewer::handle_mouse() {
   const ImGuiIO& io = ImGui::GetIO();
-  // A handle under the cursor, or being dragged, takes the left button from the camera.
+  // First, as it rewrites ImGui's pointer state.
   if (doc_.posing) handles_.feed_queued_mouse(*doc_.posing, state_);  // self-test only
-  if (doc_.posing && handles_.handle_mouse(*doc_.posing, state_)) return;
-  if (io.WantCaptureMouse) return;
-  const float dx = io.MouseDelta.x, dy = io.MouseDelta.y;
-  const bool moved = dx != 0.0f || dy != 0.0f;
-  if (moved && io.MouseDown[0] && !io.KeyShift) orbit_camera(state_.camera, dx, dy);
-  if (moved && (io.MouseDown[2] || (io.MouseDown[0] && io.KeyShift)))
-    pan_camera(state_.camera, dx, dy,
-               scene_view(state_, io.DisplaySize.x, io.DisplaySize.y).height);
+  const glm::vec2 mouse(io.MousePos.x, io.MousePos.y);
+  // Where each button went down; a press fed by the self-test (no window event) is where
+  // ImGui puts the pointer.
+  const PointerPress left = platform_.take_press(0), middle = platform_.take_press(2);
+  const glm::vec2 left_at = left.pressed ? glm::vec2(left.x, left.y) : mouse;
+  const glm::vec2 middle_at = middle.pressed ? glm::vec2(middle.x, middle.y) : mouse;
+  // A handle under the press, or being dragged, takes the left button from the camera.
+  if (doc_.posing && handles_.handle_mouse(*doc_.posing, state_, left_at)) {
+    left_drag_.cancel();
+    return;
+  }
+  if (io.WantCaptureMouse) {
+    left_drag_.cancel(), middle_drag_.cancel();
+    return;
+  }
+  // Orbit and pan only once a drag has left its press point: a click never turns the view.
+  const glm::vec2 l = left_drag_.update(io.MouseDown[0], io.MouseClicked[0], left_at, mouse);
+  const glm::vec2 m = middle_drag_.update(io.MouseDown[2], io.MouseClicked[2], middle_at, mouse);
+  const float view_height = scene_view(state_, io.DisplaySize.x, io.DisplaySize.y).height;
+  if (l != glm::vec2(0.0f)) {
+    if (io.KeyShift)
+      pan_camera(state_.camera, l.x, l.y, view_height);
+    else
+      orbit_camera(state_.camera, l.x, l.y);
+  }
+  if (m != glm::vec2(0.0f)) pan_camera(state_.camera, m.x, m.y, view_height);
   if (io.MouseWheel != 0.0f) zoom_camera(state_.camera, io.MouseWheel);
   // A click (press and release without dragging) on a hovered joint selects it.
-  if (ImGui::IsMouseReleased(0) && io.MouseDragMaxDistanceSqr[0] < 9.0f &&
-      state_.hovered_node >= 0) {
+  if (left_drag_.clicked && state_.hovered_node >= 0) {
     state_.selected_node = state_.hovered_node;
     state_.reveal_selection = true;
   }
@@ -82,7 +105,7 @@ void Viewer::update_hover() {
       view.x, view.width, rig::render::compare_column_at(view.x, view.width, views, io.MousePos.x),
       views);
   const float vx = column.x, vw = column.width;
-  const rig::render::Camera camera = state_.camera.camera(vw / view.height);
+  const rig::render::Camera camera = view_orbit(state_, width, height).camera(vw / view.height);
   const glm::mat4 view_projection = camera.projection * camera.view;
   const std::span<const glm::mat4> world = doc_.character->world();
   float best = kPickRadiusPixels * kPickRadiusPixels;

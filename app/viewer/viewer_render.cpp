@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "render/offscreen.h"
+#include "viewer/camera_controls.h"
 
 namespace rigview {
 
@@ -127,7 +128,11 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   renderer.clear(viewport, draw.background);
   const rig::render::Viewport view = scene_viewport(state, viewport, window_width);
   if (methods.size() > 1) {
-    renderer.draw_compare(state.camera.camera(view.aspect()), view, draw, methods, false);
+    // Each column framed to the character, as the headless compare is (view_orbit).
+    const float w = window_width > 0.0f ? window_width : static_cast<float>(viewport.width);
+    const rig::render::OrbitCamera orbit =
+        view_orbit(state, w, w * static_cast<float>(viewport.height) / viewport.width);
+    renderer.draw_compare(orbit.camera(view.aspect()), view, draw, methods, false);
   } else {
     renderer.draw(state.camera.camera(view.aspect()), view, draw);
   }

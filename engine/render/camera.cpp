@@ -128,6 +128,33 @@ Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selectio
   return b;
 }
 
+Bounds exact_clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
+                         int samples) {
+  const rig::Model& model = character.model();
+  rig::PoseSelection sel = selection;
+  const bool animated = sel.clip >= 0 && sel.clip < static_cast<int>(model.clips.size()) &&
+                        model.clips[sel.clip].end > model.clips[sel.clip].start;
+  Bounds b;
+  if (animated && samples >= 2) {
+    const rig::Clip& clip = model.clips[sel.clip];
+    for (int i = 0; i < samples; ++i) {
+      sel.time = clip.start + (clip.end - clip.start) * float(i) / float(samples - 1);
+      character.evaluate(sel);
+      b.add(pose_bounds(character));
+    }
+  }
+  character.evaluate(selection);
+  b.add(pose_bounds(character));
+  return b;
+}
+
+bool has_morph_targets(const rig::Model& model) {
+  for (const rig::Mesh& mesh : model.meshes)
+    for (const rig::Primitive& prim : mesh.primitives)
+      if (!prim.targets.empty()) return true;
+  return false;
+}
+
 Bounds clip_bounds(const rig::Model& model, const rig::PoseSelection& selection, int samples,
                    std::shared_ptr<const rig::SkinLayer> skin) {
   rig::Character character(model, std::move(skin));
@@ -164,6 +191,33 @@ void OrbitCamera::fit_width(float view_aspect) {
   if (!(view_aspect > 0.0f) || view_aspect >= 1.0f) return;  // wider than tall: frame() fits
   const float half_fov_x = std::atan(view_aspect * std::tan(0.5f * fov_y));
   distance = std::max(distance, scene_radius / std::sin(half_fov_x) * 1.05f);
+}
+
+void OrbitCamera::keep_above_floor() {
+  if (!(floor > 0.5f * kNoFloor) || !(distance > 0.0f)) return;
+  const float clearance = 0.01f * std::max(scene_radius, 1e-4f);
+  // eye.y = target.y + distance · sin(pitch) >= floor + clearance.
+  const float lowest_sine = (floor + clearance - target.y) / distance;
+  if (lowest_sine <= -1.0f) return;
+  const float lowest = std::asin(std::min(lowest_sine, std::sin(kMaxOrbitPitch)));
+  pitch = std::max(pitch, lowest);
+}
+
+namespace {
+// Distance at which a unit sphere fits both fields of view of a view `aspect` wide.
+float unit_fit_distance(float fov_y, float aspect) {
+  const float half_y = 0.5f * fov_y;
+  const float half_x = std::atan(std::max(aspect, 1e-4f) * std::tan(half_y));
+  return 1.0f / std::sin(std::min(half_x, half_y));
+}
+}  // namespace
+
+OrbitCamera column_orbit(const OrbitCamera& orbit, float view_aspect, int count) {
+  OrbitCamera c = orbit;
+  if (count <= 1 || !(view_aspect > 0.0f)) return c;
+  c.distance *= unit_fit_distance(orbit.fov_y, view_aspect / float(count)) /
+                unit_fit_distance(orbit.fov_y, view_aspect);
+  return c;
 }
 
 glm::vec3 OrbitCamera::eye() const {
@@ -238,6 +292,27 @@ Bounds skin_joints_bounds(const rig::Model& model, const BindBoxes& boxes,
   box.min = glm::min(box.min, c - glm::vec3(r));
   box.max = glm::max(box.max, c + glm::vec3(r));
   return box;
+}
+
+Bounds joint_neighbourhood_bounds(const rig::Model& model, const BindBoxes& boxes,
+                                  const rig::Character& character, int node) {
+  if (node < 0 || size_t(node) >= model.nodes.size()) return {};
+  for (size_t s = 0; s < model.skins.size(); ++s) {
+    const std::vector<int>& joints = model.skins[s].joints;
+    const auto slot = [&](int n) {
+      return int(std::find(joints.begin(), joints.end(), n) - joints.begin());
+    };
+    const int self = slot(node);
+    if (size_t(self) >= joints.size()) continue;
+    std::vector<int> near{self};
+    const rig::Node& n = model.nodes[size_t(node)];
+    if (const int parent = slot(n.parent); n.parent >= 0 && size_t(parent) < joints.size())
+      near.push_back(parent);
+    for (const int child : n.children)
+      if (const int c = slot(child); size_t(c) < joints.size()) near.push_back(c);
+    return skin_joints_bounds(model, boxes, character, int(s), near);
+  }
+  return joint_bounds(model, boxes, character, node);
 }
 
 bool world_to_screen(const Camera& camera, const ScreenRect& rect, glm::vec3 world,

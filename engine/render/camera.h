@@ -78,6 +78,13 @@ Bounds joint_bounds(const rig::Model& model, const BindBoxes& boxes,
 Bounds skin_joints_bounds(const rig::Model& model, const BindBoxes& boxes,
                           const rig::Character& character, int skin, std::span<const int> joints);
 
+// Joint node `node` with its neighbours: the skin_joints_bounds of the joint, its parent and its
+// children (those that are joints of the first skin that has `node`). Framing a hand alone
+// fills the screen with it; with its forearm and fingers the viewer still sees where it is.
+// joint_bounds when `node` is in no skin. Allocates a few indices: on a click, not per frame.
+Bounds joint_neighbourhood_bounds(const rig::Model& model, const BindBoxes& boxes,
+                                  const rig::Character& character, int node);
+
 // Node world matrices of the rest pose (Node::rest, shear included). Allocates.
 std::vector<glm::mat4> rest_world_matrices(const rig::Model& model);
 
@@ -87,6 +94,15 @@ std::vector<glm::mat4> rest_world_matrices(const rig::Model& model);
 // skinned) and leaves it evaluated at `selection`. Allocates the bind boxes.
 Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
                    int samples = 24);
+// The exact counterpart of clip_bounds: the union of pose_bounds (every vertex skinned, morph
+// targets applied with the clip's weights) at the same times. clip_bounds widens each vertex by
+// the sum of all its morph targets' deltas, which for animals animated by whole-body targets
+// (one target per key pose) is many times their size, and they open tiny. Skins every vertex
+// per sample: on model changes, for models with morph targets.
+Bounds exact_clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
+                         int samples = 24);
+// True when a primitive of `model` has morph targets.
+bool has_morph_targets(const rig::Model& model);
 // The same for a model alone. Sampling a pose is the Character's job (engine/anim's jobs behind
 // it), so this builds one for the poses, sharing the skin layer `skin` when given; no vertex is
 // skinned.
@@ -132,6 +148,9 @@ struct Camera {
 
 // Orbit camera around `target`. frame() places it so `bounds` fills the view and picks
 // near/far planes that keep depth precision (far/near stays well under 10^4).
+inline constexpr float kMaxOrbitPitch = 1.55f;  // just under 90 degrees: the view never flips
+inline constexpr float kNoFloor = -1e30f;
+
 struct OrbitCamera {
   glm::vec3 target{0.0f};
   float distance = 3.0f;
@@ -139,14 +158,27 @@ struct OrbitCamera {
   float pitch = 0.25f;        // radians, positive looks down at the model
   float fov_y = 0.7854f;      // radians (45 degrees)
   float scene_radius = 1.0f;  // for near/far
+  // World height the eye stays above (the ground grid's); kNoFloor: none. Looking up at a
+  // character from under its ground shows the grid from behind and nothing a user wants.
+  float floor = kNoFloor;
 
   void frame(const Bounds& bounds);
+  // Raises the pitch, as little as needed, so the eye stays a hundredth of the scene radius
+  // above `floor` (never past kMaxOrbitPitch; a target below the floor gets that pitch).
+  void keep_above_floor();
   // After frame(): backs off (never closer) so the framed sphere also fits the horizontal field
   // of view of a view `view_aspect` (width / height) wide: a portrait window, a compare column.
   void fit_width(float view_aspect);
   glm::vec3 eye() const;
   Camera camera(float aspect) const;
 };
+
+// Compare mode: `count` columns side by side in a view `view_aspect` (width / height) wide. Each
+// column's camera backs off from `orbit` by the ratio of the distances that fit the framed
+// sphere (scene_radius) in one column and in the whole view, so a column shows what the single
+// view shows, zoom and pan kept, instead of cropping the character to a narrow slice.
+// `orbit` itself for one view.
+OrbitCamera column_orbit(const OrbitCamera& orbit, float view_aspect, int count);
 
 // Screen <-> world for picking and dragging things in a view (viewer handles). A ScreenRect is a
 // view's rectangle in window pixels with the origin at the TOP left (mouse coordinates), unlike

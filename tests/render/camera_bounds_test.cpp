@@ -110,6 +110,34 @@ TEST(Bounds, MorphTargetDeltasWidenTheBindBoxes) {
   EXPECT_NEAR(b.max.y, 3.0f, 1e-6f);
 }
 
+// An animal animated by whole-body morph targets: ten targets each lifting the top corner by 2,
+// one of them on. The cheap bounds widen by all ten (1 + 10 × 2 = 21 high) and frame it tiny;
+// the exact ones hold the shape as it is drawn (1 + 2 = 3).
+TEST(Bounds, ExactClipBoundsApplyTheMorphWeightsInsteadOfEveryTarget) {
+  Model model = shifted_box();
+  model.draws[0].skin = -1;
+  model.nodes[0].skin = -1;
+  MorphTarget target;
+  target.positions.assign(8, glm::vec3(0.0f));
+  target.positions[7] = glm::vec3(0.0f, 2.0f, 0.0f);
+  model.meshes[0].primitives[0].targets.assign(10, target);
+  model.meshes[0].default_weights.assign(10, 0.0f);
+  model.nodes[0].morph_offset = 0;
+  model.nodes[0].morph_count = 10;
+  model.morph_weight_count = 10;
+  model.rest_morph_weights.assign(10, 0.0f);
+  model.rest_morph_weights[3] = 1.0f;
+  ASSERT_TRUE(has_morph_targets(model));
+  EXPECT_FALSE(has_morph_targets(shifted_box()));
+  Character character(model);
+  const Bounds exact = exact_clip_bounds(character, PoseSelection{});
+  ASSERT_TRUE(exact.valid());
+  EXPECT_NEAR(exact.max.y, 3.0f, 1e-5f);
+  EXPECT_NEAR(exact.min.y, 0.0f, 1e-5f);
+  EXPECT_NEAR(exact.max.x, 1.0f, 1e-5f);
+  EXPECT_NEAR(clip_bounds(character, PoseSelection{}).max.y, 21.0f, 1e-5f);
+}
+
 // Framing a clip from joint boxes: it holds the exact skinned bounds of every sampled pose, is
 // not much larger, and leaves the character at the selection.
 TEST(Bounds, ClipBoundsHoldEverySampledPoseAndLeaveTheCharacterAtTheSelection) {

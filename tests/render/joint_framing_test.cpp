@@ -140,5 +140,29 @@ TEST(JointFraming, AFindingsOtherJointsGetASmallerHighlight) {
   EXPECT_EQ(differing(a, c), 0u);
 }
 
+// "Select and frame it" frames the joint with its parent and children: joint 1 (node 2) of a
+// chain whose joint 0 carries the box at (10, 0, 0) and whose joints 1, 2 sit bare at
+// (10, 5, 0) and (10, 6, 0). Framed alone, joint 1 would be a point widened to ± a tenth of the
+// rest size; with its neighbours it spans the box up to its child.
+TEST(JointFraming, AJointIsFramedWithItsParentAndChildren) {
+  std::vector<ChainJoint> chain(3);
+  chain[0].translation = glm::vec3(10.0f, 0.0f, 0.0f);
+  chain[1].translation = glm::vec3(0.0f, 5.0f, 0.0f);
+  chain[2].translation = glm::vec3(0.0f, 1.0f, 0.0f);
+  const Model model = test::box_on_chain(chain, {0, 1, 3, 0, 3, 2});
+  Character character(model);
+  character.evaluate(PoseSelection{});
+  const BindBoxes boxes = bind_boxes(model, character.skin_meshes());
+
+  expect_box(joint_neighbourhood_bounds(model, boxes, character, 2), {9.0f, 0.0f, -0.25f},
+             {11.0f, 6.0f, 0.25f});
+  // The leaf joint 2 (node 3): itself and its parent, two points 1 apart on y, widened on x
+  // and z to ± a tenth of the rest size (half the box's diagonal sqrt(2² + 1² + 0.5²)).
+  const float r = 0.1f * 0.5f * std::sqrt(4.0f + 1.0f + 0.25f);
+  expect_box(joint_neighbourhood_bounds(model, boxes, character, 3), {10.0f - r, 5.0f, -r},
+             {10.0f + r, 6.0f, r});
+  EXPECT_FALSE(joint_neighbourhood_bounds(model, boxes, character, 99).valid());
+}
+
 }  // namespace
 }  // namespace rig::render

@@ -1,0 +1,72 @@
+// RIGVIEW_VIEWER_STATE: the viewer's state after a frame, for tests that drive the real window
+// with X events (tests/app/viewer_xevents_test.cpp) and read back what the events did. One
+// "key values..." line each; written to a scratch file and renamed, so a reader polling the file
+// never sees half of it.
+#include <cstdio>
+#include <filesystem>
+
+#include "viewer/viewer_app.h"
+
+namespace rigview {
+
+bool Viewer::write_self_test_state(int frame) {
+  const std::string scratch = self_test_.state + ".part";
+  std::FILE* f = std::fopen(scratch.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "rigview: error: %s: cannot write\n", scratch.c_str());
+    return false;
+  }
+  const ImGuiIO& io = ImGui::GetIO();
+  const float width = io.DisplaySize.x, height = io.DisplaySize.y;
+  const rig::render::OrbitCamera& c = state_.camera;
+  std::fprintf(f, "frame %d\n", frame);
+  std::fprintf(f, "window %.1f %.1f\n", double(width), double(height));
+  std::fprintf(f, "camera yaw %.6f pitch %.6f distance %.6f eye_y %.6f floor %.6f\n", double(c.yaw),
+               double(c.pitch), double(c.distance), double(c.eye().y), double(c.floor));
+  std::fprintf(
+      f, "selected %s\n",
+      state_.selected_node >= 0 ? doc_.node_labels[size_t(state_.selected_node)].c_str() : "-");
+  std::fprintf(f, "document %s\n", doc_.path.c_str());
+  const int clip = doc_.playback.clip();
+  std::fprintf(f, "clip %s\n",
+               clip >= 0 && size_t(clip) < doc_.clip_labels.size()
+                   ? doc_.clip_labels[size_t(clip)].c_str()
+                   : "-");
+  std::fprintf(f, "open_field %s\n", state_.open_field.c_str());
+  std::fprintf(f, "want_text_input %d\n", io.WantTextInput ? 1 : 0);
+
+  const Rect view = scene_view(state_, width, height);
+  const int views = static_cast<int>(methods_shown(state_).size());
+  const rig::render::OrbitCamera orbit = view_orbit(state_, width, height);
+  const std::span<const glm::mat4> world = doc_.character->world();
+  std::fprintf(f, "view %.1f %.1f %.1f %.1f\ncolumns %d\n", double(view.x), double(view.y),
+               double(view.width), double(view.height), views);
+  for (int v = 0; v < views && view.width > 0.0f && view.height > 0.0f; ++v) {
+    const rig::render::ColumnSpan col = rig::render::compare_column(view.x, view.width, v, views);
+    const rig::render::ScreenRect rect{col.x, view.y, col.width, view.height};
+    const rig::render::Camera camera = orbit.camera(col.width / view.height);
+    glm::vec2 lo(1e30f), hi(-1e30f);
+    for (const int node : doc_.joint_nodes) {
+      glm::vec2 pixel;
+      if (!rig::render::world_to_screen(camera, rect, glm::vec3(world[size_t(node)][3]), pixel))
+        continue;
+      lo = glm::min(lo, pixel), hi = glm::max(hi, pixel);
+    }
+    std::fprintf(f, "column %d x %.1f width %.1f joints %.1f %.1f %.1f %.1f\n", v, double(col.x),
+                 double(col.width), double(lo.x), double(lo.y), double(hi.x), double(hi.y));
+    if (v != 0 || !doc_.posing) continue;
+    for (size_t i = 0; i < doc_.posing->ik_count(); ++i) {
+      const glm::vec3 t = doc_.posing->ik(i).target;
+      glm::vec2 pixel(-1.0f);
+      rig::render::world_to_screen(camera, rect, t, pixel);
+      std::fprintf(f, "ik %zu target %.6f %.6f %.6f pixel %.1f %.1f\n", i, double(t.x), double(t.y),
+                   double(t.z), double(pixel.x), double(pixel.y));
+    }
+  }
+  const bool ok = std::fclose(f) == 0;
+  std::error_code ec;
+  std::filesystem::rename(scratch, self_test_.state, ec);
+  return ok && !ec;
+}
+
+}  // namespace rigview
