@@ -108,43 +108,42 @@ std::vector<glm::mat4> rest_world_matrices(const rig::Model& model) {
   return world;
 }
 
-Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selection, int samples) {
-  const rig::Model& model = character.model();
-  const BindBoxes boxes = bind_boxes(model, character.skin_meshes());
-  rig::PoseSelection sel = selection;
-  const bool animated = sel.clip >= 0 && sel.clip < static_cast<int>(model.clips.size()) &&
-                        model.clips[sel.clip].end > model.clips[sel.clip].start;
-  Bounds b;
-  if (animated && samples >= 2) {
-    const rig::Clip& clip = model.clips[sel.clip];
-    for (int i = 0; i < samples; ++i) {
+namespace {
+
+// Poses `character` at `samples` times spread over the selected clip of its clip set (when it
+// has length), then at `selection` itself, calling add_pose() after each.
+template <typename AddPose>
+void over_clip(rig::Character& character, const rig::PoseSelection& selection, int samples,
+               AddPose&& add_pose) {
+  const rig::ClipSet& clips = character.clips();
+  if (samples >= 2 && clips.valid(selection.clip)) {
+    const rig::ClipEntry& clip = clips[size_t(selection.clip)];
+    rig::PoseSelection sel = selection;
+    for (int i = 0; clip.end > clip.start && i < samples; ++i) {
       sel.time = clip.start + (clip.end - clip.start) * float(i) / float(samples - 1);
       character.evaluate(sel);
-      b.add(posed_bounds(model, boxes, character.world()));
+      add_pose();
     }
   }
   character.evaluate(selection);
-  b.add(posed_bounds(model, boxes, character.world()));
+  add_pose();
+}
+
+}  // namespace
+
+Bounds clip_bounds(rig::Character& character, const rig::PoseSelection& selection, int samples) {
+  const rig::Model& model = character.model();
+  const BindBoxes boxes = bind_boxes(model, character.skin_meshes());
+  Bounds b;
+  over_clip(character, selection, samples,
+            [&] { b.add(posed_bounds(model, boxes, character.world())); });
   return b;
 }
 
 Bounds exact_clip_bounds(rig::Character& character, const rig::PoseSelection& selection,
                          int samples) {
-  const rig::Model& model = character.model();
-  rig::PoseSelection sel = selection;
-  const bool animated = sel.clip >= 0 && sel.clip < static_cast<int>(model.clips.size()) &&
-                        model.clips[sel.clip].end > model.clips[sel.clip].start;
   Bounds b;
-  if (animated && samples >= 2) {
-    const rig::Clip& clip = model.clips[sel.clip];
-    for (int i = 0; i < samples; ++i) {
-      sel.time = clip.start + (clip.end - clip.start) * float(i) / float(samples - 1);
-      character.evaluate(sel);
-      b.add(pose_bounds(character));
-    }
-  }
-  character.evaluate(selection);
-  b.add(pose_bounds(character));
+  over_clip(character, selection, samples, [&] { b.add(pose_bounds(character)); });
   return b;
 }
 
