@@ -49,8 +49,10 @@ inline constexpr std::array<SelfTestHookInfo, 17> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_STATE=F",
      "after every frame, replace F with what a test reads back (frame number, window, camera, "
      "selection, clip, Open field, IK targets and their handles' pixels, per compare column its "
-     "span and the box of the projected joints), for the X-event tests "
-     "(`tests/app/viewer_xevents_test.cpp`)"},
+     "span and the box of the projected joints, the inspector's region and open tab, the "
+     "compression tolerance and what was asked, the simulated bug and where its choices start, "
+     "the GL error count), for the X-event tests (`tests/app/viewer_xevents_test.cpp`, "
+     "`viewer_xevents_tour_test.cpp`)"},
     {"RIGVIEW_VIEWER_FRAME_MS=N",
      "make each frame last at least N ms, as Mesa llvmpipe's 3 to 14 frames per second do, so "
      "input events pile up between frames"},

@@ -107,6 +107,7 @@ class Viewer {
   // Declared after the platform: destroyed first, while the GL context still exists.
   std::unique_ptr<rig::render::Renderer> renderer_;
   std::unique_ptr<rig::render::CrowdRenderer> crowd_renderer_;  // --crowd only
+  uint64_t probe_gl_errors_ = 0;  // GL errors the state file's writer drained (release builds)
   std::unique_ptr<rig::Crowd> crowd_;
   // What the crowd was made from (document inputs it reads). The renderer follows the skin
   // layer's own revision (Renderer::update uploads its edits).

@@ -2,6 +2,8 @@
 // with X events (tests/app/viewer_xevents_test.cpp) and read back what the events did. One
 // "key values..." line each; written to a scratch file and renamed, so a reader polling the file
 // never sees half of it.
+#include <glad/gl.h>
+
 #include <cstdio>
 #include <filesystem>
 
@@ -34,6 +36,30 @@ bool Viewer::write_self_test_state(int frame) {
                    : "-");
   std::fprintf(f, "open_field %s\n", state_.open_field.c_str());
   std::fprintf(f, "want_text_input %d\n", io.WantTextInput ? 1 : 0);
+
+  // The inspector's region and open tab (the tour clicks each tab by its position), the
+  // compression tolerance and what was asked of the session (the slider's value after release),
+  // the simulated bug and where its choices start in the tab (the teaching aids' radio buttons).
+  const Rect inspector =
+      workspace_regions(state_.layout, width, height, state_.panels_hidden).inspector;
+  std::fprintf(f, "inspector %.1f %.1f %.1f %.1f\ntab %s\n", double(inspector.x),
+               double(inspector.y), double(inspector.width), double(inspector.height),
+               inspector_tab_name(state_.layout.tab));
+  const CompressedClips* compression = doc_.compression();
+  std::fprintf(f,
+               "compression tolerance_cm %.6f editing %d requested %.6f session %.6f running %d\n",
+               double(state_.tolerance_cm), state_.tolerance_editing ? 1 : 0,
+               compression ? compression->requested_tolerance : -1.0,
+               compression ? compression->session.tolerance_cm() : -1.0,
+               compression && compression->session.running() ? 1 : 0);
+  std::fprintf(f, "simulated_bug %d\nteaching_choices_y %.1f\n", doc_.simulated_bug,
+               double(state_.teaching_choices_y));
+  // GL errors: the renderer's count (checked after each pass in debug builds) plus any still
+  // pending now, drained here so a release build's errors are counted too.
+  for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) ++probe_gl_errors_;
+  std::fprintf(f, "gl_errors %llu\n",
+               static_cast<unsigned long long>((renderer_ ? renderer_->gl_error_count() : 0) +
+                                               probe_gl_errors_));
 
   const Rect view = scene_view(state_, width, height);
   const int views = static_cast<int>(methods_shown(state_).size());
