@@ -15,49 +15,18 @@
 
 namespace {
 
-namespace fs = std::filesystem;
 using rig::test::ViewerProbe;
-using rig::test::XViewerSession;
 
 const std::string kMannequin = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
 const std::string kTwistArm = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
 constexpr int kSlowFrameMs = 300;  // llvmpipe's pace on a big window
 
-class ViewerXEvents : public ::testing::Test {
+class ViewerXEvents : public rig::test::XViewerTest {
  protected:
   void SetUp() override {
-    if (const std::string why = XViewerSession::unavailable(); !why.empty())
-      GTEST_SKIP() << why << ": X-event viewer tests skipped";
-    dir_ = fs::temp_directory_path() /
-           ("rigview_xevents_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    session_ = std::make_unique<XViewerSession>(dir_);
+    XViewerTest::SetUp();
+    if (!IsSkipped()) new_session();
   }
-  void TearDown() override {
-    if (session_) {
-      if (!HasFailure() && !IsSkipped()) {
-        EXPECT_EQ(session_->quit(), 0) << "Ctrl+Q: " << session_->viewer_log();
-      }
-      session_->stop();
-    }
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
-
-  // Waits until the viewer has just finished a frame, so what is sent next reaches it in one
-  // batch before its next frame (a frame lasts kSlowFrameMs).
-  void at_frame_start(ViewerProbe* probe = nullptr) {
-    ASSERT_EQ(session_->wait_frames(1, probe), "");
-  }
-  ViewerProbe after_frames(int frames) {
-    ViewerProbe p;
-    EXPECT_EQ(session_->wait_frames(frames, &p), "");
-    return p;
-  }
-
-  fs::path dir_;
-  std::unique_ptr<XViewerSession> session_;
 };
 
 // The user moves onto the IK target and presses and starts dragging before the viewer draws

@@ -18,9 +18,7 @@
 
 namespace {
 
-namespace fs = std::filesystem;
 using rig::test::ViewerProbe;
-using rig::test::XViewerSession;
 
 const std::string kMannequin = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
 const std::string kTwistArm = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
@@ -40,35 +38,10 @@ int tab_centre_x(size_t i) {
 }
 constexpr int kTabCentreY = kPad + kFrameHeight / 2;
 
-class ViewerXEventsTour : public ::testing::Test {
+class ViewerXEventsTour : public rig::test::XViewerTest {
  protected:
-  void SetUp() override {
-    if (const std::string why = XViewerSession::unavailable(); !why.empty())
-      GTEST_SKIP() << why << ": X-event viewer tests skipped";
-    dir_ = fs::temp_directory_path() /
-           ("rigview_xtour_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (session_) {
-      if (!HasFailure() && !IsSkipped()) {
-        EXPECT_EQ(session_->quit(), 0) << "Ctrl+Q: " << session_->viewer_log();
-      }
-      session_->stop();
-    }
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
   std::string start(const std::string& model, int width = 1280, int height = 720) {
-    if (session_) session_->stop();
-    session_ = std::make_unique<XViewerSession>(dir_);
-    return session_->start({model}, {}, kFrameMs, width, height);
-  }
-  ViewerProbe after_frames(int frames) {
-    ViewerProbe p;
-    EXPECT_EQ(session_->wait_frames(frames, &p), "");
-    return p;
+    return new_session().start({model}, {}, kFrameMs, width, height);
   }
   // A person's click at a slow frame rate: the pointer rests, then the button goes down in one
   // frame and up in the next.
@@ -94,9 +67,6 @@ class ViewerXEventsTour : public ::testing::Test {
     if (r.size() != 4u) return p;
     return click(int(r[0]) + tab_centre_x(i), int(r[1]) + kTabCentreY);
   }
-
-  fs::path dir_;
-  std::unique_ptr<XViewerSession> session_;
 };
 
 // Compression tab, then the slider dragged from its grab to two thirds of its travel and

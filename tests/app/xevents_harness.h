@@ -13,6 +13,7 @@
 #include <X11/keysym.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -351,6 +353,51 @@ class XViewerSession {
   Display* display_ = nullptr;
   Window window_ = 0;
   int origin_x_ = 0, origin_y_ = 0;
+};
+
+// The fixture of the X-event suites: a folder of its own per test (kept when the test fails, for
+// the viewer's log and state), the session the test starts, and on a passing test a real Ctrl+Q
+// that must exit 0. Skips when Xvfb or libXtst is missing.
+class XViewerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const std::string why = XViewerSession::unavailable(); !why.empty())
+      GTEST_SKIP() << why << ": X-event viewer tests skipped";
+    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() /
+           ("rigview_xevents_" + std::to_string(::getpid()) + "_" + test->test_suite_name() + "_" +
+            test->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (session_) {
+      if (!HasFailure() && !IsSkipped()) {
+        EXPECT_EQ(session_->quit(), 0) << "Ctrl+Q: " << session_->viewer_log();
+      }
+      session_->stop();
+    }
+    if (!HasFailure()) std::filesystem::remove_all(dir_);
+  }
+  // A new session in this test's folder (stopping the previous one).
+  XViewerSession& new_session() {
+    if (session_) session_->stop();
+    session_ = std::make_unique<XViewerSession>(dir_);
+    return *session_;
+  }
+  // Waits until the viewer has just finished a frame, so what is sent next reaches it in one
+  // batch before its next frame.
+  void at_frame_start(ViewerProbe* probe = nullptr) {
+    ASSERT_EQ(session_->wait_frames(1, probe), "");
+  }
+  ViewerProbe after_frames(int frames) {
+    ViewerProbe p;
+    EXPECT_EQ(session_->wait_frames(frames, &p), "");
+    return p;
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<XViewerSession> session_;
 };
 
 }  // namespace rig::test
