@@ -165,11 +165,12 @@ bool Document::set_vertex_influences(uint32_t primitive, uint32_t vertex,
 
 bool Document::set_inverse_bind(size_t skin_index, size_t joint, const glm::mat4& matrix,
                                 std::string& error) {
-  if (!skin || skin_index >= skin->skin_count() || joint >= skin->inverse_bind(skin_index).size()) {
-    error = skin ? "no joint " + std::to_string(joint) + " in skin " + std::to_string(skin_index)
-                 : "no model is open";
+  if (!skin) {
+    error = "no model is open";
     return false;
   }
+  // Checked before the bump, so a refused edit drops nothing.
+  if (!skin->check_inverse_bind(skin_index, joint, error)) return false;
   bump(rig::Input::InverseBindMatrices);
   return skin->set_inverse_bind(skin_index, joint, matrix, error);
 }

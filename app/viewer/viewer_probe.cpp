@@ -2,8 +2,6 @@
 // with X events (tests/app/viewer_xevents_test.cpp) and read back what the events did. One
 // "key values..." line each; written to a scratch file and renamed, so a reader polling the file
 // never sees half of it.
-#include <glad/gl.h>
-
 #include <cstdio>
 #include <filesystem>
 
@@ -55,8 +53,9 @@ bool Viewer::write_self_test_state(int frame) {
   std::fprintf(f, "simulated_bug %d\nteaching_choices_y %.1f\n", doc_.simulated_bug,
                double(state_.teaching_choices_y));
   // GL errors: the renderer's count (checked after each pass in debug builds) plus any still
-  // pending now, drained here so a release build's errors are counted too.
-  for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) ++probe_gl_errors_;
+  // pending now, drained here (take_gl_errors, as the soak does) so a release build's errors are
+  // counted too.
+  if (renderer_) probe_gl_errors_ += take_gl_errors(*renderer_) - renderer_->gl_error_count();
   std::fprintf(f, "gl_errors %llu\n",
                static_cast<unsigned long long>((renderer_ ? renderer_->gl_error_count() : 0) +
                                                probe_gl_errors_));

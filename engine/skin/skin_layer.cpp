@@ -92,12 +92,15 @@ bool SkinLayer::set_influences(uint32_t primitive, uint32_t vertex,
   return true;
 }
 
+bool SkinLayer::check_inverse_bind(size_t skin, size_t joint, std::string& error) const {
+  if (skin < inverse_bind_.size() && joint < inverse_bind_[skin].size()) return true;
+  error = "no joint " + std::to_string(joint) + " in skin " + std::to_string(skin);
+  return false;
+}
+
 bool SkinLayer::set_inverse_bind(size_t skin, size_t joint, const glm::mat4& matrix,
                                  std::string& error) {
-  if (skin >= inverse_bind_.size() || joint >= inverse_bind_[skin].size()) {
-    error = "no joint " + std::to_string(joint) + " in skin " + std::to_string(skin);
-    return false;
-  }
+  if (!check_inverse_bind(skin, joint, error)) return false;
   ++revision_;
   inverse_bind_[skin][joint] = matrix;
   inverse_bind_revision_ = revision_;

@@ -65,6 +65,8 @@ class SkinLayer {
                         std::span<const float> weights, std::string& error) const;
   // Replaces inverse bind matrix `joint` of skin `skin`. false on a bad index.
   bool set_inverse_bind(size_t skin, size_t joint, const glm::mat4& matrix, std::string& error);
+  // Whether set_inverse_bind would accept the indices (the same one-line error when not).
+  bool check_inverse_bind(size_t skin, size_t joint, std::string& error) const;
   // Takes the centres of rotation of `computed`, made from this layer's weights (same
   // primitives and vertex counts); false, nothing changed, when it does not fit.
   bool set_rotation_centers(const SkinMeshes& computed);
