@@ -73,6 +73,7 @@ constexpr std::array<InspectorTabRow, kInspectorTabCount> kTabs = {{
     {InspectorTab::Compression, draw_compression_panel},
     {InspectorTab::RigHealth, draw_rig_health_tab},
     {InspectorTab::Posing, draw_posing_tab},
+    {InspectorTab::Joint, draw_joint_tab},
 }};
 
 // The tab whose work the frame loop does while it is open (artefact measures, compression).
@@ -82,29 +83,58 @@ void open_tab(ViewerState& state, InspectorTab tab) {
   state.compression_open = tab == InspectorTab::Compression;
 }
 
+// One tab of the strip: a button in the tab colours, the open one highlighted. True when
+// clicked.
+bool tab_button(const char* label, bool open) {
+  ImGui::PushStyleColor(ImGuiCol_Button,
+                        ImGui::GetColorU32(open ? ImGuiCol_TabActive : ImGuiCol_Tab));
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImGui::GetColorU32(ImGuiCol_TabHovered));
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImGui::GetColorU32(ImGuiCol_TabActive));
+  const bool clicked = ImGui::Button(label);
+  ImGui::PopStyleColor(3);
+  return clicked;
+}
+
+// The tab strip wraps onto a further line where the inspector is narrower than all its tabs
+// (Dear ImGui's tab bar would shrink the labels or hide tabs behind scroll arrows): every tab
+// stays whole and one click away. A click opens its tab in the same frame.
+void draw_tab_strip(ViewerState& state) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  float x = ImGui::GetCursorScreenPos().x;
+  bool first = true;
+  for (const InspectorTabRow& row : kTabs) {
+    const char* label = inspector_tab_name(row.tab);
+    const float width = ImGui::CalcTextSize(label).x + 2.0f * style.FramePadding.x;
+    if (!first) {
+      const float next = x + style.ItemSpacing.x;
+      if (next + width <= right) {
+        ImGui::SameLine();
+        x = next;
+      } else {
+        x = ImGui::GetCursorScreenPos().x;  // a new line starts at the left
+      }
+    }
+    if (tab_button(label, row.tab == state.layout.tab)) open_tab(state, row.tab);
+    x += width;
+    first = false;
+  }
+  ImGui::Separator();
+}
+
 void draw_inspector(ViewerState& state, Document& doc) {
   // A new IK chain (Skeleton tree) is made by the Posing tab: bring it forward.
   if (state.requests.open_posing_panel || state.requests.make_ik_chain >= 0) {
     state.requests.open_posing_panel = false;
-    if (state.layout.tab != InspectorTab::Posing) {
-      open_tab(state, InspectorTab::Posing);
-      state.select_tab = true;
-    }
+    if (state.layout.tab != InspectorTab::Posing) open_tab(state, InspectorTab::Posing);
   }
-  if (!ImGui::BeginTabBar("##inspector")) return;
-  const bool select = state.select_tab;
-  state.select_tab = false;
+  draw_tab_strip(state);
   for (const InspectorTabRow& row : kTabs) {
-    const ImGuiTabItemFlags flags =
-        select && row.tab == state.layout.tab ? ImGuiTabItemFlags_SetSelected : 0;
-    if (!ImGui::BeginTabItem(inspector_tab_name(row.tab), nullptr, flags)) continue;
-    if (row.tab != state.layout.tab && !select) open_tab(state, row.tab);
+    if (row.tab != state.layout.tab) continue;
     ImGui::BeginChild("##tab_body");
     row.draw(state, doc);
     ImGui::EndChild();
-    ImGui::EndTabItem();
   }
-  ImGui::EndTabBar();
 }
 
 }  // namespace

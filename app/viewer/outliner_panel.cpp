@@ -144,12 +144,16 @@ void draw_skeleton_panel(ViewerState& state, Document& doc) {
       ImGui::EndCombo();
     }
   }
+  // Wrapped: a long joint name or the hint would otherwise run past the outliner's edge.
   if (state.selected_node >= 0) {
-    ImGui::Text("Selected: %s", doc.node_labels[static_cast<size_t>(state.selected_node)].c_str());
-    ImGui::SameLine();
+    const std::string& name = doc.node_labels[static_cast<size_t>(state.selected_node)];
     if (ImGui::SmallButton("Clear")) state.selected_node = -1;
+    ImGui::SameLine();
+    ImGui::TextWrapped("Selected: %s", name.c_str());
   } else {
-    ImGui::TextDisabled("Click a joint (bones on) or a tree entry to select it.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Click a joint (bones on) or a tree entry to select it.");
+    ImGui::PopStyleColor();
   }
   if (state.reveal_selection && state.selected_node >= 0) doc.reveal_joint(state.selected_node);
   const std::span<const rig::SkinningMethod> shown = methods_shown(state);

@@ -49,6 +49,10 @@ void select_finding(ViewerState& state, Document& doc, int finding);
 // the file's model (state.requests.simulate_bug); None restores the file exactly.
 void draw_teaching_aids_panel(ViewerState& state, const Document& doc);
 
+// The selected joint (viewer/joint_panel.cpp): its hand rotation as local Euler angles and
+// quaternion, reset, and its local TRS, world, inverse bind and skinning matrices as numbers.
+void draw_joint_tab(ViewerState& state, Document& doc);
+
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);
 void draw_weight_legend(const ViewerState& state, const Document& doc);

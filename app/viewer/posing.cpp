@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace rigview {
 
@@ -27,6 +28,29 @@ int bending_parent(const rig::Model& model, int node) {
 
 }  // namespace
 
+glm::quat euler_xyz_rotation(const float deg[3]) {
+  const glm::quat qx = glm::angleAxis(glm::radians(deg[0]), glm::vec3(1, 0, 0));
+  const glm::quat qy = glm::angleAxis(glm::radians(deg[1]), glm::vec3(0, 1, 0));
+  const glm::quat qz = glm::angleAxis(glm::radians(deg[2]), glm::vec3(0, 0, 1));
+  return qx * qy * qz;
+}
+
+// R = R_X(x)·R_Y(y)·R_Z(z) has sin y in row 0, column 2; x and z follow from the rest of that
+// column and row (glm is column-major: m[col][row]).
+void rotation_to_euler_xyz(const glm::quat& q, float deg[3]) {
+  const glm::mat3 m = glm::mat3_cast(glm::normalize(q));
+  const float sy = glm::clamp(m[2][0], -1.0f, 1.0f);
+  const float y = std::asin(sy);
+  float x = 0.0f, z = 0.0f;
+  if (std::abs(sy) < 0.99999f) {
+    x = std::atan2(-m[2][1], m[2][2]);
+    z = std::atan2(-m[1][0], m[0][0]);
+  } else {  // gimbal lock: put the whole roll on X
+    x = std::atan2(m[1][2], m[1][1]);
+  }
+  deg[0] = glm::degrees(x), deg[1] = glm::degrees(y), deg[2] = glm::degrees(z);
+}
+
 Posing::Posing(const rig::Model& model, rig::Character& character)
     : model_(model),
       character_(character),
@@ -36,6 +60,35 @@ Posing::Posing(const rig::Model& model, rig::Character& character)
 bool Posing::active() const {
   return !settings_.layers.empty() || !settings_.ik.empty() || settings_.feet_on_ground ||
          look_at() || !settings_.fk_edits.empty() || root_motion_ != RootMotionChoice::Off;
+}
+
+void Posing::set_joint_rotation(int node, const glm::quat& delta) {
+  if (node < 0 || size_t(node) >= model_.nodes.size()) return;
+  for (rig::FkEdit& e : settings_.fk_edits)
+    if (e.node == node) {
+      e.transform.rotation = delta;
+      return;
+    }
+  rig::FkEdit edit;
+  edit.node = node;
+  edit.mode = rig::FkEditMode::Delta;
+  edit.transform.rotation = delta;
+  settings_.fk_edits.push_back(edit);
+}
+
+glm::quat Posing::joint_rotation(int node) const {
+  for (const rig::FkEdit& e : settings_.fk_edits)
+    if (e.node == node) return e.transform.rotation;
+  return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+}
+
+bool Posing::has_joint_rotation(int node) const {
+  return std::any_of(settings_.fk_edits.begin(), settings_.fk_edits.end(),
+                     [node](const rig::FkEdit& e) { return e.node == node; });
+}
+
+void Posing::reset_joint(int node) {
+  std::erase_if(settings_.fk_edits, [node](const rig::FkEdit& e) { return e.node == node; });
 }
 
 void Posing::add_layer(const LayerSettings& settings) {

@@ -34,6 +34,12 @@ struct LayerSettings {
   float time = 0.0f;   // seconds on the file's timeline
 };
 
+// A hand rotation typed as local Euler angles in degrees: q_X(x) · q_Y(y) · q_Z(z), each about
+// the joint's own axis (--pose-joint's order), and back: angles with R(q) = R_X · R_Y · R_Z, y in
+// [−90°, 90°] (at ±90° the whole remaining turn goes on X).
+glm::quat euler_xyz_rotation(const float deg[3]);
+void rotation_to_euler_xyz(const glm::quat& q, float deg[3]);
+
 class Posing {
  public:
   // `character` must be `model`'s and outlive this. The character keeps pointers to this
@@ -92,6 +98,18 @@ class Posing {
   void evaluate(const rig::PoseSelection& selection, glm::vec3 eye, bool playing, float speed);
   // How far the root joint's world position moved in the last evaluate() (follow camera).
   glm::vec3 root_moved() const { return root_moved_; }
+
+  // Hand rotations of joints (forward kinematics, as --pose-joint): `node`'s local rotation
+  // becomes q_clip · delta while the clip plays, before IK and look-at. Setting a joint that has
+  // an edit changes it in place (no allocation); a new joint allocates once; the identity keeps
+  // the edit (reset_joint removes it).
+  void set_joint_rotation(int node, const glm::quat& delta);
+  // The joint's hand rotation; the identity when it has none.
+  glm::quat joint_rotation(int node) const;
+  bool has_joint_rotation(int node) const;
+  void reset_joint(int node);
+  void reset_all_joints() { settings_.fk_edits.clear(); }
+  size_t joint_rotation_count() const { return settings_.fk_edits.size(); }
 
   const rig::PoseStack& stack() const { return builder_.stack(); }
   // What the builder poses (the last evaluate()'s base and targets).

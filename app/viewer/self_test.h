@@ -51,7 +51,8 @@ inline constexpr std::array<SelfTestHookInfo, 17> kSelfTestHooks = {{
      "selection, clip, Open field, IK targets and their handles' pixels, per compare column its "
      "span and the box of the projected joints, the inspector's region and open tab, the "
      "compression tolerance and what was asked, the simulated bug and where its choices start, "
-     "the GL error count), for the X-event tests (`tests/app/viewer_xevents_test.cpp`, "
+     "the GL error count, and every window or table column whose content reaches past its "
+     "edge), for the X-event tests (`tests/app/viewer_xevents_test.cpp`, "
      "`viewer_xevents_tour_test.cpp`)"},
     {"RIGVIEW_VIEWER_FRAME_MS=N",
      "make each frame last at least N ms, as Mesa llvmpipe's 3 to 14 frames per second do, so "

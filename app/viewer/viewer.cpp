@@ -241,6 +241,7 @@ int Viewer::run() {
 
     update_hover();
     if (doc_.posing) handles_.draw(*doc_.posing, state_, doc_.character->world());
+    rings_.draw(state_, doc_.character->world());
     draw_hover_tooltip(state_, doc_);
     draw_ui(state_, doc_, settings_, renderer_->gpu_time_ms());
     ImGui::Render();

@@ -35,6 +35,7 @@
 #include "viewer/platform_glfw.h"
 #include "viewer/pose_handles.h"
 #include "viewer/posing_panel.h"
+#include "viewer/rotation_rings.h"
 #include "viewer/self_test.h"
 #include "viewer/soak.h"
 #include "viewer/viewer_render.h"
@@ -98,6 +99,7 @@ class Viewer {
   Document pending_doc_;                 // scratch for loads, so a failed load leaves doc_ alone
   std::vector<int> test_bugs_;           // RIGVIEW_VIEWER_BUGS, parsed
   PoseHandles handles_;                  // IK / look-at handles over the 3D view
+  RotationRings rings_;                  // the selected joint's rotation rings (Joint tab)
   PointerDrag left_drag_, middle_drag_;  // orbit (pan with Shift) and pan
   Soak soak_;                            // RIGVIEW_VIEWER_SOAK
   double soak_start_ = 0.0;

@@ -194,6 +194,7 @@ void Viewer::open_model(const std::string& path) {
   pending_doc_.stop_background_work();
   pending_doc_ = Document{};
   handles_.cancel();
+  rings_.cancel();
   state_.playback = &doc_.playback;
   state_.error_message.clear();
   state_.selected_node = state_.hovered_node = -1;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "viewer/clipped_content.h"
 #include "viewer/viewer_app.h"
 
 namespace rigview {
@@ -26,6 +27,29 @@ bool Viewer::write_self_test_state(int frame) {
   std::fprintf(
       f, "selected %s\n",
       state_.selected_node >= 0 ? doc_.node_labels[size_t(state_.selected_node)].c_str() : "-");
+  // The selected joint's hand rotation (x y z w) and where its rings are (the Joint tab's): the
+  // centre and each ring's first point in pixels, and the ring being dragged.
+  if (doc_.posing && state_.selected_node >= 0) {
+    const glm::quat q = doc_.posing->joint_rotation(state_.selected_node);
+    std::fprintf(f, "joint_rotation %.6f %.6f %.6f %.6f\n", double(q.x), double(q.y), double(q.z),
+                 double(q.w));
+  }
+  if (RotationRings::shown(state_) &&
+      size_t(state_.selected_node) < doc_.character->world().size()) {
+    const Rect v = scene_view(state_, io.DisplaySize.x, io.DisplaySize.y);
+    const rig::render::ScreenRect rect{v.x, v.y, v.width, v.height};
+    const rig::render::Camera camera =
+        view_orbit(state_, io.DisplaySize.x, io.DisplaySize.y).camera(v.width / v.height);
+    const JointRings rings = joint_rings(doc_.character->world()[size_t(state_.selected_node)],
+                                         camera, rect, kRingRadiusPixels);
+    glm::vec2 c(-1.0f), p[3] = {glm::vec2(-1.0f), glm::vec2(-1.0f), glm::vec2(-1.0f)};
+    rig::render::world_to_screen(camera, rect, rings.centre, c);
+    for (int a = 0; a < 3; ++a)
+      rig::render::world_to_screen(camera, rect, ring_point(rings, a, kRingSegments / 8), p[a]);
+    std::fprintf(f, "rings centre %.1f %.1f x %.1f %.1f y %.1f %.1f z %.1f %.1f dragged %d\n",
+                 double(c.x), double(c.y), double(p[0].x), double(p[0].y), double(p[1].x),
+                 double(p[1].y), double(p[2].x), double(p[2].y), rings_.dragged_axis());
+  }
   std::fprintf(f, "document %s\n", doc_.path.c_str());
   const int clip = doc_.playback.clip();
   std::fprintf(f, "clip %s\n",
@@ -59,6 +83,15 @@ bool Viewer::write_self_test_state(int frame) {
   std::fprintf(f, "gl_errors %llu\n",
                static_cast<unsigned long long>((renderer_ ? renderer_->gl_error_count() : 0) +
                                                probe_gl_errors_));
+
+  // Labels, values and headers cut off by their window or table column
+  // (viewer/clipped_content.h): a count, then where and by how many pixels.
+  std::vector<ClippedContent> clipped;
+  find_clipped_content(clipped);
+  std::fprintf(f, "clipped %zu", clipped.size());
+  for (const ClippedContent& c : clipped)
+    std::fprintf(f, " [%s] %.1f", c.where.c_str(), double(c.pixels));
+  std::fprintf(f, "\n");
 
   const Rect view = scene_view(state_, width, height);
   const int views = static_cast<int>(methods_shown(state_).size());

@@ -134,11 +134,15 @@ struct ViewerState {
   // The workspace: splitters and the open inspector tab (kept between runs), and the stats
   // overlay's height as last drawn (the weight legend sits above it).
   WorkspaceLayout layout;
-  bool select_tab = true;  // bring layout.tab forward on the next frame (start-up, requests)
   float stats_height = 50.0f;
   // Where the Teaching aids' first choice was last drawn, from its window's top (tests check it
   // stays put when a bug is chosen).
   float teaching_choices_y = 0.0f;
+  // The Joint tab's angle fields: the hand rotation of joint_euler_node as local Euler X, Y, Z
+  // in degrees (q = q_X · q_Y · q_Z, as --pose-joint), kept as typed so that a field never jumps
+  // to another equivalent triple; re-read from the rotation when another joint is selected.
+  int joint_euler_node = -1;
+  float joint_euler_deg[3] = {0.0f, 0.0f, 0.0f};
 };
 
 // The start state for the command line: skinning methods and compare, rest pose, bones.

@@ -149,3 +149,79 @@ TEST(PosingState, IkChainsSkipTwistJointsAndNeedAGrandparent) {
 }
 
 }  // namespace
+
+namespace {
+
+// The Joint tab's angles: q_X · q_Y · q_Z, each about the joint's own axis.
+TEST(JointRotation, EulerAnglesComposeXThenYThenZInTheJointsFrame) {
+  const float x90[3] = {90.0f, 0.0f, 0.0f};
+  const glm::quat q = rigview::euler_xyz_rotation(x90);
+  EXPECT_NEAR(q.w, std::sqrt(0.5f), 1e-6f);
+  EXPECT_NEAR(q.x, std::sqrt(0.5f), 1e-6f);
+  EXPECT_NEAR(q.y, 0.0f, 1e-6f);
+  EXPECT_NEAR(q.z, 0.0f, 1e-6f);
+  // q_Y(90) · q_Z(90) takes +X first to +Y (about Z), then +Y stays (about Y): +Y. The other
+  // order, q_Z(90) · q_Y(90), would give −Z.
+  const float yz[3] = {0.0f, 90.0f, 90.0f};
+  expect_near(rigview::euler_xyz_rotation(yz) * glm::vec3(1, 0, 0), {0, 1, 0}, 1e-6f);
+  // And a hand-made product for a general triple.
+  const float abc[3] = {20.0f, -35.0f, 50.0f};
+  const glm::quat hand =
+      axis_angle({1, 0, 0}, 20.0f) * axis_angle({0, 1, 0}, -35.0f) * axis_angle({0, 0, 1}, 50.0f);
+  const glm::quat got = rigview::euler_xyz_rotation(abc);
+  EXPECT_NEAR(std::abs(glm::dot(got, hand)), 1.0f, 1e-6f);
+}
+
+TEST(JointRotation, AnglesReadBackFromTheRotation) {
+  for (const glm::vec3 a : {glm::vec3(20, -35, 50), glm::vec3(-170, 80, 120), glm::vec3(0, 0, 0),
+                            glm::vec3(45, -89, -45)}) {
+    const float in[3] = {a.x, a.y, a.z};
+    float out[3] = {0, 0, 0};
+    rigview::rotation_to_euler_xyz(rigview::euler_xyz_rotation(in), out);
+    EXPECT_NEAR(out[0], a.x, 2e-3f);
+    EXPECT_NEAR(out[1], a.y, 2e-3f);
+    EXPECT_NEAR(out[2], a.z, 2e-3f);
+  }
+  // At y = ±90° only x ± z is defined: the angles read back give the same rotation.
+  const float lock[3] = {30.0f, 90.0f, 25.0f};
+  float out[3] = {0, 0, 0};
+  rigview::rotation_to_euler_xyz(rigview::euler_xyz_rotation(lock), out);
+  EXPECT_NEAR(
+      std::abs(glm::dot(rigview::euler_xyz_rotation(out), rigview::euler_xyz_rotation(lock))), 1.0f,
+      1e-5f);
+}
+
+// A hand rotation sits on the clip pose: the leg's local rotation is q_clip · delta at any time,
+// and reset brings back the clip's own.
+TEST(JointRotation, AHandRotationSitsOnTheClipPoseWhileItPlays) {
+  const rig::Model m = walker();
+  rig::Character character(m), reference(m);
+  rigview::Posing posing(m, character);
+  const int leg = 2;
+  const glm::quat delta = axis_angle({0, 0, 1}, 40.0f);
+  posing.set_joint_rotation(leg, delta);
+  EXPECT_TRUE(posing.active());
+  for (const float t : {0.1f, 0.45f, 0.9f}) {
+    posing.evaluate({0, t}, glm::vec3(0.0f), true, 1.0f);
+    reference.evaluate({0, t});
+    const glm::quat clip = reference.pose().local[size_t(leg)].rotation;
+    const glm::quat got = character.pose().local[size_t(leg)].rotation;
+    EXPECT_NEAR(std::abs(glm::dot(got, clip * delta)), 1.0f, 1e-6f) << "t " << t;
+    // The parent is untouched.
+    EXPECT_NEAR(
+        std::abs(glm::dot(character.pose().local[1].rotation, reference.pose().local[1].rotation)),
+        1.0f, 1e-6f);
+  }
+  // Changing it keeps one edit; reset removes it.
+  posing.set_joint_rotation(leg, axis_angle({1, 0, 0}, 10.0f));
+  EXPECT_EQ(posing.joint_rotation_count(), 1u);
+  posing.reset_joint(leg);
+  EXPECT_EQ(posing.joint_rotation_count(), 0u);
+  posing.evaluate({0, 0.45f}, glm::vec3(0.0f), true, 1.0f);
+  reference.evaluate({0, 0.45f});
+  EXPECT_NEAR(std::abs(glm::dot(character.pose().local[size_t(leg)].rotation,
+                                reference.pose().local[size_t(leg)].rotation)),
+              1.0f, 1e-6f);
+}
+
+}  // namespace

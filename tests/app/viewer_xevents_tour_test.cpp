@@ -25,18 +25,37 @@ const std::string kTwistArm = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_a
 constexpr int kFrameMs = 120;  // slow frames, so a press and its release land in different ones
 
 // The inspector's tabs in the order shown (app/viewer/workspace_layout.h).
-constexpr std::array<const char*, 5> kTabs = {"Display", "Artefacts", "Compression", "Rig health",
-                                              "Posing"};
-constexpr int kPad = 8, kFrameHeight = 19, kGlyph = 7, kTabGap = 4;
-constexpr int kBodyTop = kPad + kFrameHeight + 4;  // the tab body, below the tab bar
+constexpr std::array<const char*, 6> kTabs = {"Display",    "Artefacts", "Compression",
+                                              "Rig health", "Posing",    "Joint"};
+constexpr int kPad = 8, kFrameHeight = 19, kGlyph = 7, kSpacingX = 8, kSpacingY = 4;
 
-// Tab `i`'s centre relative to the inspector's top-left corner.
-int tab_centre_x(size_t i) {
-  int x = kPad;
-  for (size_t t = 0; t < i; ++t) x += kGlyph * int(std::strlen(kTabs[t])) + 2 * 4 + kTabGap;
-  return x + (kGlyph * int(std::strlen(kTabs[i])) + 2 * 4) / 2;
+// The tab strip: buttons (label + 2 × 4 px wide, a frame high, 8 px apart) from the padding on,
+// wrapping to a new row (4 px lower) when a button would pass the content's right edge.
+struct TabStrip {
+  std::array<int, kTabs.size()> centre_x{}, centre_y{};
+  int body_top = 0;  // the tab body: under the last row, its spacing and the separator's
+};
+TabStrip tab_strip(int inspector_width) {
+  TabStrip s;
+  const int right = inspector_width - kPad;
+  int x = kPad, y = kPad;
+  for (size_t i = 0; i < kTabs.size(); ++i) {
+    const int width = kGlyph * int(std::strlen(kTabs[i])) + 2 * 4;
+    if (i > 0) {
+      if (x + kSpacingX + width <= right) {
+        x += kSpacingX;
+      } else {
+        x = kPad;
+        y += kFrameHeight + kSpacingY;
+      }
+    }
+    s.centre_x[i] = x + width / 2;
+    s.centre_y[i] = y + kFrameHeight / 2;
+    x += width;
+  }
+  s.body_top = y + kFrameHeight + 2 * kSpacingY;
+  return s;
 }
-constexpr int kTabCentreY = kPad + kFrameHeight / 2;
 
 class ViewerXEventsTour : public rig::test::XViewerTest {
  protected:
@@ -65,7 +84,12 @@ class ViewerXEventsTour : public rig::test::XViewerTest {
     const std::vector<double> r = p.numbers("inspector");
     EXPECT_EQ(r.size(), 4u) << p.text("inspector");
     if (r.size() != 4u) return p;
-    return click(int(r[0]) + tab_centre_x(i), int(r[1]) + kTabCentreY);
+    const TabStrip strip = tab_strip(int(r[2]));
+    return click(int(r[0]) + strip.centre_x[i], int(r[1]) + strip.centre_y[i]);
+  }
+  // Where the open tab's body starts, below the strip.
+  static int body_top(const std::vector<double>& inspector) {
+    return int(inspector[1]) + tab_strip(int(inspector[2])).body_top;
   }
 };
 
@@ -82,7 +106,7 @@ TEST_F(ViewerXEventsTour, CompressionToleranceKeepsItsValueAfterADrag) {
 
   const std::vector<double> r = p.numbers("inspector");
   ASSERT_EQ(r.size(), 4u);
-  const int left = int(r[0]) + kPad + 2 + 5, y = int(r[1]) + kBodyTop + kFrameHeight / 2;
+  const int left = int(r[0]) + kPad + 2 + 5, y = body_top(r) + kFrameHeight / 2;
   const int from = left + 186 / 3, to = left + 186 * 2 / 3;
   session_->move(from, y);
   after_frames(1);
@@ -110,7 +134,7 @@ TEST_F(ViewerXEventsTour, TeachingAidChoicesStayInPlace) {
   ASSERT_EQ(p.text("tab"), "Rig health") << "the tab click missed";
   const std::vector<double> r = p.numbers("inspector");
   ASSERT_EQ(r.size(), 4u);
-  const int x0 = int(r[0]) + kPad, top = int(r[1]) + kBodyTop;
+  const int x0 = int(r[0]) + kPad, top = body_top(r);
   p = click(x0 + 100, top + kFrameHeight / 2);  // the "Teaching aids" header
   const double choices_y = std::atof(p.text("teaching_choices_y").c_str());
   ASSERT_GT(choices_y, kFrameHeight) << "the Teaching aids header did not open";
@@ -129,27 +153,70 @@ TEST_F(ViewerXEventsTour, TeachingAidChoicesStayInPlace) {
   EXPECT_EQ(p.text("simulated_bug"), "-1") << "None is no longer where it was";
 }
 
-// Every tab of every bundled model, at 1280 x 720 and (the mannequin) 1920 x 1080: each click
-// opens its tab, and after two frames on it the GL error count is still 0.
+// Joint tab: a press on the selected joint's Z ring (with no hover first) and a quarter turn of
+// the pointer round the joint, counter-clockwise on screen in 15° steps, turn the joint a quarter
+// turn about its own Z axis (a hand rotation over the clip: x and y of its quaternion stay 0);
+// the camera does not move.
+TEST_F(ViewerXEventsTour, DraggingAJointsRingTurnsItAboutThatAxis) {
+  ASSERT_EQ(new_session().start({kMannequin, "--weights", "LeftForeArm"}, {}, kFrameMs), "");
+  ViewerProbe p = click_tab(after_frames(1), 5);
+  ASSERT_EQ(p.text("tab"), "Joint") << "the tab click missed";
+  p = after_frames(1);
+  const std::vector<double> r = p.numbers("rings");  // centre, X, Y and Z ring points, dragged
+  ASSERT_EQ(r.size(), 9u) << p.text("rings");
+  const double yaw = p.number("camera", "yaw");
+  const double cx = r[0], cy = r[1], dx = r[6] - cx, dy = r[7] - cy;
+  ASSERT_GT(std::hypot(dx, dy), 20.0) << "the Z ring is edge-on: " << p.text("rings");
+  session_->move(int(std::lround(r[6])), int(std::lround(r[7])));
+  session_->button(1, true, 15);
+  after_frames(1);
+  for (int k = 1; k <= 6; ++k) {
+    // Counter-clockwise on screen (y down): the offset turned by −angle in window coordinates.
+    const double a = k * M_PI / 12.0;
+    const double x = cx + dx * std::cos(a) + dy * std::sin(a);
+    const double y = cy - dx * std::sin(a) + dy * std::cos(a);
+    session_->move(int(std::lround(x)), int(std::lround(y)));
+    after_frames(1);
+  }
+  session_->button(1, false);
+  p = after_frames(2);
+  const std::vector<double> q = p.numbers("joint_rotation");  // x y z w
+  ASSERT_EQ(q.size(), 4u) << p.text("joint_rotation");
+  EXPECT_NEAR(q[0], 0.0, 1e-4) << p.text("joint_rotation");
+  EXPECT_NEAR(q[1], 0.0, 1e-4) << p.text("joint_rotation");
+  // 90° ± 2° (the pointer lands on whole pixels): |z| = sin 45°, |w| = cos 45°.
+  const double angle = 2.0 * std::acos(std::min(1.0, std::abs(q[3]))) * 180.0 / M_PI;
+  EXPECT_NEAR(angle, 90.0, 2.0) << p.text("joint_rotation");
+  EXPECT_DOUBLE_EQ(p.number("camera", "yaw"), yaw) << "the drag turned the camera";
+}
+
+// Every tab of every bundled model at 1280 x 720 and 1920 x 1080: each click opens its tab, and
+// after two frames on it the GL error count is still 0 and no label, value or header anywhere
+// in the window is cut off by its window or table column (the state file's "clipped" line:
+// app/viewer/clipped_content.h).
 TEST_F(ViewerXEventsTour, EveryTabOfEveryModelDrawsWithoutAGlError) {
   struct Run {
     const std::string* model;
     int width, height;
   };
-  const std::array<Run, 3> runs = {
-      {{&kMannequin, 1280, 720}, {&kTwistArm, 1280, 720}, {&kMannequin, 1920, 1080}}};
+  const std::array<Run, 4> runs = {{{&kMannequin, 1280, 720},
+                                    {&kTwistArm, 1280, 720},
+                                    {&kMannequin, 1920, 1080},
+                                    {&kTwistArm, 1920, 1080}}};
   for (const Run& run : runs) {
     SCOPED_TRACE(*run.model + " at " + std::to_string(run.width) + "x" +
                  std::to_string(run.height));
     ASSERT_EQ(start(*run.model, run.width, run.height), "");
     ViewerProbe p = after_frames(1);
     ASSERT_EQ(p.text("gl_errors"), "0") << "GL errors before the tour";
+    EXPECT_EQ(p.text("clipped"), "0") << "on the first frame";
     // Each tab, then back to the first: a tab's work stops as another opens.
-    for (size_t i : {1, 2, 3, 4, 0}) {
+    for (size_t i : {1, 2, 3, 4, 5, 0}) {
       p = click_tab(p, i);
       EXPECT_EQ(p.text("tab"), kTabs[i]) << "the click did not open " << kTabs[i];
       p = after_frames(2);
       EXPECT_EQ(p.text("gl_errors"), "0") << "on the " << kTabs[i] << " tab";
+      EXPECT_EQ(p.text("clipped"), "0") << "on the " << kTabs[i] << " tab";
     }
     EXPECT_EQ(session_->quit(), 0) << session_->viewer_log();
   }

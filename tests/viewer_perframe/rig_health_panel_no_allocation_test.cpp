@@ -77,7 +77,6 @@ TEST(PanelPerFrame, WorkspaceDrawsEveryTabWithoutAllocating) {
   };
   for (int tab = 0; tab < kInspectorTabCount; ++tab) {
     state.layout.tab = static_cast<InspectorTab>(tab);
-    state.select_tab = true;
     for (int i = 0; i < 6; ++i) frame();  // ImGui sizes its buffers; the tab comes forward
     ASSERT_EQ(state.layout.tab, static_cast<InspectorTab>(tab));
     const long before = g_allocations.load();
