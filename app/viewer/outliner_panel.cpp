@@ -30,6 +30,8 @@ bool contains_ignoring_case(std::string_view text, std::string_view part) {
 
 // One joint of the skeleton panel's tree and, when open, its children. `mix`: a checkbox per
 // joint sets the mix's DQS amount on its subtree.
+constexpr float kTreeIndent = 14.0f;  // pixels per tree level (ImGui's default is 21)
+
 void draw_joint_tree(ViewerState& state, Document& doc, int skin, int joint, bool mix) {
   const rig::Skin& s = doc.model->skins[static_cast<size_t>(skin)];
   const int node = s.joints[static_cast<size_t>(joint)];
@@ -163,10 +165,14 @@ void draw_skeleton_panel(ViewerState& state, Document& doc) {
   if (mix) ImGui::TextWrapped("Mix: ticked joints and their subtrees use DQS, the rest LBS.");
   ImGui::SetNextItemWidth(-FLT_MIN);
   ImGui::InputTextWithHint("##joint_search", "search joints", &state.joint_search);
-  ImGui::BeginChild("##joint_tree", ImVec2(0.0f, 0.0f), true);
+  // Deep hierarchies (a Mixamo finger is 12 levels down) outgrow any outliner width: the tree
+  // indents less than ImGui's default and scrolls sideways rather than cutting names off.
+  ImGui::BeginChild("##joint_tree", ImVec2(0.0f, 0.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
   if (state.joint_search.empty()) {
+    ImGui::PushStyleVar(ImGuiStyleVar_IndentSpacing, kTreeIndent);
     for (int root : doc.joint_roots[static_cast<size_t>(state.tree_skin)])
       draw_joint_tree(state, doc, state.tree_skin, root, mix);
+    ImGui::PopStyleVar();
   } else {  // searching: the matching joints as a flat list
     const rig::Skin& s = model.skins[static_cast<size_t>(state.tree_skin)];
     for (size_t j = 0; j < s.joints.size(); ++j) {

@@ -47,6 +47,23 @@ void open_headers() {
     for (const char* h : kHeaders) w->StateStorage.SetInt(w->GetID(h), 1);
 }
 
+// The joint with the most ancestors (the longest name among equals): the deepest tree row.
+int deepest_joint(const Document& doc) {
+  int best = -1;
+  size_t best_depth = 0;
+  for (const int node : doc.joint_nodes) {
+    size_t depth = 0;
+    for (int p = doc.model->nodes[size_t(node)].parent; p >= 0;
+         p = doc.model->nodes[size_t(p)].parent)
+      ++depth;
+    if (best < 0 || depth > best_depth ||
+        (depth == best_depth &&
+         doc.node_labels[size_t(node)].size() > doc.node_labels[size_t(best)].size()))
+      best = node, best_depth = depth;
+  }
+  return best;
+}
+
 std::string describe(const std::vector<ClippedContent>& clipped) {
   std::string s;
   for (const ClippedContent& c : clipped) s += " [" + c.where + "] " + std::to_string(c.pixels);
@@ -83,10 +100,10 @@ TEST(WorkspaceFit, NoLabelIsClippedOnAnyTabAtEitherSize) {
           state.compare_methods.assign(methods.begin(), methods.end());
           state.crowd_count = variant.crowd;
           state.surface_view = SurfaceView::Deflation;
-          // A joint selected (the Joint tab's numbers), except in the plain variant (the
-          // outliner's hint instead).
-          state.selected_node =
-              doc.joint_nodes.empty() || !variant.bug ? -1 : doc.joint_nodes.back();
+          // The deepest joint selected and revealed in the tree (the Joint tab's numbers, the
+          // tree open to its longest branch), except in the plain variant (the outliner's hint).
+          state.selected_node = variant.bug ? deepest_joint(doc) : -1;
+          state.reveal_selection = state.selected_node >= 0;
           ViewerSettings settings;
           HeadlessImGui imgui(nullptr, size.x, size.y);
           std::vector<ClippedContent> clipped;
