@@ -4,9 +4,11 @@
 // local TRS as posed, its world matrix, and per skin its inverse bind and skinning matrices.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
 
+#include "viewer/camera_controls.h"
 #include "viewer/panels.h"
 
 namespace rigview {
@@ -20,7 +22,91 @@ void matrix_rows(const char* label, const glm::mat4& m) {
                 double(m[3][r]));
 }
 
+// Joints whose bind (IBM⁻¹) and rest differ by more than this share of the model's size, or
+// these degrees.
+constexpr float kGhostDistanceShare = 1e-4f;
+constexpr float kGhostAngleDeg = 0.5f;
+
+void draw_bind_ghost_table(ViewerState& state, Document& doc) {
+  ImGui::Checkbox("Bind-pose ghost", &state.show_bind_ghost);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Orange: the skeleton the inverse bind matrices imply (IBM⁻¹).\n"
+        "White: the node rest pose.");
+  if (!state.show_bind_ghost || !doc.skin) return;
+  state.bind_ghost.refresh(*doc.model, *doc.skin);
+  const float size = std::max(doc.bounds().diagonal(), 1e-6f);
+  int differ = 0;
+  for (const BindPoseJoint& j : state.bind_ghost.joints)
+    differ += bind_differs(j, kGhostDistanceShare * size, kGhostAngleDeg) ? 1 : 0;
+  if (differ == 0) {
+    ImGui::TextWrapped("Bind pose = rest pose for all %zu joints.", state.bind_ghost.joints.size());
+    return;
+  }
+  ImGui::TextWrapped("%d of %zu joints: bind pose differs from the rest pose", differ,
+                     state.bind_ghost.joints.size());
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                     ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+  const float height =
+      std::min(float(differ) + 1.5f, 10.0f) * ImGui::GetTextLineHeightWithSpacing();
+  if (!ImGui::BeginTable("##bind_ghost", 3, kFlags, ImVec2(0.0f, height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("joint", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+  ImGui::TableSetupColumn("apart %", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("turned °", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableHeadersRow();
+  for (const BindPoseJoint& j : state.bind_ghost.joints) {
+    if (!bind_differs(j, kGhostDistanceShare * size, kGhostAngleDeg)) continue;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (ImGui::Selectable(doc.node_labels[size_t(j.node)].c_str(), state.selected_node == j.node,
+                          ImGuiSelectableFlags_SpanAllColumns)) {
+      state.selected_node = j.node;
+      state.reveal_selection = true;
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", double(100.0f * j.distance / size));
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f", double(j.angle_deg));
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
+
+void draw_bind_ghost_overlay(const ViewerState& state) {
+  if (!state.show_bind_ghost || state.layout.tab != InspectorTab::Joint || state.compare ||
+      state.crowd_count > 0 || state.bind_ghost.joints.empty())
+    return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const Rect v = scene_view(state, io.DisplaySize.x, io.DisplaySize.y);
+  if (v.width <= 0.0f || v.height <= 0.0f) return;
+  const rig::render::ScreenRect rect{v.x, v.y, v.width, v.height};
+  const rig::render::Camera camera =
+      view_orbit(state, io.DisplaySize.x, io.DisplaySize.y).camera(v.width / v.height);
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  draw->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.right(), v.bottom()));
+  const std::vector<BindPoseJoint>& joints = state.bind_ghost.joints;
+  // The skin's joints are listed in order, so joint k of skin s is at (first of s) + k.
+  size_t first = 0;
+  for (size_t i = 0; i < joints.size(); ++i) {
+    if (i > 0 && joints[i].skin != joints[i - 1].skin) first = i;
+    const BindPoseJoint& j = joints[i];
+    const size_t p = first + size_t(j.parent_joint);
+    for (const bool ghost : {false, true}) {
+      const glm::vec3 a = ghost ? j.bind : j.rest;
+      glm::vec2 pa, pb;
+      if (!rig::render::world_to_screen(camera, rect, a, pa)) continue;
+      const ImU32 colour = ghost ? IM_COL32(255, 150, 40, 230) : IM_COL32(235, 235, 235, 180);
+      draw->AddCircleFilled(ImVec2(pa.x, pa.y), ghost ? 3.0f : 2.5f, colour);
+      if (j.parent_joint < 0 || p >= joints.size()) continue;
+      const glm::vec3 b = ghost ? joints[p].bind : joints[p].rest;
+      if (rig::render::world_to_screen(camera, rect, b, pb))
+        draw->AddLine(ImVec2(pb.x, pb.y), ImVec2(pa.x, pa.y), colour, ghost ? 2.0f : 1.5f);
+    }
+  }
+  draw->PopClipRect();
+}
 
 void draw_joint_tab(ViewerState& state, Document& doc) {
   const int node = state.selected_node;
@@ -57,6 +143,7 @@ void draw_joint_tab(ViewerState& state, Document& doc) {
     ImGui::SameLine();
     ImGui::Text("%zu joint(s) turned", posing.joint_rotation_count());
   }
+  draw_bind_ghost_table(state, doc);
   ImGui::Separator();
   const rig::Pose& pose = doc.character->pose();
   if (size_t(node) < pose.local.size()) {

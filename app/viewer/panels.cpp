@@ -443,6 +443,7 @@ void draw_ui(ViewerState& state, Document& doc, const ViewerSettings& settings, 
   draw_stats_overlay(state, doc, gpu_ms);
   draw_weight_legend(state, doc);
   draw_compare_labels(state);
+  draw_bind_ghost_overlay(state);
   draw_error_banner(state);
   draw_help_panel(state, settings);
 }

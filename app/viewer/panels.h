@@ -52,6 +52,9 @@ void draw_teaching_aids_panel(ViewerState& state, const Document& doc);
 // The selected joint (viewer/joint_panel.cpp): its hand rotation as local Euler angles and
 // quaternion, reset, and its local TRS, world, inverse bind and skinning matrices as numbers.
 void draw_joint_tab(ViewerState& state, Document& doc);
+// The Joint tab's bind-pose ghost over the single view: the IBM-implied skeleton (orange) and
+// the node rest pose (white).
+void draw_bind_ghost_overlay(const ViewerState& state);
 
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);

@@ -13,6 +13,7 @@
 #include "render/renderer.h"
 #include "render/skinning_cost.h"
 #include "skin/skinning_method.h"
+#include "viewer/bind_pose_ghost.h"
 #include "viewer/workspace_layout.h"
 
 namespace rigview {
@@ -142,6 +143,10 @@ struct ViewerState {
   // in degrees (q = q_X · q_Y · q_Z, as --pose-joint), kept as typed so that a field never jumps
   // to another equivalent triple; re-read from the rotation when another joint is selected.
   int joint_euler_node = -1;
+  // The Joint tab's bind-pose ghost (viewer/bind_pose_ghost.h): shown over the view, and the
+  // joints it compares, cached per skin layer revision.
+  bool show_bind_ghost = false;
+  BindPoseGhost bind_ghost;
   float joint_euler_deg[3] = {0.0f, 0.0f, 0.0f};
 };
 

@@ -27,9 +27,10 @@ struct Variant {
   bool compare = false;
   int crowd = 0;
 };
-constexpr std::array<Variant, 3> kVariants = {{
+constexpr std::array<Variant, 4> kVariants = {{
     {"plain", nullptr, false, 0},
     {"reversed-multiply findings, compare", "reversed-multiply", true, 0},
+    {"translation-only IBMs, bind-pose ghost", "translation-only-ibm", false, 0},
     {"crowd", nullptr, false, 100},
 }};
 constexpr std::array<InspectorTab, kInspectorTabCount> kTabs = {
@@ -104,6 +105,7 @@ TEST(WorkspaceFit, NoLabelIsClippedOnAnyTabAtEitherSize) {
           // tree open to its longest branch), except in the plain variant (the outliner's hint).
           state.selected_node = variant.bug ? deepest_joint(doc) : -1;
           state.reveal_selection = state.selected_node >= 0;
+          state.show_bind_ghost = variant.bug != nullptr;
           ViewerSettings settings;
           HeadlessImGui imgui(nullptr, size.x, size.y);
           std::vector<ClippedContent> clipped;
@@ -121,7 +123,7 @@ TEST(WorkspaceFit, NoLabelIsClippedOnAnyTabAtEitherSize) {
           ++checked;
         }
     }
-  EXPECT_EQ(checked, 2 * 3 * 2 * kInspectorTabCount);
+  EXPECT_EQ(checked, int(models.size() * kVariants.size() * sizes.size() * kTabs.size()));
 }
 
 // The check itself: a label wider than its window is found, with how far it reaches; the same
