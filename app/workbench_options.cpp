@@ -30,15 +30,16 @@ bool finite_float(std::string_view s, float& out) {
 }  // namespace
 
 void add_workbench_flags(std::vector<FlagInfo>& f) {
-  f.push_back({"--pose-joint NAME=rx,ry,rz",
-               "turn joint NAME by rx, ry, rz degrees about its own local\n"
-               "X, Y, Z axes on top of the pose: q_clip * qX * qY * qZ\n"
-               "(repeatable; every output, --export-pose too)",
-               "sets the joint's local rotation to q_clip · q_X(rx) · q_Y(ry) · q_Z(rz), q_A(θ) "
-               "a rotation by θ degrees about the joint's own local axis A and q_clip its "
-               "rotation in the pose (layers included); repeatable, applied in order; every "
-               "output, `--export-pose` too. NAME is split from the angles at the last `=`",
-               "Rig workbench:"});
+  f.push_back(
+      {"--pose-joint NAME=rx,ry,rz",
+       "turn joint NAME by rx, ry, rz degrees about its own local\n"
+       "X, Y, Z axes on top of the pose: q_clip * qX * qY * qZ\n"
+       "(repeatable; every output, --export-pose too)",
+       "sets the joint's local rotation to q_clip · q_X(rx) · q_Y(ry) · q_Z(rz), q_A(θ) "
+       "a rotation by θ degrees about the joint's own local axis A and q_clip its "
+       "rotation in the pose (layers included); repeatable, applied in order; every "
+       "output, `--export-pose` too. NAME is any node, split from the angles at the last `=`",
+       "Rig workbench:"});
   f.push_back({"--range-of-motion JOINT[,JOINT...]",
                "sweep each joint about its local x, y and z axes from -D\n"
                "to +D on the rest pose (or the pose --animation-index,\n"
@@ -130,6 +131,9 @@ bool check_workbench_options(const Options& o, std::string& error) {
     return error = "--rom-report needs --range-of-motion JOINT[,JOINT...]", false;
   if (o.rom_report.empty() && !o.rom_joints.empty())
     return error = "--range-of-motion needs --rom-report FILE.json", false;
+  if (o.rom_joints.empty() &&
+      (o.rom_steps != Options{}.rom_steps || o.rom_degrees != Options{}.rom_degrees))
+    return error = "--rom-degrees and --rom-steps need --range-of-motion", false;
   return true;
 }
 

@@ -39,14 +39,16 @@ bool check_pose_flags(const Options& options, const rig::Model& model, std::stri
          dqs_amounts_from_options(options, model, amounts, error);
 }
 
-// The skinned primitive (--inspect-vertex's PRIM) that draw item `draw` draws, -1 for none.
-int skinned_primitive_of(const rig::Model& model, int draw) {
-  if (draw < 0 || size_t(draw) >= model.draws.size()) return -1;
-  const rig::DrawItem& item = model.draws[size_t(draw)];
+// Per draw item, the skinned primitive (--inspect-vertex's PRIM) it draws, -1 for none.
+std::vector<int> skinned_primitive_of_draws(const rig::Model& model) {
   const std::vector<rig::SkinnedPrimitiveRef> skinned = rig::skinned_primitives(model);
-  for (size_t p = 0; p < skinned.size(); ++p)
-    if (skinned[p].mesh == item.mesh && skinned[p].primitive == item.primitive) return int(p);
-  return -1;
+  std::vector<int> out(model.draws.size(), -1);
+  for (size_t d = 0; d < model.draws.size(); ++d)
+    for (size_t p = 0; p < skinned.size(); ++p)
+      if (skinned[p].mesh == model.draws[d].mesh &&
+          skinned[p].primitive == model.draws[d].primitive)
+        out[d] = int(p);
+  return out;
 }
 
 std::string rom_base_json(const rig::Model& model, const rig::PoseSelection& base) {
@@ -61,12 +63,15 @@ std::string rom_base_json(const rig::Model& model, const rig::PoseSelection& bas
   return j + "}";
 }
 
-std::string rom_sample_json(const rig::Model& model, const rig::RangeOfMotionSample& s) {
+std::string rom_sample_json(const std::vector<int>& primitive_of_draw,
+                            const rig::RangeOfMotionSample& s) {
   std::string j = "{\"score\":" + json_number(s.score) + ",\"worst_vertex\":";
   if (s.worst.draw < 0) {
     j += "null";
   } else {
-    const int primitive = skinned_primitive_of(model, s.worst.draw);
+    const int primitive = size_t(s.worst.draw) < primitive_of_draw.size()
+                              ? primitive_of_draw[size_t(s.worst.draw)]
+                              : -1;
     j += "{\"primitive\":" + std::to_string(s.worst.draw) +
          ",\"vertex\":" + std::to_string(s.worst.vertex) +
          ",\"joint\":" + std::to_string(s.worst.joint) + ",\"inspect\":" +
@@ -161,6 +166,7 @@ int run_range_of_motion(const Options& options, const rig::Model& model) {
     j += (m ? "," : "") + json_string(rig::method_info(methods[m]).name);
   j += "],\"closed\":" + std::string(setup.closed ? "true" : "false") + ",\"joints\":[";
   static const char* const kAxes[3] = {"x", "y", "z"};
+  const std::vector<int> primitive_of_draw = skinned_primitive_of_draws(model);
   for (size_t k = 0; k < joints.size(); ++k) {
     j += std::string(k ? "," : "") +
          "{\"name\":" + json_string(model.nodes[size_t(joints[k])].name) +
@@ -172,7 +178,7 @@ int run_range_of_motion(const Options& options, const rig::Model& model) {
              ",\"methods\":{";
         for (size_t m = 0; m < methods.size(); ++m)
           j += std::string(m ? "," : "") + json_string(rig::method_info(methods[m]).name) + ":" +
-               rom_sample_json(model, samples[job.index(k, axis, step, m)]);
+               rom_sample_json(primitive_of_draw, samples[job.index(k, axis, step, m)]);
         j += "}}";
       }
       j += "]}";

@@ -174,6 +174,8 @@ TEST(RangeOfMotionCli, BadValuesAreUsageErrors) {
   for (const Case& c : std::vector<Case>{
            {"--rom-report x.json", "--rom-report needs --range-of-motion"},
            {"--range-of-motion LeftArm", "--range-of-motion needs --rom-report"},
+           {"--rom-steps 5 --info", "--rom-degrees and --rom-steps need --range-of-motion"},
+           {"--rom-degrees 45 --info", "--rom-degrees and --rom-steps need --range-of-motion"},
            {"--range-of-motion LeftArm --rom-steps 1" + report, "--rom-steps expects"},
            {"--range-of-motion LeftArm --rom-steps 1001" + report, "--rom-steps expects"},
            {"--range-of-motion LeftArm --rom-steps 3.5" + report, "--rom-steps expects"},
