@@ -220,6 +220,36 @@ TEST(InspectVertexCli, DeflationIsTheExportPlyValue) {
   }
 }
 
+// The bundled twist arm at its Twist clip's 180° (t = 1 s): a vertex of the tube blended
+// (1 − w, w) between ArmRoot and ArmTwist keeps |1 − 2w| of its radius under LBS (the seed's
+// candy wrapper: h = log2|1 − 2w|, −10 at the 2⁻¹⁰ clamp) and all of it under DQS (h = 0).
+// With --dqs-joints ArmRoot (m = 1 on both joints) the mix is DQS.
+TEST(InspectVertexCli, TwistArmAt180DegreesIsTheCandyWrapper) {
+  const std::string arm = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_arm.glb";
+  const std::string pose = " --animation-index 0 --animation-time 1";
+  for (int vertex : {1000, 1040, 1280}) {
+    const std::string flag = " --inspect-vertex 0:" + std::to_string(vertex);
+    const rig::test::RunResult plain = run_rigview(quote(arm) + pose + flag);
+    const rig::test::RunResult mixed =
+        run_rigview(quote(arm) + pose + flag + " --dqs-joints ArmRoot");
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    ASSERT_EQ(mixed.status, 0) << mixed.err;
+    const Json v = parse_json(plain.out), m = parse_json(mixed.out);
+    ASSERT_EQ(v["influences"].size(), 2u);
+    double w = 0.0;  // ArmTwist's weight
+    for (const Json& in : v["influences"].items)
+      if (in["name"].text == "ArmTwist") w = in["weight"].num();
+    // Dominated by ArmRoot, whose segment runs along the tube's axis: h is radial.
+    ASSERT_LE(w, 0.5) << vertex;
+    EXPECT_NEAR(v["deflation"]["lbs"].num(), std::max(-10.0, std::log2(std::abs(1.0 - 2.0 * w))),
+                2e-4)
+        << vertex;
+    EXPECT_NEAR(v["deflation"]["dqs"].num(), 0.0, 1e-4) << vertex;
+    expect_vec3(vec3(m["mix"]), vec3(v["dqs"]), 1e-5, "mix at m = 1 is DQS");
+    EXPECT_NEAR(m["deflation"]["mix"].num(), 0.0, 1e-4) << vertex;
+  }
+}
+
 TEST(InspectVertexCli, BadIndicesAreUsageErrorsNamingTheRange) {
   struct Case {
     std::string value, message;
