@@ -8,6 +8,7 @@
 #include "modes.h"
 #include "options.h"
 #include "viewer/actions.h"
+#include "workbench_outputs.h"
 
 int main(int argc, char** argv) {
   rigview::Options options;
@@ -39,7 +40,8 @@ int main(int argc, char** argv) {
                      !options.export_ply.empty() || !options.report.empty() ||
                      !options.write_copy.empty() || !options.compress_report.empty() ||
                      !options.optimize_animations.empty() || !options.export_pose.empty() ||
-                     options.bench_skinning > 0 || options.bench_crowd > 0;
+                     options.bench_skinning > 0 || options.bench_crowd > 0 ||
+                     !options.rom_report.empty() || options.inspect_primitive >= 0;
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -69,6 +71,14 @@ int main(int argc, char** argv) {
   }
   if (!options.export_ply.empty() || !options.report.empty()) {
     int rc = rigview::export_artefacts(options, model);
+    if (rc != 0) return rc;
+  }
+  if (options.inspect_primitive >= 0) {
+    int rc = rigview::print_vertex_inspection(options, model, stdout);
+    if (rc != 0) return rc;
+  }
+  if (!options.rom_report.empty()) {
+    int rc = rigview::run_range_of_motion(options, model);
     if (rc != 0) return rc;
   }
   if (options.bench_skinning > 0) {

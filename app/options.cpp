@@ -10,6 +10,7 @@
 #include "analysis/simulated_bugs.h"
 #include "markdown_text.h"
 #include "skin/skinning_method.h"
+#include "workbench_options.h"
 
 namespace rigview {
 namespace {
@@ -294,6 +295,7 @@ std::vector<FlagInfo> build_flags() {
                "crossfade pose: W=0 is clip N, W=1 is clip M (needs `--blend-index`)", ""});
   f.push_back(
       {"--rest-pose", "ignore animations, show the bind/rest pose", "ignore animations", ""});
+  add_workbench_flags(f);
   f.push_back({"--simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints",
                "teaching aid: apply a classic skinning bug to the model\n"
                "(every output and the viewer; the rig doctor names it)",
@@ -598,6 +600,8 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
         return error = "--blend-weight expects a number in [0, 1], got '" + std::string(v) + "'",
                false;
       blend_weight_set = true;
+    } else if (const int workbench = parse_workbench_flag(a, value, o, error); workbench != 0) {
+      if (workbench < 0) return false;
     } else if (a.size() > 1 && a[0] == '-') {
       error = "unknown option '" + std::string(a) + "'";
       return false;
@@ -625,7 +629,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     // Only the methods with per-joint amounts (the mix) read them: naming joints for a run that
     // draws none of them is a mistake. --report and --bench-skinning without --skinning run
     // every method, those too.
-    const bool every_method = !o.skinning_given && (o.bench_skinning > 0 || !o.report.empty());
+    // --rom-report scans every method as --report does; --inspect-vertex shows every method.
+    const bool every_method = (!o.skinning_given && (o.bench_skinning > 0 || !o.report.empty() ||
+                                                     !o.rom_report.empty())) ||
+                              o.inspect_primitive >= 0;
     const bool amounts_read =
         o.skinning_given &&
         std::any_of(o.skinning_methods.begin(), o.skinning_methods.end(),
@@ -640,7 +647,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     error = "--skinning compare applies to --output renders and --report, not to --export-ply";
     return false;
   }
-  return true;
+  return check_workbench_options(o, error);
 }
 
 std::vector<rig::SkinningMethod> methods_to_scan(const Options& options) {

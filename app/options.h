@@ -33,6 +33,14 @@ struct Options {
   std::string root_motion;       // --root-motion in-place|extract
   bool feet_on_ground = false;   // --feet-on-ground
   std::string export_pose;       // --export-pose FILE.json
+  // Rig workbench (app/workbench_options.cpp parses these):
+  std::vector<std::string> pose_joints;  // --pose-joint NAME=rx,ry,rz (repeatable)
+  std::vector<std::string> rom_joints;   // --range-of-motion JOINT[,JOINT...]
+  float rom_degrees = 120.0f;            // --rom-degrees D: the sweep runs from -D to +D
+  int rom_steps = 25;                    // --rom-steps N: angles per axis
+  std::string rom_report;                // --rom-report FILE.json
+  int inspect_primitive = -1;            // --inspect-vertex PRIM:INDEX (-1: off)
+  int inspect_index = -1;
   // Rig doctor and hardening:
   std::string
       simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "anim/joint_mask.h"
+#include "character/fk_rotation.h"
 #include "compression_outputs.h"
 #include "json_text.h"
 #include "pose_options.h"
@@ -138,6 +139,23 @@ bool parse_ik(const rig::Model& model, std::string_view text, rig::TwoBoneIK& ik
   return true;
 }
 
+// NAME=rx,ry,rz (degrees): a Delta FK edit q_X(rx)·q_Y(ry)·q_Z(rz). Split at the last '=' so a
+// joint name may hold one.
+bool parse_pose_joint(const rig::Model& model, std::string_view text, rig::FkEdit& edit,
+                      std::string& error) {
+  const size_t eq = text.rfind('=');
+  glm::vec3 degrees(0.0f);
+  if (eq == std::string_view::npos || eq == 0 || !parse_point(text.substr(eq + 1), degrees))
+    return error = "--pose-joint expects NAME=rx,ry,rz (degrees), got '" + std::string(text) + "'",
+           false;
+  edit.node = joint_node(model, text.substr(0, eq), "--pose-joint", error);
+  if (edit.node < 0) return false;
+  edit.mode = rig::FkEditMode::Delta;
+  edit.transform = rig::Transform{};
+  edit.transform.rotation = rig::local_xyz_rotation(degrees);
+  return true;
+}
+
 }  // namespace
 
 bool pose_settings_from_options(const Options& options, const rig::Model& model,
@@ -150,6 +168,11 @@ bool pose_settings_from_options(const Options& options, const rig::Model& model,
     rig::LayerSetting layer;
     if (!parse_layer(model, clips, text, layer, error)) return false;
     out.layers.push_back(std::move(layer));
+  }
+  for (const std::string& text : options.pose_joints) {
+    rig::FkEdit edit;
+    if (!parse_pose_joint(model, text, edit, error)) return false;
+    out.fk_edits.push_back(edit);
   }
   if (!options.root_motion.empty())
     out.root_motion = options.root_motion == "in-place" ? rig::RootMotionMode::InPlace

@@ -1,0 +1,140 @@
+#include "workbench_options.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "analysis/range_of_motion.h"
+
+namespace rigview {
+
+namespace {
+
+bool whole_number(std::string_view s, int& out) {
+  if (s.empty() || s.size() > 10) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  const long v = std::strtol(std::string(s).c_str(), nullptr, 10);
+  if (v > 1000000000L) return false;
+  out = int(v);
+  return true;
+}
+
+bool finite_float(std::string_view s, float& out) {
+  if (s.empty()) return false;
+  const std::string text(s);
+  char* end = nullptr;
+  out = std::strtof(text.c_str(), &end);
+  return end && *end == '\0' && std::isfinite(out);
+}
+
+}  // namespace
+
+void add_workbench_flags(std::vector<FlagInfo>& f) {
+  f.push_back(
+      {"--pose-joint NAME=rx,ry,rz",
+       "turn joint NAME by rx, ry, rz degrees about its own local\n"
+       "X, Y, Z axes on top of the pose: q_clip * qX * qY * qZ\n"
+       "(repeatable; every output, --export-pose too)",
+       "sets the joint's local rotation to q_clip · q_X(rx) · q_Y(ry) · q_Z(rz), q_A(θ) "
+       "a rotation by θ degrees about the joint's own local axis A and q_clip its "
+       "rotation in the pose (layers included); repeatable, applied in order; every "
+       "output, `--export-pose` too. NAME is any node, split from the angles at the last `=`",
+       "Rig workbench:"});
+  f.push_back({"--range-of-motion JOINT[,JOINT...]",
+               "sweep each joint about its local x, y and z axes from -D\n"
+               "to +D on the rest pose (or the pose --animation-index,\n"
+               "--animation-time, --blend-index choose) and measure each\n"
+               "step like --report (needs --rom-report)",
+               "turn each joint about each of its local axes from −D to +D (`--rom-degrees`, "
+               "`--rom-steps`) on top of the rest pose, or of the pose that `--animation-index`, "
+               "`--animation-time` or `--blend-index` choose (the other pose flags apply too), and "
+               "measure every step as `--report` does, for each `--skinning` method (default: "
+               "every method); needs `--rom-report` (schema below)",
+               ""});
+  f.push_back({"--rom-degrees D", "the sweep's half range, in (0, 180] (default 120)",
+               "the sweep's half range D in degrees, in (0, 180] (default 120)", ""});
+  f.push_back({"--rom-steps N",
+               "angles per axis, -D to +D inclusive, 2 to " +
+                   std::to_string(rig::kRangeOfMotionMaxSteps) + " (default 25)",
+               "angles per axis, −D to +D inclusive, evenly spaced: 2 to " +
+                   std::to_string(rig::kRangeOfMotionMaxSteps) + " (default 25)",
+               ""});
+  f.push_back({"--rom-report FILE.json", "write the range-of-motion report as JSON; exit",
+               "write the `--range-of-motion` report (schema below)", ""});
+  f.push_back({"--inspect-vertex PRIM:INDEX",
+               "print JSON on one vertex at the pose: its influences,\n"
+               "each joint's opinion M_j*v, every method's result, the\n"
+               "CoR centre and h per method; exit",
+               "print JSON on one vertex at the chosen pose: its bind position, each influence's "
+               "joint, weight and opinion M_j · v, the LBS, DQS, CoR and mix results, the CoR "
+               "centre and h under each method, in world space (schema below). PRIM counts the "
+               "file's skinned primitives in document order (mesh, then primitive)",
+               ""});
+}
+
+int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
+                         std::string& error) {
+  std::string_view v;
+  if (a == "--pose-joint") {
+    if (!value(v)) return -1;
+    if (v.find('=') == std::string_view::npos)
+      return error = "--pose-joint expects NAME=rx,ry,rz (degrees), got '" + std::string(v) + "'",
+             -1;
+    o.pose_joints.emplace_back(v);
+  } else if (a == "--range-of-motion") {
+    if (!value(v)) return -1;
+    size_t start = 0;
+    while (true) {
+      const size_t comma = v.find(',', start);
+      const std::string_view name = v.substr(start, comma - start);
+      if (name.empty())
+        return error = "--range-of-motion expects JOINT[,JOINT...], got '" + std::string(v) + "'",
+               -1;
+      o.rom_joints.emplace_back(name);
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+  } else if (a == "--rom-degrees") {
+    if (!value(v)) return -1;
+    float d = 0.0f;
+    if (!finite_float(v, d) || !(d > 0.0f) || d > rig::kRangeOfMotionMaxDegrees)
+      return error = "--rom-degrees expects degrees in (0, 180], got '" + std::string(v) + "'", -1;
+    o.rom_degrees = d;
+  } else if (a == "--rom-steps") {
+    if (!value(v)) return -1;
+    int n = 0;
+    if (!whole_number(v, n) || n < 2 || n > rig::kRangeOfMotionMaxSteps)
+      return error = "--rom-steps expects a count between 2 and " +
+                     std::to_string(rig::kRangeOfMotionMaxSteps) + ", got '" + std::string(v) + "'",
+             -1;
+    o.rom_steps = n;
+  } else if (a == "--rom-report") {
+    if (!value(v)) return -1;
+    if (v.empty()) return error = "--rom-report needs a file name", -1;
+    o.rom_report = v;
+  } else if (a == "--inspect-vertex") {
+    if (!value(v)) return -1;
+    const size_t colon = v.find(':');
+    if (colon == std::string_view::npos || !whole_number(v.substr(0, colon), o.inspect_primitive) ||
+        !whole_number(v.substr(colon + 1), o.inspect_index))
+      return error = "--inspect-vertex expects PRIM:INDEX (whole numbers >= 0), got '" +
+                     std::string(v) + "'",
+             -1;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+bool check_workbench_options(const Options& o, std::string& error) {
+  if (!o.rom_report.empty() && o.rom_joints.empty())
+    return error = "--rom-report needs --range-of-motion JOINT[,JOINT...]", false;
+  if (o.rom_report.empty() && !o.rom_joints.empty())
+    return error = "--range-of-motion needs --rom-report FILE.json", false;
+  if (o.rom_joints.empty() &&
+      (o.rom_steps != Options{}.rom_steps || o.rom_degrees != Options{}.rom_degrees))
+    return error = "--rom-degrees and --rom-steps need --range-of-motion", false;
+  return true;
+}
+
+}  // namespace rigview
