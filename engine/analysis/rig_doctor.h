@@ -24,21 +24,30 @@
 //       S_j moves their dominant vertices from A.
 //   IBM_MISSING        — error — every IBM is the identity while the joints are not at the
 //       origin, and the rest pose tears the mesh (ρ > kMissingResidual): the character explodes
-//       by ρ diagonals (the message gives it, and the raw displacement).
+//       by ρ diagonals (the message gives it, and the raw displacement). Also when every IBM is
+//       the identity while the skin has bones of some length (the bind-skeleton check below:
+//       an armature's 0.01 scale shrinks the torn mesh with it, below kMissingResidual). The
+//       message says the file may mean it (the glTF sample Animation_Skin_04 has no IBMs).
 //   Bind skeleton (rig_doctor_bind_skeleton.cpp): per skin bone (joint j, skin parent p) the rest
 //       offset r_j = translation of G_p⁻¹ G_j against o_j = translation of B_p⁻¹ B_j, B_a = IBM_a⁻¹
 //       (one global transform, an armature's scale included, cancels; a pose rotates joints
 //       without moving offsets). A bone misfits when |o − r| > kBoneMisfit · max(|o|, |r|) (bones
 //       shorter than 1e-3 of the longest are not read). When more than kBoneBrokenFraction of the
-//       bones misfit, the first reading of the same matrices that fits (at most kBoneFitFraction
-//       misfit) names the bug, and the vertex-to-bone checks below are skipped for that skin:
-//         IBM_SUSPECT "negated-translation": B_a = IBM_a with its translation negated fits;
+//       bones misfit, the first reading of the same matrices that explains them names the bug,
+//       in this order, and the vertex-to-bone checks below are skipped for that skin:
+//         IBM_MISSING: every IBM is the identity (above);
+//         IBM_SUSPECT "negated-translation": B_a = IBM_a with its translation negated fits (at
+//             most kBoneFitFraction misfit);
+//         JOINT_ORDER_SUSPECT "the joint list is reversed / shifted by k": IBM a (and JOINTS
+//             index a) read as belonging to list index π(a), π(a) = (a or n−1−a) + k mod n,
+//             fits, or has every bone length right and at most half the file order's mean
+//             bone error (a file whose bind offsets turn on purpose); RigFinding::joint_order
+//             holds π (the fix: apply_joint_order, joint_order_fix.h);
 //         IBM_SUSPECT "translation-only": every IBM's 3×3 part is the identity, and the bone
 //             lengths fit up to one uniform scale (the directions do not);
-//         JOINT_ORDER_SUSPECT "the joint list is reversed / shifted by k": IBM a (and JOINTS
-//             index a) read as belonging to list index π(a), π(a) = (a or n−1−a) + k mod n, fits;
-//             RigFinding::joint_order holds π (fix: apply_joint_order, joint_order_fix.h);
-//         IBM_SUSPECT "does not match the joint hierarchy" when no reading fits.
+//         nothing when the bone lengths fit but not their directions: a bind pose whose offsets
+//             turn in their parents' frames (AssetGenerator Animation_Skin_07 and _09 mean it);
+//         IBM_SUSPECT "does not match the joint hierarchy" otherwise.
 //       Every message names the bug, the joints whose bones misfit, and the fix.
 //   IBM_SUSPECT        — error — IBMs that disagree with the joint hierarchy at bind time:
 //       the bind-skeleton readings above; one that is singular or not affine (last row ≠ 0 0 0 1);
