@@ -135,8 +135,8 @@ bool Doctor::bind_skeleton(SkinWork& work) {
   measures.bones_measured = file_fit.measured;
   if (!(file_fit.fraction() > kBoneBrokenFraction)) return false;
 
-  // The joints whose bones do not fit in the file's reading (the parent's frame is what the
-  // bone is read in, so both ends are named: child first).
+  // The joints whose bones do not fit in the file's reading, each bone named by its child
+  // joint, worst first.
   std::vector<double> score(size_t(n), 0.0);
   for (size_t b = 0; b < bones.size(); ++b) {
     if (file_fit.error[b] <= kBoneMisfit) continue;
