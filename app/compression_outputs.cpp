@@ -92,16 +92,23 @@ int run_compression_outputs(const Options& options, const rig::Model& model,
                    error.c_str());
       return 1;
     }
-    size_t replaced = 0;
+    size_t replaced = 0, not_smaller = 0;
     double e_max = 0.0;
-    for (const rig::WrittenClip& w : written)
+    for (const rig::WrittenClip& w : written) {
       if (w.replaced) ++replaced, e_max = std::max(e_max, w.e_max);
+      if (w.not_smaller) ++not_smaller;
+    }
     std::printf("rigview: wrote %s: %zu of %zu clips optimized, animation accessors %zu -> %zu B",
                 options.optimize_animations.c_str(), replaced, written.size(), sizes.before,
                 sizes.after);
     if (sizes.before > 0)
       std::printf(" (%.3f of the file's)", double(sizes.after) / double(sizes.before));
-    std::printf(", E_max %.5f cm (tolerance %g cm)\n", e_max * 100.0, options.tolerance_cm);
+    std::printf(", E_max %.5f cm (tolerance %g cm)", e_max * 100.0, options.tolerance_cm);
+    // Said only when it happens, so the line stays as it was for every other file.
+    if (not_smaller > 0)
+      std::printf("; %zu clip%s kept as in the file: the optimized form was not smaller",
+                  not_smaller, not_smaller == 1 ? "" : "s");
+    std::printf("\n");
   }
   return 0;
 }

@@ -110,7 +110,14 @@ RigDiagnosis Doctor::run() {
     if (work.draws.empty() || work.joint_count == 0) continue;
     weights(work);
     bind_pose(work);
-    ibm_checks(work);
+    // Without IBMs the vertex-to-bone check sees the collapsed bind skeleton (and says so). A bug
+    // the bind skeleton names makes it read wrong bones: its findings would misname it.
+    if (work.ibm_missing || singular_ibms(work)) {
+      joint_order(work);
+      continue;
+    }
+    if (bind_skeleton(work)) continue;
+    translation_only(work);
     joint_order(work);
   }
   std::stable_sort(

@@ -24,9 +24,34 @@
 //       S_j moves their dominant vertices from A.
 //   IBM_MISSING        — error — every IBM is the identity while the joints are not at the
 //       origin, and the rest pose tears the mesh (ρ > kMissingResidual): the character explodes
-//       by ρ diagonals (the message gives it, and the raw displacement).
+//       by ρ diagonals (the message gives it, and the raw displacement). Also when every IBM is
+//       the identity while the skin has bones of some length (the bind-skeleton check below:
+//       an armature's 0.01 scale shrinks the torn mesh with it, below kMissingResidual). The
+//       message says the file may mean it (the glTF sample Animation_Skin_04 has no IBMs).
+//   Bind skeleton (rig_doctor_bind_skeleton.cpp): per skin bone (joint j, skin parent p) the rest
+//       offset r_j = translation of G_p⁻¹ G_j against o_j = translation of B_p⁻¹ B_j, B_a = IBM_a⁻¹
+//       (one global transform, an armature's scale included, cancels; a pose rotates joints
+//       without moving offsets). A bone misfits when |o − r| > kBoneMisfit · max(|o|, |r|) (bones
+//       shorter than 1e-3 of the longest are not read). When more than kBoneBrokenFraction of the
+//       bones misfit, the first reading of the same matrices that explains them names the bug,
+//       in this order, and the vertex-to-bone checks below are skipped for that skin:
+//         IBM_MISSING: every IBM is the identity (above);
+//         IBM_SUSPECT "negated-translation": B_a = IBM_a with its translation negated fits (at
+//             most kBoneFitFraction misfit);
+//         JOINT_ORDER_SUSPECT "the joint list is reversed / shifted by k": IBM a (and JOINTS
+//             index a) read as belonging to list index π(a), π(a) = (a or n−1−a) + k mod n,
+//             fits, or has every bone length right and at most half the file order's mean
+//             bone error (a file whose bind offsets turn on purpose); RigFinding::joint_order
+//             holds π (the fix: apply_joint_order, joint_order_fix.h);
+//         IBM_SUSPECT "translation-only": every IBM's 3×3 part is the identity, and the bone
+//             lengths fit up to one uniform scale (the directions do not);
+//         nothing when the bone lengths fit but not their directions: a bind pose whose offsets
+//             turn in their parents' frames (AssetGenerator Animation_Skin_07 and _09 mean it);
+//         IBM_SUSPECT "does not match the joint hierarchy" otherwise.
+//       Every message names the bug, the joints whose bones misfit, and the fix.
 //   IBM_SUSPECT        — error — IBMs that disagree with the joint hierarchy at bind time:
-//       one that is singular or not affine (last row ≠ 0 0 0 1); or IBMs that only negate a
+//       the bind-skeleton readings above; one that is singular or not affine (last row ≠ 0 0 0 1);
+//       or IBMs that only negate a
 //       translation: every IBM is a pure translation T(−a_j), the joints' rest positions are
 //       their bind positions a_j up to one global affine map (so each IBM is exactly the
 //       negated translation), yet at least 2 joints are rotated (> 5°) relative to their skin
@@ -72,6 +97,9 @@ inline constexpr double kMedianBoneDistance = 0.15;
 inline constexpr double kCollapsedSpread = 1e-3;
 inline constexpr double kMeanExcess = 0.04;
 inline constexpr float kTinyWeight = 1e-3f;
+inline constexpr double kBoneMisfit = 0.05;         // relative offset error of one bone
+inline constexpr double kBoneBrokenFraction = 0.5;  // misfit bones: the file's reading is wrong
+inline constexpr double kBoneFitFraction = 0.1;     // misfit bones: another reading explains it
 
 struct RigFinding {
   ImportWarning warning;  // code, one-line message, count (vertices, joints or influences)
@@ -82,6 +110,9 @@ struct RigFinding {
   // Per Model::draws entry: empty when the finding does not touch that item, else one float
   // per vertex in [0, 1] (0 unaffected, 1 fully).
   std::vector<std::vector<float>> affected;
+  // JOINT_ORDER_SUSPECT from the bind skeleton: per IBM (and JOINTS index) a, the joint list
+  // index whose joint it belongs to; empty otherwise.
+  std::vector<int> joint_order;
 };
 
 // The raw measures behind the findings, per skin (what the thresholds are compared with).
@@ -94,6 +125,8 @@ struct RigSkinMeasures {
   double mean_excess = 0.0;           // its mean e
   double median_bone_distance = 0.0;  // median dist(v, segment of d(v)) / D
   double bind_joint_spread = 0.0;     // largest distance between two bind joint positions / D
+  double bone_misfit_fraction = 0.0;  // bind skeleton: misfit bones / bones read (file's reading)
+  size_t bones_measured = 0;          // bones the bind-skeleton check read
 };
 
 struct RigDiagnosis {

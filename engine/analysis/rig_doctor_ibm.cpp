@@ -88,9 +88,10 @@ void Doctor::bind_pose(SkinWork& work) {
         "no inverse bind matrices (all identity) but the joints are up to " + fmt(joint_offset) +
             " diagonals from the origin: the character explodes, vertices torn apart by " +
             fmt(residual) + " diagonals (moved by up to " + fmt(raw / D) + "); worst joints " +
-            joint_list(model_, work.s, joints),
+            joint_list(model_, work.s, joints) + ". " + kMissingFix,
         residual, joints);
     f.affected = map;
+    work.ibm_missing = true;
     return;
   }
   if (residual > kBindResidualInfo) {
@@ -104,12 +105,9 @@ void Doctor::bind_pose(SkinWork& work) {
   }
 }
 
-// IBM_SUSPECT: singular or non-affine matrices; matrices that only negate a translation.
-void Doctor::ibm_checks(SkinWork& work) {
-  const Skin& skin = model_.skins[size_t(work.s)];
-  const double D = work.diagonal;
+// IBM_SUSPECT: singular or non-affine matrices. True when it reported some.
+bool Doctor::singular_ibms(SkinWork& work) {
   std::vector<int> bad;
-  bool all_translation = true;
   for (size_t j = 0; j < work.joint_count; ++j) {
     const glm::dmat4 ibm(inverse_bind(work.s, j));
     const double det = glm::determinant(glm::dmat3(ibm));
@@ -119,11 +117,7 @@ void Doctor::ibm_checks(SkinWork& work) {
                         std::abs(ibm[2][3]) < 1e-5 && std::abs(ibm[3][3] - 1.0) < 1e-5;
     if (!affine || !(std::abs(det) > 1e-9 * scale * scale * scale) || scale == 0.0) {
       bad.push_back(int(j));
-      continue;
     }
-    for (int c = 0; c < 3; ++c)
-      for (int k = 0; k < 3; ++k)
-        all_translation = all_translation && std::abs(ibm[c][k] - (c == k ? 1.0 : 0.0)) < 1e-4;
   }
   if (!bad.empty()) {
     std::vector<int> joints = bad;
@@ -134,7 +128,22 @@ void Doctor::ibm_checks(SkinWork& work) {
                 joint_list(model_, work.s, bad) + ")",
             double(bad.size()), joints);
     mark_dominant(work, f, bad);
-    return;
+    return true;
+  }
+  return false;
+}
+
+// IBM_SUSPECT for matrices that only negate a translation, where the rest pose is the bind pose
+// (the bind-skeleton check names most of these first; this one needs no bone).
+void Doctor::translation_only(SkinWork& work) {
+  const Skin& skin = model_.skins[size_t(work.s)];
+  const double D = work.diagonal;
+  bool all_translation = true;
+  for (size_t j = 0; j < work.joint_count; ++j) {
+    const glm::dmat4 ibm(inverse_bind(work.s, j));
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < 3; ++k)
+        all_translation = all_translation && std::abs(ibm[c][k] - (c == k ? 1.0 : 0.0)) < 1e-4;
   }
   // Translation-only IBMs: every IBM is a pure translation T(−a_j), the rest-pose joint
   // positions are the bind positions a_j up to one global affine map (so each IBM negates its

@@ -18,6 +18,8 @@ namespace rig::rig_doctor_detail {
 constexpr double kRotatedDegrees = 5.0;  // a joint frame rotated by more is "rotated"
 constexpr size_t kMaxListedJoints = 16;
 constexpr uint64_t kNearestBudget = uint64_t{1} << 26;
+// IBM_MISSING's advice (the file may mean it).
+extern const char* const kMissingFix;
 
 std::string fmt(double value);
 
@@ -57,6 +59,7 @@ struct SkinWork {
   // Per draw (parallel to draws): skinned rest positions v′.
   std::vector<std::vector<glm::dvec3>> rest;
   double rest_diagonal = 0.0;  // of v′
+  bool ibm_missing = false;    // IBM_MISSING was reported
 };
 
 class Doctor {
@@ -90,8 +93,14 @@ class Doctor {
   // BIND_POSE_DIFFERS (info) and IBM_MISSING (error).
   void bind_pose(SkinWork& work);
 
-  // IBM_SUSPECT: singular or non-affine matrices; matrices that only negate a translation.
-  void ibm_checks(SkinWork& work);
+  // IBM_SUSPECT: singular or non-affine matrices; true when some are.
+  bool singular_ibms(SkinWork& work);
+  // IBM_SUSPECT: matrices that only negate a translation, the rest pose being the bind pose.
+  void translation_only(SkinWork& work);
+  // The bind skeleton the IBMs imply against the node hierarchy (rig_doctor_bind_skeleton.cpp):
+  // IBM_SUSPECT (negated-translation, translation-only or unexplained IBMs) or
+  // JOINT_ORDER_SUSPECT (a reversed or shifted joint list). True when it reported one.
+  bool bind_skeleton(SkinWork& work);
 
   void mark_dominant(SkinWork& work, RigFinding& f, const std::vector<int>& joints);
 

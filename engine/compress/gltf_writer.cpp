@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "write/edit_job.h"
@@ -27,8 +28,60 @@ const char* path_name(TargetPath p) {
   return "translation";
 }
 
-size_t animation_accessor_bytes(const tinygltf::Model& doc, const tinygltf::Animation& anim) {
-  return write::sampler_accessor_bytes(doc, std::span<const tinygltf::Animation>(&anim, 1));
+// The bytes of one accessor, as sampler_accessor_bytes counts them.
+size_t accessor_bytes(const tinygltf::Model& doc, int accessor) {
+  tinygltf::Animation one;
+  one.samplers.emplace_back();
+  one.samplers.back().input = accessor;
+  one.samplers.back().output = accessor;
+  return write::sampler_accessor_bytes(doc, std::span<const tinygltf::Animation>(&one, 1));
+}
+
+// Which clips to replace: `replace` starts with every clip whose chosen form is smaller than its
+// own accessors, and loses each clip whose chosen form is not smaller than the bytes replacing it
+// frees, until none does. An accessor frees its bytes only when no kept clip uses it (files share
+// key times between animations), split evenly between the replaced clips that use it. Then the
+// replaced clips' new bytes are below what they free, so the file's animation bytes never grow.
+void keep_clips_not_smaller(const tinygltf::Model& doc, const std::vector<size_t>& chosen_bytes,
+                            std::vector<uint8_t>& replace, std::vector<uint8_t>& not_smaller) {
+  const size_t clips = replace.size();
+  std::vector<std::set<int>> used(clips);
+  std::map<int, size_t> bytes;
+  for (size_t c = 0; c < clips; ++c) {
+    for (const tinygltf::AnimationSampler& s : doc.animations[c].samplers) {
+      for (int a : {s.input, s.output}) {
+        if (a < 0 || size_t(a) >= doc.accessors.size()) continue;
+        used[c].insert(a);
+        if (!bytes.count(a)) bytes[a] = accessor_bytes(doc, a);
+      }
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::map<int, int> replaced_users;
+    std::set<int> kept;
+    for (size_t c = 0; c < clips; ++c) {
+      for (int a : used[c]) {
+        if (replace[c])
+          ++replaced_users[a];
+        else
+          kept.insert(a);
+      }
+    }
+    for (size_t c = 0; c < clips; ++c) {
+      if (!replace[c]) continue;
+      double freed = 0.0;
+      for (int a : used[c]) {
+        if (!kept.count(a)) freed += double(bytes[a]) / double(replaced_users[a]);
+      }
+      if (double(chosen_bytes[c]) >= freed) {
+        replace[c] = 0;
+        not_smaller[c] = 1;
+        changed = true;
+        break;  // the others' shares change with this one kept
+      }
+    }
+  }
 }
 
 // One written clip as the document writer's edit: a sampler and a channel per track, the
@@ -93,16 +146,29 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
   if (report) report->assign(clips.size(), WrittenClip{});
   std::vector<write::DocumentEdit> edits;
   std::map<std::tuple<int, int, std::vector<uint8_t>>, int> outputs;
+  std::vector<WrittenChoice> choices(clips.size());
+  std::vector<size_t> chosen_bytes(clips.size(), 0);
+  std::vector<uint8_t> replace(clips.size(), 0), not_smaller(clips.size(), 0);
   for (size_t c = 0; c < clips.size(); ++c) {
     if (!clips[c]) continue;
-    WrittenChoice choice = choose_written_keys(model, int(c), *clips[c], levers, options);
+    WrittenChoice& choice = choices[c];
+    choice = choose_written_keys(model, int(c), *clips[c], levers, options);
     share_equal_tracks(choice, model, int(c), levers, options);
-    // An optimizer never grows a clip: one whose file keys are already fewer bytes (sparse
-    // CUBICSPLINE or STEP keys, SHORT or BYTE outputs) stays as it was, as does one left without
-    // a channel (its first target unusable: glTF needs one).
-    if (!choice.fits || choice.channels.empty() ||
-        choice.bytes >= animation_accessor_bytes(doc, doc.animations[c]))
-      continue;
+    // A clip left without a channel (its first target unusable: glTF needs one) stays as it was.
+    replace[c] = choice.fits && !choice.channels.empty();
+    chosen_bytes[c] = choice.bytes;
+  }
+  // An optimizer never grows a clip: one whose file keys are already no more bytes (sparse
+  // CUBICSPLINE or STEP keys, SHORT or BYTE outputs, key times shared with other clips) stays as
+  // it was.
+  keep_clips_not_smaller(doc, chosen_bytes, replace, not_smaller);
+  for (size_t c = 0; c < clips.size(); ++c) {
+    if (report) {
+      (*report)[c].not_smaller = not_smaller[c] != 0;
+      (*report)[c].optimized_bytes = not_smaller[c] ? chosen_bytes[c] : 0;
+    }
+    if (!replace[c]) continue;
+    const WrittenChoice& choice = choices[c];
     WrittenClip written;
     written.replaced = true;
     written.e_max = choice.e_max;

@@ -43,6 +43,8 @@ struct WrittenClip {
   double e_max = 0.0;      // the metric of the written keys as a glTF player samples them (the
                            // larger of a player that renormalizes SHORT keys and one that does not)
   bool replaced = false;   // false: the file's own animation was kept (see below)
+  bool not_smaller = false;    // kept because the optimized form was not smaller (see below)
+  size_t optimized_bytes = 0;  // then: the bytes that form would have taken
 };
 
 // `clips`: one per Model::clips entry of `model` (imported from `in_path`), in order; nullptr
@@ -58,10 +60,13 @@ struct WrittenClip {
 // the clip is recompressed at 0.9×, 0.81×, 0.73× the tolerance, and failing that the file's own
 // animation is kept. So every written clip measures ≤ tolerance_m. The file's own animation is
 // kept too where its accessors are already no more bytes than the chosen form (an optimizer never
-// grows a clip). Written channels span the clip's time range as the file's did (a player's clip
-// length), and a clip whose every track is at rest keeps one channel holding the rest value.
-// Returns false with a one-line `error`. `report`: per clip, what was written. `sizes`: the
-// bytes of the accessors the file's animations use, each accessor once, before and after.
+// grows a clip; WrittenClip::not_smaller): where clips share accessors (key times), a clip counts
+// only the bytes that replacing it frees — an accessor a kept clip still uses frees nothing, one
+// several replaced clips use is split between them — so the animations' bytes never grow. Written
+// channels span the clip's time range as the file's did (a player's clip length), and a clip whose
+// every track is at rest keeps one channel holding the rest value. Returns false with a one-line
+// `error`. `report`: per clip, what was written. `sizes`: the bytes of the accessors the file's
+// animations use, each accessor once, before and after.
 struct WrittenSizes {
   size_t before = 0;
   size_t after = 0;
