@@ -33,6 +33,8 @@ struct Options {
   std::string root_motion;       // --root-motion in-place|extract
   bool feet_on_ground = false;   // --feet-on-ground
   std::string export_pose;       // --export-pose FILE.json
+  // --weights-op OP (repeatable, in order): skin weight edits (app/skin_edits.h).
+  std::vector<std::string> weights_ops;
   // Rig doctor and hardening:
   std::string
       simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints

@@ -1,6 +1,7 @@
 #include "skin/weight_edit.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rig {
 
@@ -28,7 +29,8 @@ InfluenceList read_influences(const SkinMesh& mesh, uint32_t v) {
 
 void normalize(InfluenceList& list) {
   const float sum = list.sum();
-  if (!(sum > 0.0f)) return;
+  // Within float rounding of 1 already: dividing again would only move the last bits.
+  if (!(sum > 0.0f) || std::abs(sum - 1.0f) <= 1e-6f) return;
   for (uint32_t i = 0; i < list.count; ++i) list.weights[i] /= sum;
 }
 
@@ -62,11 +64,9 @@ int mesh_of_primitive(const SkinMeshes& meshes, uint32_t primitive) {
   return int(it - meshes.first_of_mesh.begin()) - 1;
 }
 
-const Primitive& model_primitive(const Model& model, const SkinMeshes& meshes,
-                                 uint32_t primitive) {
+const Primitive& model_primitive(const Model& model, const SkinMeshes& meshes, uint32_t primitive) {
   const int mesh = mesh_of_primitive(meshes, primitive);
-  return model.meshes[size_t(mesh)]
-      .primitives[primitive - meshes.first_of_mesh[size_t(mesh)]];
+  return model.meshes[size_t(mesh)].primitives[primitive - meshes.first_of_mesh[size_t(mesh)]];
 }
 
 std::vector<SkinGroup> skin_groups(const Model& model, const SkinMeshes& meshes) {

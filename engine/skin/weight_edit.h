@@ -39,7 +39,8 @@ struct InfluenceList {
 // Vertex `v` of `mesh`: non-zero weights only, repeated joints merged.
 InfluenceList read_influences(const SkinMesh& mesh, uint32_t v);
 
-// Weights scaled to sum 1 (a list whose weights sum to 0 is left as it is).
+// Weights scaled to sum 1 (a list whose weights sum to 0, or to within 1e-6 of 1, is left as
+// it is).
 void normalize(InfluenceList& list);
 
 // Commits `list` as vertex `v` of prepared primitive `primitive` unless the vertex reads as

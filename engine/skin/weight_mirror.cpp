@@ -65,7 +65,8 @@ std::vector<std::string> mirrored_joint_names(std::string_view name) {
   for (const auto& [from, to] : kWords)
     if (std::string s = replace_word(name, from, to); !s.empty()) out.push_back(std::move(s));
   for (const auto& [from, to] : kLetters)
-    if (std::string s = replace_side_letter(name, from, to); !s.empty()) out.push_back(std::move(s));
+    if (std::string s = replace_side_letter(name, from, to); !s.empty())
+      out.push_back(std::move(s));
   return out;
 }
 
@@ -109,19 +110,41 @@ struct CellHash {
 
 }  // namespace
 
+MirrorPlane mirror_plane(const SkinLayer& layer, int skin, const std::vector<uint16_t>& mirror) {
+  const std::span<const glm::mat4> ibm = layer.inverse_bind(size_t(skin));
+  auto bind_position = [&](size_t j) { return glm::dvec3(glm::inverse(ibm[j])[3]); };
+  glm::dvec3 spread(0.0), middle(0.0);
+  int pairs = 0;
+  for (size_t j = 0; j < mirror.size() && j < ibm.size(); ++j) {
+    if (mirror[j] <= j || mirror[j] >= ibm.size()) continue;
+    const glm::dvec3 a = bind_position(j), b = bind_position(mirror[j]);
+    spread += glm::abs(a - b);
+    middle += 0.5 * (a + b);
+    ++pairs;
+  }
+  MirrorPlane plane;
+  if (pairs == 0 || !(spread.x + spread.y + spread.z > 0.0)) return plane;
+  plane.axis = spread.y > spread[plane.axis] ? 1 : 0;
+  if (spread.z > spread[plane.axis]) plane.axis = 2;
+  plane.offset = float(middle[plane.axis] / pairs);
+  return plane;
+}
+
 WeightEditResult mirror_weights(SkinLayer& layer, const Model& model,
                                 const MirrorOptions& options) {
   WeightEditResult result;
   for (const SkinGroup& group : skin_groups(model, layer.meshes())) {
     const SkinMeshes& meshes = layer.meshes();
     const std::vector<uint16_t> mirror = mirror_joints(model, group.skin);
+    const MirrorPlane plane = mirror_plane(layer, group.skin, mirror);
     // Every vertex of the group, its position and its weights before any change.
     std::vector<VertexRef> refs;
     std::vector<glm::vec3> positions;
     glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
     for (uint32_t prepared : group.primitives) {
       const Primitive& prim = model_primitive(model, meshes, prepared);
-      const uint32_t count = std::min(prim.vertex_count(), meshes.primitives[prepared].vertex_count);
+      const uint32_t count =
+          std::min(prim.vertex_count(), meshes.primitives[prepared].vertex_count);
       for (uint32_t v = 0; v < count; ++v) {
         refs.push_back({prepared, v});
         positions.push_back(prim.positions[v]);
@@ -149,7 +172,8 @@ WeightEditResult mirror_weights(SkinLayer& layer, const Model& model,
     std::vector<InfluenceList> after(refs.size());
     std::vector<uint8_t> matched(refs.size(), 0);
     for (size_t i = 0; i < refs.size(); ++i) {
-      const glm::vec3 target(-positions[i].x, positions[i].y, positions[i].z);
+      glm::vec3 target = positions[i];
+      target[plane.axis] = 2.0f * plane.offset - target[plane.axis];
       const Cell c = cell_of(target);
       int64_t best = -1;
       float best_distance = 0.0f;

@@ -7,11 +7,13 @@
 // separators (_ . - : space) or at an end: "hand_L", "upperarm.l", "l_arm", "arm_joint_L_1".
 // A joint whose candidate names name no joint of the skin is its own mirror (a centre joint).
 //
-// Mirror vertices, by position: the mirror of bind position (x, y, z) is (−x, y, z); a vertex's
-// mirror is the vertex of its skin group (weight_edit.h: every primitive drawn with the skin)
-// nearest to that point within `tolerance` × the group's bind-space bounding-box diagonal (ties:
-// the first in primitive and vertex order; a vertex on x = 0 may be its own mirror). A vertex
-// with none keeps its weights and is listed in WeightEditResult::unmatched.
+// Mirror vertices, by position, in bind space: the mirror plane is perpendicular to the axis
+// (x, y or z) along which the skin's left/right joint pairs lie farthest apart in total, through
+// the mean of their midpoints (bind positions from the inverse bind matrices); without pairs it is
+// x = 0. A vertex's mirror is the vertex of its skin group (weight_edit.h: every primitive drawn
+// with the skin) nearest to that point within `tolerance` × the group's bind-space bounding-box
+// diagonal (ties: the first in primitive and vertex order; a vertex on x = 0 may be its own
+// mirror). A vertex with none keeps its weights and is listed in WeightEditResult::unmatched.
 #pragma once
 
 #include <string>
@@ -29,6 +31,13 @@ std::vector<std::string> mirrored_joint_names(std::string_view name);
 
 // Per joint of skin `skin`, its mirror joint (itself when none).
 std::vector<uint16_t> mirror_joints(const Model& model, int skin);
+
+struct MirrorPlane {
+  int axis = 0;         // 0 x, 1 y, 2 z
+  float offset = 0.0f;  // the plane: coordinate `axis` = offset
+};
+// The mirror plane of skin `skin` from its joint pairs (`mirror`: mirror_joints).
+MirrorPlane mirror_plane(const SkinLayer& layer, int skin, const std::vector<uint16_t>& mirror);
 
 struct MirrorOptions {
   float tolerance = 1e-4f;  // fraction of the skin group's bind-space bounding-box diagonal

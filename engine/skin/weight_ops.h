@@ -1,6 +1,7 @@
 // The plain weight operations on a skin layer (skin_layer.h), every skinned vertex of every
 // prepared primitive, each vertex as weight_edit.h reads and commits it:
-//   normalize  weights scaled to sum 1 (a vertex whose weights are all 0 stays as it is);
+//   normalize  weights scaled to sum 1 (a vertex whose weights are all 0, or already sum to
+//              within 1e-6 of 1, stays as it is);
 //   clean      weights below the threshold dropped, the rest renormalized; a vertex whose
 //              every weight is below it keeps its largest (never a vertex without influence);
 //   limit      at most n influences: the n largest kept (the earlier slot wins a tie, kept

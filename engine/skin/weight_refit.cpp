@@ -64,8 +64,8 @@ double deformation_error(std::span<const double> gram, std::span<const float> w0
 
 }  // namespace
 
-void refit_vertex_weights(std::span<const double> gram, std::span<const float> original,
-                          uint32_t n, std::span<float> out) {
+void refit_vertex_weights(std::span<const double> gram, std::span<const float> original, uint32_t n,
+                          std::span<float> out) {
   const uint32_t k = uint32_t(std::min<size_t>(original.size(), kK));
   // The truncation: the reference the refit must beat, and what the tiny pull leans towards.
   InfluenceList list;
@@ -124,9 +124,8 @@ void refit_vertex_weights(std::span<const double> gram, std::span<const float> o
   if (solved)
     for (uint32_t i = 0; i < k; ++i) refit[i] /= sum;
   const std::span<const float> refit_span(refit.data(), k);
-  const bool keep_refit =
-      solved && deformation_error(gram, original, refit_span) <
-                    deformation_error(gram, original, truncated_span);
+  const bool keep_refit = solved && deformation_error(gram, original, refit_span) <
+                                        deformation_error(gram, original, truncated_span);
   for (uint32_t i = 0; i < k && i < out.size(); ++i) out[i] = keep_refit ? refit[i] : truncated[i];
 }
 
@@ -156,8 +155,9 @@ void vertex_gram(const PairSums& pairs, const InfluenceList& list, const glm::ve
   for (uint32_t i = 0; i < k; ++i)
     for (uint32_t j = i; j < k; ++j) {
       const uint16_t a_joint = list.joints[i], b_joint = list.joints[j];
-      const std::array<double, 16>& a = pairs.sums[size_t(
-          pairs.slot[size_t(std::min(a_joint, b_joint)) * pairs.joints + std::max(a_joint, b_joint)])];
+      const std::array<double, 16>& a =
+          pairs.sums[size_t(pairs.slot[size_t(std::min(a_joint, b_joint)) * pairs.joints +
+                                       std::max(a_joint, b_joint)])];
       double g = 0.0;
       for (int r = 0; r < 4; ++r)
         for (int c = 0; c < 4; ++c) g += v[r] * a[size_t(r * 4 + c)] * v[c];
@@ -225,8 +225,8 @@ WeightEditResult limit_influences_refit(SkinLayer& layer, const Model& model,
             const glm::mat4& ml = m[l];
             for (int r = 0; r < 4; ++r)
               for (int c = 0; c < 4; ++c)
-                a[size_t(r * 4 + c)] += double(mk[r][0]) * ml[c][0] +
-                                        double(mk[r][1]) * ml[c][1] + double(mk[r][2]) * ml[c][2];
+                a[size_t(r * 4 + c)] += double(mk[r][0]) * ml[c][0] + double(mk[r][1]) * ml[c][1] +
+                                        double(mk[r][2]) * ml[c][2];
           }
         }
       }

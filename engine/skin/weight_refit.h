@@ -42,8 +42,8 @@ struct SkinPoseSamples {
 
 // One vertex: `gram` the K×K matrix G (row-major) over its K joints, `original` their weights
 // w0; writes the refitted weights (K entries, at most n non-zero, summing to 1) to `out`.
-void refit_vertex_weights(std::span<const double> gram, std::span<const float> original,
-                          uint32_t n, std::span<float> out);
+void refit_vertex_weights(std::span<const double> gram, std::span<const float> original, uint32_t n,
+                          std::span<float> out);
 
 // Every skinned vertex with more than n influences, refitted over the poses of the skins that
 // draw its mesh (all of them, when several do); a mesh no skin draws, or a vertex naming a joint

@@ -45,8 +45,8 @@ PointGraph build_graph(const Model& model, const SkinMeshes& meshes,
     std::vector<uint32_t>& point = g.point_of.emplace_back(count);
     for (uint32_t v = 0; v < count; ++v) {
       const glm::vec3& p = prim.positions[v];
-      const auto [it, added] = welded.try_emplace(PositionKey{bits(p.x), bits(p.y), bits(p.z)},
-                                                  g.points);
+      const auto [it, added] =
+          welded.try_emplace(PositionKey{bits(p.x), bits(p.y), bits(p.z)}, g.points);
       if (added) ++g.points;
       point[v] = it->second;
     }

@@ -35,7 +35,6 @@ struct SmoothOptions {
   std::vector<std::vector<uint8_t>> selected;
 };
 
-WeightEditResult smooth_weights(SkinLayer& layer, const Model& model,
-                                const SmoothOptions& options);
+WeightEditResult smooth_weights(SkinLayer& layer, const Model& model, const SmoothOptions& options);
 
 }  // namespace rig

@@ -81,5 +81,25 @@ TEST(WeightMirror, ToleranceIsRelativeToTheDiagonal) {
   EXPECT_EQ(r.vertices_changed, 3u);
 }
 
+TEST(WeightMirror, PlaneFollowsTheJointPairs) {
+  // LeftArm at (0,3,0) and RightArm at (0,1,0): the sides lie along y, the plane is y = 2.
+  const Model model = test::weight_test_model(
+      {{0, 1, 0.5f}, {0, 3, 0.5f}, {7, 2, 0}}, {},
+      {{{1, 1.0f}}, {{0, 0.7f}, {2, 0.3f}}, {{2, 1.0f}}},
+      {{"LeftArm", -1, {0, 3, 0}}, {"RightArm", -1, {0, 1, 0}}, {"Spine", -1, {0, 2, 0}}});
+  SkinLayer layer(model);
+  const MirrorPlane plane = mirror_plane(layer, 0, mirror_joints(model, 0));
+  EXPECT_EQ(plane.axis, 1);
+  EXPECT_FLOAT_EQ(plane.offset, 2.0f);
+  const WeightEditResult r = mirror_weights(layer, model);
+  using I = test::TestInfluences;
+  const SkinMesh& mesh = layer.meshes().primitives[0];
+  EXPECT_EQ(test::layer_influences(mesh, 0), (I{{1, 0.7f}, {2, 0.3f}}));
+  EXPECT_EQ(test::layer_influences(mesh, 1), (I{{0, 1.0f}}));
+  EXPECT_EQ(test::layer_influences(mesh, 2), (I{{2, 1.0f}}));
+  EXPECT_EQ(r.vertices_changed, 2u);
+  EXPECT_TRUE(r.unmatched.empty());
+}
+
 }  // namespace
 }  // namespace rig

@@ -29,8 +29,8 @@ void expect_influences(const SkinLayer& layer, uint32_t v, const TestInfluences&
 }
 
 TEST(WeightOps, NormalizeScalesToOneAndLeavesNormalizedVertices) {
-  const Model model = model_with({{{0, 0.2f}, {1, 0.2f}},              // sums 0.4
-                                  {{0, 0.25f}, {2, 0.75f}},            // already 1
+  const Model model = model_with({{{0, 0.2f}, {1, 0.2f}},               // sums 0.4
+                                  {{0, 0.25f}, {2, 0.75f}},             // already 1
                                   {{1, 0.25f}, {1, 0.25f}, {3, 0.5f}},  // joint 1 twice, sums 1
                                   {{2, 0.3f}, {3, 0.2f}, {0, 0.1f}}});  // sums 0.6
   SkinLayer layer(model);
@@ -81,7 +81,8 @@ TEST(WeightOps, EditsAreLoggedForTheRenderer) {
   const uint64_t since = layer.revision();
   normalize_weights(layer);
   std::vector<SkinEditRange> ranges;
-  EXPECT_TRUE(layer.for_each_edit_since(since, [&](const SkinEditRange& e) { ranges.push_back(e); }));
+  EXPECT_TRUE(
+      layer.for_each_edit_since(since, [&](const SkinEditRange& e) { ranges.push_back(e); }));
   ASSERT_EQ(ranges.size(), 1u);
   EXPECT_EQ(ranges[0].begin, 1u);
   EXPECT_EQ(ranges[0].end, 2u);

@@ -105,8 +105,9 @@ TEST(WeightRefitCorpus, RefitBeatsTruncationOnEveryCharacter) {
     if (entry.is_regular_file() && (ext == ".gltf" || ext == ".glb")) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
-  std::printf("| character | N | poses | truncation RMS | truncation worst | refit RMS | "
-              "refit worst | RMS lower | refit s |\n|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| character | N | poses | truncation RMS | truncation worst | refit RMS | "
+      "refit worst | RMS lower | refit s |\n|---|---|---|---|---|---|---|---|---|\n");
   for (uint32_t n : {2u, 3u}) {
     double reduction_sum = 0.0;
     int characters = 0;

@@ -22,11 +22,9 @@ namespace {
 // about Y and C about X, 0 → 90° over one second.
 Model duplicated_joint_model(const std::vector<test::TestInfluences>& influences,
                              const std::vector<glm::vec3>& positions) {
-  Model m = test::weight_test_model(positions, {}, influences,
-                                    {{"A", -1, {0, 0, 0}},
-                                     {"B", 0, {1, 0, 0}},
-                                     {"B2", 1, {0, 0, 0}},
-                                     {"C", 1, {1, 0, 0}}});
+  Model m = test::weight_test_model(
+      positions, {}, influences,
+      {{"A", -1, {0, 0, 0}}, {"B", 0, {1, 0, 0}}, {"B2", 1, {0, 0, 0}}, {"C", 1, {1, 0, 0}}});
   Clip clip;
   clip.name = "Bend";
   clip.end = 1.0f;
@@ -73,11 +71,10 @@ TEST(WeightRefit, DuplicatedJointIsRefittedExactly) {
   const std::vector<glm::vec3> positions = {
       {0.5f, 0.2f, 0.1f}, {1.2f, -0.1f, 0.3f}, {1.6f, 0.3f, -0.2f}, {0.9f, 0.0f, 0.4f}};
   // Every vertex leans on B and B2 (one joint twice over); the truncation drops B2 or a third.
-  const std::vector<test::TestInfluences> influences = {
-      {{0, 0.5f}, {1, 0.3f}, {2, 0.2f}},
-      {{0, 0.2f}, {1, 0.35f}, {2, 0.45f}},
-      {{1, 0.4f}, {2, 0.3f}, {3, 0.3f}},
-      {{0, 0.34f}, {1, 0.33f}, {2, 0.33f}}};
+  const std::vector<test::TestInfluences> influences = {{{0, 0.5f}, {1, 0.3f}, {2, 0.2f}},
+                                                        {{0, 0.2f}, {1, 0.35f}, {2, 0.45f}},
+                                                        {{1, 0.4f}, {2, 0.3f}, {3, 0.3f}},
+                                                        {{0, 0.34f}, {1, 0.33f}, {2, 0.33f}}};
   const Model model = duplicated_joint_model(influences, positions);
   auto original = std::make_shared<SkinLayer>(model);
   const SkinPoseSamples poses = sample_clip_poses(model, original);
@@ -172,8 +169,7 @@ TEST(WeightRefit, SolverReachesTheOptimumOfABruteForceSearch) {
 
 TEST(WeightRefit, VerticesWithinTheLimitAreUntouched) {
   const std::vector<glm::vec3> positions = {{0.5f, 0.2f, 0.1f}, {1.2f, -0.1f, 0.3f}};
-  const Model model =
-      duplicated_joint_model({{{0, 0.5f}, {1, 0.5f}}, {{3, 1.0f}}}, positions);
+  const Model model = duplicated_joint_model({{{0, 0.5f}, {1, 0.5f}}, {{3, 1.0f}}}, positions);
   SkinLayer layer(model);
   const SkinPoseSamples poses = sample_clip_poses(model, std::make_shared<SkinLayer>(model));
   EXPECT_EQ(limit_influences_refit(layer, model, poses, 2).vertices_changed, 0u);

@@ -26,8 +26,8 @@ float weight_of(const SkinLayer& layer, uint32_t v, uint16_t joint) {
 TEST(WeightSmooth, QuadStripMatchesTheHandWorkedLaplacian) {
   // A = 1 on the bottom edge (v0, v1 and its seam twin v4), 0 on the top; B = 1 − A.
   const Model model = test::weight_test_model(
-      kQuad, kTriangles,
-      {{{0, 1.0f}}, {{0, 1.0f}}, {{1, 1.0f}}, {{1, 1.0f}}, {{0, 1.0f}}}, kJoints);
+      kQuad, kTriangles, {{{0, 1.0f}}, {{0, 1.0f}}, {{1, 1.0f}}, {{1, 1.0f}}, {{0, 1.0f}}},
+      kJoints);
   SkinLayer layer(model);
   SmoothOptions one;
   one.factor = 0.5f;
@@ -51,13 +51,10 @@ TEST(WeightSmooth, QuadStripMatchesTheHandWorkedLaplacian) {
 
 TEST(WeightSmooth, RestrictedJointsKeepTheOthersShares) {
   // Only A is smoothed; B and C fill what A leaves, in their own proportions.
-  const Model model = test::weight_test_model(kQuad, kTriangles,
-                                              {{{0, 1.0f}},
-                                               {{0, 1.0f}},
-                                               {{1, 0.5f}, {2, 0.5f}},
-                                               {{1, 0.25f}, {2, 0.75f}},
-                                               {{0, 1.0f}}},
-                                              kJoints);
+  const Model model = test::weight_test_model(
+      kQuad, kTriangles,
+      {{{0, 1.0f}}, {{0, 1.0f}}, {{1, 0.5f}, {2, 0.5f}}, {{1, 0.25f}, {2, 0.75f}}, {{0, 1.0f}}},
+      kJoints);
   SkinLayer layer(model);
   SmoothOptions options;
   options.factor = 0.5f;
@@ -77,8 +74,8 @@ TEST(WeightSmooth, RestrictedJointsKeepTheOthersShares) {
 
 TEST(WeightSmooth, PaintedSelectionLimitsTheVerticesWritten) {
   const Model model = test::weight_test_model(
-      kQuad, kTriangles,
-      {{{0, 1.0f}}, {{0, 1.0f}}, {{1, 1.0f}}, {{1, 1.0f}}, {{0, 1.0f}}}, kJoints);
+      kQuad, kTriangles, {{{0, 1.0f}}, {{0, 1.0f}}, {{1, 1.0f}}, {{1, 1.0f}}, {{0, 1.0f}}},
+      kJoints);
   SkinLayer layer(model);
   SmoothOptions options;
   options.factor = 0.5f;
@@ -98,8 +95,8 @@ TEST(WeightSmooth, UniformWeightsAndZeroFactorChangeNothing) {
   options.iterations = 10;
   EXPECT_EQ(smooth_weights(layer, model, options).vertices_changed, 0u);
   const Model step = test::weight_test_model(
-      kQuad, kTriangles,
-      {{{0, 1.0f}}, {{0, 1.0f}}, {{1, 1.0f}}, {{1, 1.0f}}, {{0, 1.0f}}}, kJoints);
+      kQuad, kTriangles, {{{0, 1.0f}}, {{0, 1.0f}}, {{1, 1.0f}}, {{1, 1.0f}}, {{0, 1.0f}}},
+      kJoints);
   SkinLayer still(step);
   options.factor = 0.0f;
   EXPECT_EQ(smooth_weights(still, step, options).vertices_changed, 0u);
