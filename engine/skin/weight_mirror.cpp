@@ -169,28 +169,47 @@ WeightEditResult mirror_weights(SkinLayer& layer, const Model& model,
     std::vector<InfluenceList> before(refs.size());
     for (size_t i = 0; i < refs.size(); ++i)
       before[i] = read_influences(meshes.primitives[refs[i].primitive], refs[i].vertex);
+    // The nearest vertex to each reflected position (−1: none within the tolerance).
+    auto match = [&](const MirrorPlane& plane) {
+      std::vector<int64_t> found(refs.size(), -1);
+      for (size_t i = 0; i < refs.size(); ++i) {
+        glm::vec3 target = positions[i];
+        target[plane.axis] = 2.0f * plane.offset - target[plane.axis];
+        const Cell c = cell_of(target);
+        int64_t best = -1;
+        float best_distance = 0.0f;
+        for (int64_t dx = -1; dx <= 1; ++dx)
+          for (int64_t dy = -1; dy <= 1; ++dy)
+            for (int64_t dz = -1; dz <= 1; ++dz) {
+              const auto it = grid.find(Cell{c.x + dx, c.y + dy, c.z + dz});
+              if (it == grid.end()) continue;
+              for (uint32_t candidate : it->second) {
+                const float d = glm::length(positions[candidate] - target);
+                if (!(d <= tolerance)) continue;
+                if (best < 0 || d < best_distance || (d == best_distance && candidate < best)) {
+                  best = candidate;
+                  best_distance = d;
+                }
+              }
+            }
+        found[i] = best;
+      }
+      return found;
+    };
+    // The joints' midplane, or the parallel plane through the origin where more vertices pair
+    // (a mesh modelled symmetric about its origin with joints placed by hand).
+    std::vector<int64_t> found = match(plane);
+    if (plane.offset != 0.0f) {
+      std::vector<int64_t> through_origin = match(MirrorPlane{plane.axis, 0.0f});
+      auto pairs = [](const std::vector<int64_t>& f) {
+        return std::count_if(f.begin(), f.end(), [](int64_t b) { return b >= 0; });
+      };
+      if (pairs(through_origin) >= pairs(found)) found.swap(through_origin);
+    }
     std::vector<InfluenceList> after(refs.size());
     std::vector<uint8_t> matched(refs.size(), 0);
     for (size_t i = 0; i < refs.size(); ++i) {
-      glm::vec3 target = positions[i];
-      target[plane.axis] = 2.0f * plane.offset - target[plane.axis];
-      const Cell c = cell_of(target);
-      int64_t best = -1;
-      float best_distance = 0.0f;
-      for (int64_t dx = -1; dx <= 1; ++dx)
-        for (int64_t dy = -1; dy <= 1; ++dy)
-          for (int64_t dz = -1; dz <= 1; ++dz) {
-            const auto it = grid.find(Cell{c.x + dx, c.y + dy, c.z + dz});
-            if (it == grid.end()) continue;
-            for (uint32_t candidate : it->second) {
-              const float d = glm::length(positions[candidate] - target);
-              if (!(d <= tolerance)) continue;
-              if (best < 0 || d < best_distance || (d == best_distance && candidate < best)) {
-                best = candidate;
-                best_distance = d;
-              }
-            }
-          }
+      const int64_t best = found[i];
       if (best < 0) continue;
       matched[i] = 1;
       const InfluenceList& from = before[size_t(best)];

@@ -9,11 +9,12 @@
 //
 // Mirror vertices, by position, in bind space: the mirror plane is perpendicular to the axis
 // (x, y or z) along which the skin's left/right joint pairs lie farthest apart in total, through
-// the mean of their midpoints (bind positions from the inverse bind matrices); without pairs it is
-// x = 0. A vertex's mirror is the vertex of its skin group (weight_edit.h: every primitive drawn
-// with the skin) nearest to that point within `tolerance` × the group's bind-space bounding-box
-// diagonal (ties: the first in primitive and vertex order; a vertex on x = 0 may be its own
-// mirror). A vertex with none keeps its weights and is listed in WeightEditResult::unmatched.
+// the mean of their midpoints (bind positions from the inverse bind matrices), or the parallel
+// plane through the origin when more vertices pair across it; without pairs it is x = 0. A vertex's
+// mirror is the vertex of its skin group (weight_edit.h: every primitive drawn with the skin)
+// nearest to that point within `tolerance` × the group's bind-space bounding-box diagonal (ties:
+// the first in primitive and vertex order; a vertex on x = 0 may be its own mirror). A vertex with
+// none keeps its weights and is listed in WeightEditResult::unmatched.
 #pragma once
 
 #include <string>
