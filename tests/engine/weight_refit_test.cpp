@@ -11,6 +11,7 @@
 #include <random>
 
 #include "analysis/clip_pose_samples.h"
+#include "skin/skin_mesh.h"
 #include "skin/weight_ops.h"
 #include "weight_test_model.h"
 
@@ -107,6 +108,42 @@ TEST(WeightRefit, DuplicatedJointIsRefittedExactly) {
   EXPECT_EQ(v0[0].first, 0);
   EXPECT_NEAR(v0[0].second, 0.5f, 1e-5f);
   EXPECT_NEAR(v0[1].second, 0.5f, 1e-5f);
+}
+
+TEST(WeightRefit, FitMatchesABruteForceSearchOverThePoses) {
+  // Three distinct joints, keep two: no exact answer; the best one is found here by trying
+  // every pair of joints with weights on a 1/1000 grid, skinned pose by pose.
+  const std::vector<glm::vec3> positions = {{1.3f, 0.4f, -0.3f}, {0.7f, -0.2f, 0.5f}};
+  const std::vector<test::TestInfluences> influences = {{{0, 0.4f}, {1, 0.3f}, {3, 0.3f}},
+                                                        {{0, 0.2f}, {1, 0.5f}, {3, 0.3f}}};
+  const Model model = duplicated_joint_model(influences, positions);
+  auto original = std::make_shared<SkinLayer>(model);
+  const SkinPoseSamples poses = sample_clip_poses(model, original);
+  SkinLayer refit(*original);
+  limit_influences_refit(refit, model, poses, 2);
+  for (uint32_t v = 0; v < positions.size(); ++v) {
+    const auto want = skinned(poses, original->meshes().primitives[0], positions[v], v);
+    auto squares = [&](const std::vector<glm::dvec3>& got) {
+      double e = 0.0;
+      for (size_t p = 0; p < got.size(); ++p) e += glm::dot(got[p] - want[p], got[p] - want[p]);
+      return e;
+    };
+    double best = 1e300;
+    const uint16_t joints[] = {0, 1, 3};
+    for (int a = 0; a < 3; ++a)
+      for (int b = a + 1; b < 3; ++b)
+        for (int step = 0; step <= 1000; ++step) {
+          Primitive one;
+          one.positions = {positions[v]};
+          one.influences = 4;
+          one.joints = {joints[a], joints[b], 0, 0};
+          one.weights = {step / 1000.0f, 1.0f - step / 1000.0f, 0, 0};
+          best = std::min(best, squares(skinned(poses, prepare_skin_mesh(one), positions[v], 0)));
+        }
+    const double got = squares(skinned(poses, refit.meshes().primitives[0], positions[v], v));
+    EXPECT_GT(best, 1e-6) << "vertex " << v << ": the search must not be exact";
+    EXPECT_LE(got, best * (1.0 + 1e-4)) << "vertex " << v;
+  }
 }
 
 // (w − w0)ᵀ G (w − w0).
