@@ -60,6 +60,15 @@ TEST(WeightsOpCli, LimitOneMakesTheExportRigid) {
     expect_objects(export_obj("weights_limit", model,
                               std::string("--weights-op limit=1 --skinning ") + skinning),
                    {{"Body#0", {{0, 0, 5}, {11, 0, 0}, {10, 1, 0}}}});
+  // The real shaders read the same edited layer (where a headless GL is available).
+  const fs::path path = folder() / "weights_gpu.gltf", obj = folder() / "weights_gpu.obj";
+  rig::test::write_file(path, model);
+  const rig::test::RunResult gpu =
+      run_rigview("--export-obj " + quote(obj.string()) + " --backend gpu --weights-op limit=1 " +
+                  quote(path.string()));
+  if (gpu.status == 0)
+    expect_objects(parse_obj(rig::test::slurp(obj)),
+                   {{"Body#0", {{0, 0, 5}, {11, 0, 0}, {10, 1, 0}}}});
   // clean=0.3 drops v0's ¼ only; then limit=1 (in order) moves v1 onto J1.
   expect_objects(export_obj("weights_clean", model, "--weights-op clean=0.3"),
                  {{"Body#0", {{0, 0, 5}, {7, 0, 2}, {10, 1, 0}}}});
