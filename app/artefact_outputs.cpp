@@ -104,8 +104,9 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
 
 bool write_artefact_report(const std::string& path, const rig::Model& model,
                            const std::vector<rig::SkinningMethod>& methods, bool progress,
-                           std::string& error, const std::vector<float>& dqs_amounts) {
-  const rig::Character character(model, prepared_skin_layer(model, methods, progress));
+                           std::string& error, const std::vector<float>& dqs_amounts,
+                           const rig::SkinLayer* skin) {
+  const rig::Character character(model, prepared_skin_layer(model, methods, progress, skin));
   const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_layer());
   std::string j = "{\"file\":" + json_string(model.file) + ",\"clips\":[";
   const auto started = std::chrono::steady_clock::now();

@@ -116,7 +116,7 @@ void write_faces(std::FILE* f, const rig::Primitive& prim, uint64_t base) {
 
 }  // namespace
 
-int export_obj(const Options& options, const rig::Model& model) {
+int export_obj(const Options& options, const rig::Model& model, const rig::SkinLayer* skin) {
   std::string error;
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options, model, selection, error)) {
@@ -125,7 +125,7 @@ int export_obj(const Options& options, const rig::Model& model) {
   }
   const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
   const std::shared_ptr<const rig::SkinLayer> meshes =
-      prepared_skin_layer(model, std::span(&method, 1), true);
+      prepared_skin_layer(model, std::span(&method, 1), true, skin);
   // Skinned geometry per draw item: CPU reference, or the real shaders read back from the GPU.
   std::vector<std::vector<float>> gpu_positions, gpu_normals;
   if (options.backend == Backend::Gpu &&
@@ -179,11 +179,14 @@ int export_obj(const Options& options, const rig::Model& model) {
   return 0;
 }
 
-int export_artefacts(const Options& options, const rig::Model& model) {
+int export_artefacts(const Options& options, const rig::Model& model, const rig::SkinLayer* skin) {
   std::string error;
   if (!options.export_ply.empty()) {
     PosedCharacter posed;
-    if (const int status = pose_from_options(options, model, posed, error); status != 0) {
+    if (const int status =
+            pose_from_options(options, model, posed, error,
+                              prepared_skin_layer(model, methods_to_draw(options), true, skin));
+        status != 0) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
       return status;
     }
@@ -200,7 +203,7 @@ int export_artefacts(const Options& options, const rig::Model& model) {
       return 2;
     }
     if (!write_artefact_report(options.report, model, methods_to_scan(options), true, error,
-                               dqs_amounts)) {
+                               dqs_amounts, skin)) {
       std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
       return 1;
     }
@@ -208,10 +211,13 @@ int export_artefacts(const Options& options, const rig::Model& model) {
   return 0;
 }
 
-int export_pose(const Options& options, const rig::Model& model) {
+int export_pose(const Options& options, const rig::Model& model, const rig::SkinLayer* skin) {
   std::string error;
   PosedCharacter posed;
-  if (const int status = pose_from_options(options, model, posed, error); status != 0) {
+  if (const int status =
+          pose_from_options(options, model, posed, error,
+                            prepared_skin_layer(model, methods_to_draw(options), true, skin));
+      status != 0) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", model.file.c_str(), error.c_str());
     return status;
   }

@@ -7,13 +7,17 @@
 
 #include "model/model.h"
 #include "options.h"
+#include "skin/skin_layer.h"
 
 namespace rigview {
 
 int print_info(const rig::Model& model, std::FILE* out);
-int export_obj(const Options& options, const rig::Model& model);
-int export_artefacts(const Options& options, const rig::Model& model);
-int export_pose(const Options& options, const rig::Model& model);  // --export-pose
+// `skin`: the skin layer to skin with (app/skin_edits.h: the --weights-op edits); null: the
+// model's own influences.
+int export_obj(const Options& options, const rig::Model& model, const rig::SkinLayer* skin);
+int export_artefacts(const Options& options, const rig::Model& model, const rig::SkinLayer* skin);
+int export_pose(const Options& options, const rig::Model& model,
+                const rig::SkinLayer* skin);  // --export-pose
 // --write-copy: the file at `model_path` written again through the document writer, no edits.
 int write_copy(const Options& options, const std::string& model_path);
 

@@ -47,11 +47,11 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int run_crowd_render(const Options& options, const rig::Model& model) {
+int run_crowd_render(const Options& options, const rig::Model& model, const rig::SkinLayer* skin) {
   std::string error;
   const rig::SkinningMethod method = methods_to_draw(options).front();
   const rig::SkinningMethod methods[] = {method};
-  auto meshes = prepared_skin_layer(model, methods, true);
+  auto meshes = prepared_skin_layer(model, methods, true, skin);
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
@@ -84,11 +84,11 @@ int run_crowd_render(const Options& options, const rig::Model& model) {
   return 0;
 }
 
-int run_crowd_bench(const Options& options, const rig::Model& model) {
+int run_crowd_bench(const Options& options, const rig::Model& model, const rig::SkinLayer* skin) {
   std::string error;
   const rig::SkinningMethod method = methods_to_draw(options).front();
   const rig::SkinningMethod methods[] = {method};
-  auto meshes = prepared_skin_layer(model, methods, true);
+  auto meshes = prepared_skin_layer(model, methods, true, skin);
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(model.file, "no headless OpenGL: " + error);

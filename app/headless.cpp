@@ -34,7 +34,8 @@ int fail(const std::string& where, const std::string& what, int status = 1) {
 
 }  // namespace
 
-int run_headless_render(const Options& options, const rig::Model& model) {
+int run_headless_render(const Options& options, const rig::Model& model,
+                        const rig::SkinLayer* skin) {
   std::string error;
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options, model, selection, error))
@@ -52,7 +53,7 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   const std::vector<rig::SkinningMethod> methods = methods_to_draw(options);
   PosedCharacter posed;
   if (const int status = pose_from_options(options, model, posed, error,
-                                           prepared_skin_layer(model, methods, true));
+                                           prepared_skin_layer(model, methods, true, skin));
       status != 0)
     return fail(model.file, error, status);
   rig::Character& character = *posed.character;
@@ -170,7 +171,8 @@ bool gpu_skin_draw_items(const Options& options, const rig::Model& model,
 
 namespace rigview {
 
-int run_skinning_bench(const Options& options, const rig::Model& model) {
+int run_skinning_bench(const Options& options, const rig::Model& model,
+                       const rig::SkinLayer* skin) {
   std::string error;
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options, model, selection, error))
@@ -184,7 +186,7 @@ int run_skinning_bench(const Options& options, const rig::Model& model) {
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(model.file, "no headless OpenGL: " + error);
-  rig::Character character(model, prepared_skin_layer(model, methods, true));
+  rig::Character character(model, prepared_skin_layer(model, methods, true, skin));
   character.set_dqs_amounts(dqs_amounts);
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_layer(), error))

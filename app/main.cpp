@@ -7,6 +7,7 @@
 #include "load_model.h"
 #include "modes.h"
 #include "options.h"
+#include "skin_edits.h"
 #include "viewer/actions.h"
 #include "workbench_outputs.h"
 
@@ -49,6 +50,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 1;
   }
+  // The skin layer every skinning output uses: the model's influences after --weights-op.
+  std::shared_ptr<rig::SkinLayer> skin;
+  const bool skins = !options.export_obj.empty() || !options.export_ply.empty() ||
+                     !options.report.empty() || !options.export_pose.empty() ||
+                     !options.output_png.empty() || options.bench_skinning > 0 ||
+                     options.bench_crowd > 0;
+  if (skins) {
+    if (const int rc = rigview::edited_skin_layer(options, model, skin, error); rc != 0) {
+      std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
+      return rc;
+    }
+  }
   if (options.info) {
     int rc = rigview::print_info(model, stdout);
     if (rc != 0) return rc;
@@ -58,7 +71,7 @@ int main(int argc, char** argv) {
     if (rc != 0) return rc;
   }
   if (!options.export_obj.empty()) {
-    int rc = rigview::export_obj(options, model);
+    int rc = rigview::export_obj(options, model, skin.get());
     if (rc != 0) return rc;
   }
   if (!options.compress_report.empty() || !options.optimize_animations.empty()) {
@@ -66,11 +79,11 @@ int main(int argc, char** argv) {
     if (rc != 0) return rc;
   }
   if (!options.export_pose.empty()) {
-    int rc = rigview::export_pose(options, model);
+    int rc = rigview::export_pose(options, model, skin.get());
     if (rc != 0) return rc;
   }
   if (!options.export_ply.empty() || !options.report.empty()) {
-    int rc = rigview::export_artefacts(options, model);
+    int rc = rigview::export_artefacts(options, model, skin.get());
     if (rc != 0) return rc;
   }
   if (options.inspect_primitive >= 0) {
@@ -82,15 +95,15 @@ int main(int argc, char** argv) {
     if (rc != 0) return rc;
   }
   if (options.bench_skinning > 0) {
-    int rc = rigview::run_skinning_bench(options, model);
+    int rc = rigview::run_skinning_bench(options, model, skin.get());
     if (rc != 0) return rc;
   }
   if (options.bench_crowd > 0) {
-    int rc = rigview::run_crowd_bench(options, model);
+    int rc = rigview::run_crowd_bench(options, model, skin.get());
     if (rc != 0) return rc;
   }
   if (!options.output_png.empty())
-    return options.crowd > 0 ? rigview::run_crowd_render(options, model)
-                             : rigview::run_headless_render(options, model);
+    return options.crowd > 0 ? rigview::run_crowd_render(options, model, skin.get())
+                             : rigview::run_headless_render(options, model, skin.get());
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "markdown_text.h"
 #include "skin/skinning_method.h"
 #include "workbench_options.h"
+#include "skin_edits.h"
 
 namespace rigview {
 namespace {
@@ -311,6 +312,17 @@ std::vector<FlagInfo> build_flags() {
                "refuse any buffer or image URI that resolves outside the model's folder after "
                "`..`, percent-decoding and symbolic links (batch use on untrusted files)",
                ""});
+  f.push_back({"--weights-op OP",
+               "edit the skin weights every output uses (repeatable, in\n"
+               "order): " +
+                   weights_op_forms(),
+               "edit the skin weights before every output uses them (repeatable, applied in "
+               "order): `normalize`; `clean=T` drops weights below T and renormalizes; `limit=N` "
+               "keeps the N largest, `limit=N:refit` the N weights that best reproduce the "
+               "deformation over every clip; `smooth=FACTOR:ITERATIONS[:JOINT,...]` Laplacian "
+               "smoothing (of the listed joints only); `mirror` swaps left and right. One line "
+               "per op on stderr (see *Weight edits* below)",
+               "Skin weights:"});
   f.push_back({"--compress-report FILE.json",
                "compress every clip (--tolerance) and write sizes and\n"
                "errors as JSON; exit",
@@ -452,6 +464,11 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--export-pose needs a file name", false;
       o.export_pose = v;
+    } else if (a == "--weights-op") {
+      if (!value(v)) return false;
+      WeightsOp op;
+      if (!parse_weights_op(v, op, error)) return false;
+      o.weights_ops.emplace_back(v);
     } else if (a == "--simulate-bug") {
       if (!value(v)) return false;
       if (!rig::find_simulated_bug(v))
@@ -643,6 +660,12 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       return false;
     }
   }
+  if (!o.weights_ops.empty() && o.export_obj.empty() && o.export_ply.empty() && o.report.empty() &&
+      o.export_pose.empty() && o.output_png.empty() && o.bench_skinning == 0 && o.bench_crowd == 0)
+    return error =
+               "--weights-op needs an output that skins: --export-obj, --export-ply, "
+               "--report, --export-pose, --output or a benchmark",
+           false;
   if (o.compare && !o.export_ply.empty()) {
     error = "--skinning compare applies to --output renders and --report, not to --export-ply";
     return false;

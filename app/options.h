@@ -41,6 +41,8 @@ struct Options {
   std::string rom_report;                // --rom-report FILE.json
   int inspect_primitive = -1;            // --inspect-vertex PRIM:INDEX (-1: off)
   int inspect_index = -1;
+  // --weights-op OP (repeatable, in order): skin weight edits (app/skin_edits.h).
+  std::vector<std::string> weights_ops;
   // Rig doctor and hardening:
   std::string
       simulate_bug;  // --simulate-bug no-ibm|translation-only-ibm|reversed-multiply|shifted-joints

@@ -41,17 +41,25 @@ bool console_progress(void* user, float fraction) {
 
 std::shared_ptr<rig::SkinLayer> prepared_skin_layer(const rig::Model& model,
                                                     std::span<const rig::SkinningMethod> methods,
-                                                    bool progress) {
-  auto meshes = std::make_shared<rig::SkinMeshes>(rig::prepare_skin_meshes(model));
-  if (!needs_rotation_centers(methods))
-    return std::make_shared<rig::SkinLayer>(model, std::move(*meshes));
+                                                    bool progress, const rig::SkinLayer* from) {
+  auto meshes =
+      std::make_shared<rig::SkinMeshes>(from ? from->meshes() : rig::prepare_skin_meshes(model));
+  auto layer = [&] {
+    return from ? std::make_shared<rig::SkinLayer>(*from)
+                : std::make_shared<rig::SkinLayer>(model, std::move(*meshes));
+  };
+  if (!needs_rotation_centers(methods)) return layer();
+  for (rig::SkinMesh& mesh : meshes->primitives) mesh.rotation_centers.clear();
   ConsoleProgress p;
   p.enabled = progress;
   bool from_cache = false;
   rig::prepare_rotation_centers(model, *meshes, rig::CorOptions{}, console_progress, &p,
                                 from_cache);
   if (p.printed) std::fprintf(stderr, "\rrigview: centres of rotation: 100%%\n");
-  return std::make_shared<rig::SkinLayer>(model, std::move(*meshes));
+  if (!from) return layer();
+  auto edited = layer();
+  edited->set_rotation_centers(*meshes);
+  return edited;
 }
 
 RotationCentersJob::~RotationCentersJob() { cancel(); }

@@ -22,9 +22,12 @@ bool needs_rotation_centers(std::span<const rig::SkinningMethod> methods);
 // The model's prepared skin meshes, with centres of rotation when a method of `methods` needs
 // them (from the cache, or computed and stored). With `progress`, a line on stderr
 // ("rigview: centres of rotation: 40%") once it has taken more than a second. Blocks.
+// `from`: a copy of that layer (edited weights and inverse bind matrices) instead of the
+// model's, its centres computed from its own influences.
 std::shared_ptr<rig::SkinLayer> prepared_skin_layer(const rig::Model& model,
                                                     std::span<const rig::SkinningMethod> methods,
-                                                    bool progress);
+                                                    bool progress,
+                                                    const rig::SkinLayer* from = nullptr);
 
 // The viewer's background computation: start() prepares the meshes and their centres on a
 // worker thread; the UI polls progress() and takes the result once ready(). Destroying the job
