@@ -12,6 +12,7 @@
 #include "pose_options.h"
 #include "posed_character.h"
 #include "rotation_centers_job.h"
+#include "save_outputs.h"
 #include "write/gltf_document.h"
 
 namespace rigview {
@@ -124,8 +125,8 @@ int export_obj(const Options& options, const rig::Model& model) {
     return 2;
   }
   const rig::SkinningMethod method = methods_to_draw(options).front();  // never compare here
-  const std::shared_ptr<const rig::SkinLayer> meshes =
-      prepared_skin_layer(model, std::span(&method, 1), true);
+  const std::shared_ptr<const rig::SkinLayer> meshes = repaired_from_options(
+      options, model, prepared_skin_layer(model, std::span(&method, 1), true));
   // Skinned geometry per draw item: CPU reference, or the real shaders read back from the GPU.
   std::vector<std::vector<float>> gpu_positions, gpu_normals;
   if (options.backend == Backend::Gpu &&

@@ -21,6 +21,7 @@
 #include "render/skinning_cost.h"
 #include "render/weight_view.h"
 #include "rotation_centers_job.h"
+#include "save_outputs.h"
 
 namespace rigview {
 
@@ -51,8 +52,9 @@ int run_headless_render(const Options& options, const rig::Model& model) {
   // The methods a --output render draws, one column each.
   const std::vector<rig::SkinningMethod> methods = methods_to_draw(options);
   PosedCharacter posed;
-  if (const int status = pose_from_options(options, model, posed, error,
-                                           prepared_skin_layer(model, methods, true));
+  if (const int status = pose_from_options(
+          options, model, posed, error,
+          repaired_from_options(options, model, prepared_skin_layer(model, methods, true)));
       status != 0)
     return fail(model.file, error, status);
   rig::Character& character = *posed.character;

@@ -7,6 +7,7 @@
 #include "load_model.h"
 #include "modes.h"
 #include "options.h"
+#include "save_outputs.h"
 #include "viewer/actions.h"
 
 int main(int argc, char** argv) {
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
                      !options.export_ply.empty() || !options.report.empty() ||
                      !options.write_copy.empty() || !options.compress_report.empty() ||
+                     !options.save.empty() || !options.repair_ibm.empty() ||
                      !options.optimize_animations.empty() || !options.export_pose.empty() ||
                      options.bench_skinning > 0 || options.bench_crowd > 0;
   if (!batch) return rigview::run_viewer(options, path);
@@ -49,6 +51,10 @@ int main(int argc, char** argv) {
   }
   if (options.info) {
     int rc = rigview::print_info(model, stdout);
+    if (rc != 0) return rc;
+  }
+  if (!options.save.empty() || !options.repair_ibm.empty()) {
+    int rc = rigview::run_save_outputs(options, model, path);
     if (rc != 0) return rc;
   }
   if (!options.write_copy.empty()) {

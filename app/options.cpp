@@ -161,6 +161,23 @@ std::vector<FlagInfo> build_flags() {
                "`.gltf` with its buffer and images embedded (converts .gltf ↔ .glb); written "
                "atomically (a temporary beside OUT renamed over it)",
                ""});
+  f.push_back({"--repair-ibm [all]",
+               "recompute inverse bind matrices from the rest pose: skins\n"
+               "flagged IBM_MISSING/IBM_SUSPECT, or all; one line per skin",
+               "recompute the inverse bind matrices of the skins the rig doctor flags "
+               "`IBM_MISSING` or `IBM_SUSPECT` (`all`, also spelled `--repair-ibm=all`: every "
+               "skin) from the rest pose: each joint's inverse world rest matrix; one line per "
+               "skin on stderr; `--save`, `--export-obj`, `--export-ply`, `--export-pose` and "
+               "`--output` use them",
+               ""});
+  f.push_back({"--save OUT.glb|OUT.gltf",
+               "write the file with the edited skin (weights, inverse bind\n"
+               "matrices), everything else kept; exit",
+               "write the file with the skin's edits (`--repair-ibm`): the edited primitives' "
+               "JOINTS_n/WEIGHTS_n in their component types, the changed inverse bind matrices; "
+               "everything else as `--write-copy` keeps it (atomic: a failed save leaves OUT as "
+               "it was)",
+               ""});
   f.push_back({"--backend cpu|gpu", "skinning used by --export-obj (default cpu)",
                "skinning used by `--export-obj`: the CPU reference or the real vertex shaders "
                "read back with transform feedback",
@@ -469,6 +486,20 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--write-copy needs a file name", false;
       o.write_copy = v;
+    } else if (a == "--save") {
+      if (!value(v)) return false;
+      if (v.empty()) return error = "--save needs a file name", false;
+      o.save = v;
+    } else if (a == "--repair-ibm") {
+      // An optional value: --repair-ibm=all, or the word all (flagged) right after it.
+      const std::string_view next = i + 1 < argc ? argv[i + 1] : "";
+      const bool word = !has_inline && (next == "all" || next == "flagged");
+      i += word ? 1 : 0;
+      v = has_inline ? inline_value : word ? next : "flagged";
+      if (v != "all" && v != "flagged")
+        return error = "--repair-ibm expects nothing, all or flagged, got '" + std::string(v) + "'",
+               false;
+      o.repair_ibm = v;
     } else if (a == "--optimize-animations") {
       if (!value(v)) return false;
       if (v.empty()) return error = "--optimize-animations needs a file name", false;
@@ -612,6 +643,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
   if ((blend_time_set || blend_weight_set) && o.blend_index < 0) {
     error = "--blend-time and --blend-weight need --blend-index";
     return false;
+  }
+  if (!o.save.empty() && !o.simulate_bug.empty()) {
+    return error = "--save writes the file's document; --simulate-bug only the model in memory",
+           false;
   }
   if (o.compare && !o.export_obj.empty()) {
     error = "--skinning compare applies to --output renders, not to --export-obj";
