@@ -140,7 +140,7 @@ TEST(SaveCli, RepairIbmSpellingsAndNothingToRepair) {
   const rig::test::RunResult first = run_rigview("--repair-ibm all " + quote(kMannequin));
   EXPECT_EQ(first.status, 0) << first.err;
   for (const std::string& bad : {std::string(" --repair-ibm=some"), std::string(" --save ''"),
-                                " --simulate-bug no-ibm --save " + quote(tmp_path("x.glb"))}) {
+                                 " --simulate-bug no-ibm --save " + quote(tmp_path("x.glb"))}) {
     const rig::test::RunResult r = run_rigview(quote(kMannequin) + bad);
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
