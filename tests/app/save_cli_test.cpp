@@ -58,6 +58,14 @@ std::string accessor_bytes(const tinygltf::Model& doc, int index) {
   return std::string(reinterpret_cast<const char*>(data), size);
 }
 
+// A bufferView's bytes (empty for -1).
+std::string view_bytes(const tinygltf::Model& doc, int index) {
+  if (index < 0) return {};
+  const tinygltf::BufferView& v = doc.bufferViews.at(size_t(index));
+  const auto* data = doc.buffers[size_t(v.buffer)].data.data() + v.byteOffset;
+  return std::string(reinterpret_cast<const char*>(data), v.byteLength);
+}
+
 // The mannequin with every inverse bind matrix the identity: the classic missing-IBM file.
 std::string broken_mannequin() {
   const std::string out = tmp_path("broken.glb");
@@ -148,7 +156,8 @@ TEST(SaveCli, RepairIbmSpellingsAndNothingToRepair) {
 }
 
 // twist_arm with extensions and extras on the document, the asset, a node, the mesh, its
-// primitive, the skin, the material, an accessor and the animation, as a .gltf.
+// primitive, the skin, the material, an accessor, the image, texture and sampler and the
+// animation, as a .gltf.
 std::string decorated_arm() {
   tinygltf::Model doc = document(kArm);
   auto object = [](const char* key, tinygltf::Value value) {
@@ -172,6 +181,9 @@ std::string decorated_arm() {
         object("emissiveStrength", tinygltf::Value(2.0));
   }
   doc.accessors[0].extras = object("positions", tinygltf::Value(std::string("yes")));
+  doc.images.at(0).extras = object("image", tinygltf::Value(std::string("stripes")));
+  doc.textures.at(0).extras = object("texture", tinygltf::Value(4));
+  doc.samplers.at(0).extras = object("sampler", tinygltf::Value(false));
   if (!doc.animations.empty()) doc.animations[0].extras = object("clip", tinygltf::Value(1));
   const std::string out = tmp_path("decorated.gltf");
   tinygltf::TinyGLTF writer;
@@ -180,8 +192,9 @@ std::string decorated_arm() {
 }
 
 // The two documents agree on everything but skin 0's inverse bind matrices (when `ibm_edited`):
-// the top level, every node, mesh, material, skin and animation, and every accessor's
-// description and bytes (bufferView indices may differ: the writer repacks the buffer).
+// the top level, every node, mesh, material, skin, animation, texture, sampler and image, and
+// every accessor's description and bytes (bufferView indices may differ: the writer repacks the
+// buffer).
 void expect_kept(const tinygltf::Model& in, const tinygltf::Model& out, bool ibm_edited) {
   EXPECT_TRUE(in.asset == out.asset);
   EXPECT_EQ(in.extensionsUsed, out.extensionsUsed);
@@ -192,6 +205,15 @@ void expect_kept(const tinygltf::Model& in, const tinygltf::Model& out, bool ibm
   EXPECT_TRUE(in.materials == out.materials);
   EXPECT_TRUE(in.animations == out.animations);
   EXPECT_TRUE(in.scenes == out.scenes);
+  EXPECT_TRUE(in.textures == out.textures);
+  EXPECT_TRUE(in.samplers == out.samplers);
+  ASSERT_EQ(in.images.size(), out.images.size());
+  for (size_t i = 0; i < in.images.size(); ++i) {
+    tinygltf::Image a = in.images[i], b = out.images[i];
+    EXPECT_EQ(view_bytes(in, a.bufferView), view_bytes(out, b.bufferView)) << "image " << i;
+    a.bufferView = b.bufferView = -1;
+    EXPECT_TRUE(a == b) << "image " << i;
+  }
   EXPECT_EQ(in.defaultScene, out.defaultScene);
   ASSERT_EQ(in.skins.size(), out.skins.size());
   for (size_t s = 0; s < in.skins.size(); ++s) {
