@@ -182,8 +182,8 @@ TEST(SkinLayerSave, FloatWeightsComeBackBitForBit) {
 }
 
 // The per-vertex integers of the two weight sets of mesh 0 primitive 0.
-std::vector<std::array<uint32_t, 8>> stored_units(const tinygltf::Model& doc) {
-  const auto& attributes = doc.meshes[0].primitives[0].attributes;
+std::vector<std::array<uint32_t, 8>> stored_units(const tinygltf::Model& doc, int mesh = 0) {
+  const auto& attributes = doc.meshes[size_t(mesh)].primitives[0].attributes;
   std::vector<std::array<uint32_t, 8>> out;
   for (int set = 0; set < 2; ++set) {
     const int index = attributes.at("WEIGHTS_" + std::to_string(set));
@@ -276,6 +276,68 @@ TEST(SkinLayerSave, ChangedInverseBindMatricesAreWrittenAndOnlyThose) {
   const Model other = import_file(kMannequin);
   EXPECT_FALSE(skin_layer_edits(other, layer, {}, edits, error));
   EXPECT_NE(error.find("does not belong"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace rig
+
+namespace rig {
+namespace {
+
+// Corpus files with several influence sets: quad_skin.glb has three FLOAT sets (12 influences,
+// skinned with the 8 largest), mixed_skin_joints.gltf two normalized UNSIGNED_SHORT sets. One
+// vertex edited; the saved file has every set the file had (a third set of zeros), reopens with
+// the edited influences bit for bit (float) and sums to exactly 65535 across the sets (short).
+TEST(SkinLayerSaveCorpus, FilesWithSeveralSetsKeepThemAll) {
+  RIG_REQUIRE_CORPUS(root);
+  for (const char* name :
+       {"assimp_skin_edge_cases/quad_skin.glb", "assimp_skin_edge_cases/mixed_skin_joints.gltf"}) {
+    const std::string path = (root / name).string();
+    const Model model = import_file(path);
+    int mesh = -1;
+    for (size_t m = 0; m < model.meshes.size() && mesh < 0; ++m)
+      if (!model.meshes[m].primitives.empty() && model.meshes[m].primitives[0].skinned())
+        mesh = int(m);
+    ASSERT_GE(mesh, 0) << name;
+    const int file_sets = int(model.meshes[size_t(mesh)].primitives[0].influences / 4);
+    SkinLayer layer(model);
+    const uint32_t primitive = layer.meshes().first_of_mesh[size_t(mesh)];
+    const std::array<uint16_t, 2> joints{0, 1};
+    const std::array<float, 2> weights{0.75f, 0.25f};
+    std::string error;
+    ASSERT_TRUE(layer.set_influences(primitive, 0, joints, weights, error)) << error;
+    SkinLayerEdits edits;
+    ASSERT_TRUE(skin_layer_edits(model, layer, {}, edits, error)) << error;
+    ASSERT_EQ(edits.edits.size(), size_t(file_sets)) << name;
+    const std::string out =
+        scratch_file(std::string("several_") + std::to_string(file_sets) + ".glb");
+    ASSERT_TRUE(write::write_document(path, edits.edits, out, error)) << error;
+    const tinygltf::Model doc = read_document(out);
+    const auto& attributes = doc.meshes[size_t(mesh)].primitives[0].attributes;
+    for (int s = 0; s < file_sets; ++s)
+      ASSERT_TRUE(attributes.count("WEIGHTS_" + std::to_string(s))) << name << " set " << s;
+    const Model again = import_file(out);
+    const SkinLayer reopened(again);
+    const SkinMesh& before = layer.get(mesh, 0);
+    const SkinMesh& after = reopened.get(mesh, 0);
+    ASSERT_EQ(after.vertex_count, before.vertex_count);
+    const int type = doc.accessors[size_t(attributes.at("WEIGHTS_0"))].componentType;
+    if (type == TINYGLTF_COMPONENT_TYPE_FLOAT) {
+      EXPECT_EQ(after.joints, before.joints) << name;
+      EXPECT_EQ(after.weights, before.weights) << name;
+      // The third set holds nothing.
+      for (float w : test::accessor_floats(doc, attributes.at("WEIGHTS_2"))) ASSERT_EQ(w, 0.0f);
+    } else {
+      ASSERT_EQ(type, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) << name;
+      const std::vector<std::array<uint32_t, 8>> units = stored_units(doc, mesh);
+      EXPECT_EQ(units[0], (std::array<uint32_t, 8>{49151, 16384, 0, 0, 0, 0, 0, 0}));
+      for (const auto& vertex : units) {
+        uint32_t sum = 0;
+        for (uint32_t u : vertex) sum += u;
+        ASSERT_EQ(sum, 65535u) << name;
+      }
+    }
+  }
 }
 
 }  // namespace
