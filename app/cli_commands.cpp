@@ -12,6 +12,7 @@
 #include "pose_options.h"
 #include "posed_character.h"
 #include "rotation_centers_job.h"
+#include "save_outputs.h"
 #include "write/gltf_document.h"
 
 namespace rigview {

@@ -21,6 +21,7 @@
 #include "render/skinning_cost.h"
 #include "render/weight_view.h"
 #include "rotation_centers_job.h"
+#include "save_outputs.h"
 
 namespace rigview {
 

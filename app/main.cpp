@@ -7,6 +7,7 @@
 #include "load_model.h"
 #include "modes.h"
 #include "options.h"
+#include "save_outputs.h"
 #include "skin_edits.h"
 #include "viewer/actions.h"
 #include "workbench_outputs.h"
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
                      !options.export_ply.empty() || !options.report.empty() ||
                      !options.write_copy.empty() || !options.compress_report.empty() ||
+                     !options.save.empty() || !options.repair_ibm.empty() ||
                      !options.optimize_animations.empty() || !options.export_pose.empty() ||
                      options.bench_skinning > 0 || options.bench_crowd > 0 ||
                      !options.rom_report.empty() || options.inspect_primitive >= 0;
@@ -50,12 +52,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 1;
   }
-  // The skin layer every skinning output uses: the model's influences after --weights-op.
+  // The skin layer every skinning output uses and --save writes: the model's influences and
+  // inverse bind matrices after --repair-ibm and --weights-op.
   std::shared_ptr<rig::SkinLayer> skin;
-  const bool skins = !options.export_obj.empty() || !options.export_ply.empty() ||
-                     !options.report.empty() || !options.export_pose.empty() ||
-                     !options.output_png.empty() || options.bench_skinning > 0 ||
-                     options.bench_crowd > 0;
+  const bool skins =
+      !options.export_obj.empty() || !options.export_ply.empty() || !options.report.empty() ||
+      !options.export_pose.empty() || !options.output_png.empty() || options.bench_skinning > 0 ||
+      options.bench_crowd > 0 || !options.save.empty() || !options.repair_ibm.empty();
   if (skins) {
     if (const int rc = rigview::edited_skin_layer(options, model, skin, error); rc != 0) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
@@ -64,6 +67,10 @@ int main(int argc, char** argv) {
   }
   if (options.info) {
     int rc = rigview::print_info(model, stdout);
+    if (rc != 0) return rc;
+  }
+  if (!options.save.empty()) {
+    int rc = rigview::save_document(options, model, *skin, path);
     if (rc != 0) return rc;
   }
   if (!options.write_copy.empty()) {

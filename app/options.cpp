@@ -11,7 +11,6 @@
 #include "markdown_text.h"
 #include "skin/skinning_method.h"
 #include "workbench_options.h"
-#include "skin_edits.h"
 
 namespace rigview {
 namespace {
@@ -163,6 +162,23 @@ std::vector<FlagInfo> build_flags() {
                "`.gltf` with its buffer and images embedded (converts .gltf ↔ .glb); written "
                "atomically (a temporary beside OUT renamed over it)",
                ""});
+  f.push_back({"--repair-ibm [all]",
+               "recompute inverse bind matrices from the rest pose: skins\n"
+               "flagged IBM_MISSING/IBM_SUSPECT, or all; one line per skin",
+               "recompute the inverse bind matrices of the skins the rig doctor flags "
+               "`IBM_MISSING` or `IBM_SUSPECT` (`all`, also spelled `--repair-ibm=all`: every "
+               "skin) from the rest pose: each joint's inverse world rest matrix; one line per "
+               "skin on stderr; `--save`, `--export-obj`, `--export-ply`, `--export-pose` and "
+               "`--output` use them",
+               ""});
+  f.push_back({"--save OUT.glb|OUT.gltf",
+               "write the file with the edited skin (weights, inverse bind\n"
+               "matrices), everything else kept; exit",
+               "write the file with the skin's edits (`--repair-ibm`): the edited primitives' "
+               "JOINTS_n/WEIGHTS_n in their component types, the changed inverse bind matrices; "
+               "everything else as `--write-copy` keeps it (atomic: a failed save leaves OUT as "
+               "it was)",
+               ""});
   f.push_back({"--backend cpu|gpu", "skinning used by --export-obj (default cpu)",
                "skinning used by `--export-obj`: the CPU reference or the real vertex shaders "
                "read back with transform feedback",
@@ -312,17 +328,6 @@ std::vector<FlagInfo> build_flags() {
                "refuse any buffer or image URI that resolves outside the model's folder after "
                "`..`, percent-decoding and symbolic links (batch use on untrusted files)",
                ""});
-  f.push_back({"--weights-op OP",
-               "edit the skin weights every output uses (repeatable, in\n"
-               "order): " +
-                   weights_op_forms(),
-               "edit the skin weights before every output uses them (repeatable, applied in "
-               "order): `normalize`; `clean=T` drops weights below T and renormalizes; `limit=N` "
-               "keeps the N largest, `limit=N:refit` the N weights that best reproduce the "
-               "deformation over every clip; `smooth=FACTOR:ITERATIONS[:JOINT,...]` Laplacian "
-               "smoothing (of the listed joints only); `mirror` swaps left and right. One line "
-               "per op on stderr (see *Weight edits* below)",
-               "Skin weights:"});
   f.push_back({"--compress-report FILE.json",
                "compress every clip (--tolerance) and write sizes and\n"
                "errors as JSON; exit",
@@ -464,11 +469,6 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--export-pose needs a file name", false;
       o.export_pose = v;
-    } else if (a == "--weights-op") {
-      if (!value(v)) return false;
-      WeightsOp op;
-      if (!parse_weights_op(v, op, error)) return false;
-      o.weights_ops.emplace_back(v);
     } else if (a == "--simulate-bug") {
       if (!value(v)) return false;
       if (!rig::find_simulated_bug(v))
@@ -488,6 +488,16 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       if (!value(v)) return false;
       if (v.empty()) return error = "--write-copy needs a file name", false;
       o.write_copy = v;
+    } else if (a == "--repair-ibm") {
+      // An optional value: --repair-ibm=all, or the word all (flagged) right after it.
+      const std::string_view next = i + 1 < argc ? argv[i + 1] : "";
+      const bool word = !has_inline && (next == "all" || next == "flagged");
+      i += word ? 1 : 0;
+      v = has_inline ? inline_value : word ? next : "flagged";
+      if (v != "all" && v != "flagged")
+        return error = "--repair-ibm expects nothing, all or flagged, got '" + std::string(v) + "'",
+               false;
+      o.repair_ibm = v;
     } else if (a == "--optimize-animations") {
       if (!value(v)) return false;
       if (v.empty()) return error = "--optimize-animations needs a file name", false;
@@ -660,12 +670,6 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       return false;
     }
   }
-  if (!o.weights_ops.empty() && o.export_obj.empty() && o.export_ply.empty() && o.report.empty() &&
-      o.export_pose.empty() && o.output_png.empty() && o.bench_skinning == 0 && o.bench_crowd == 0)
-    return error =
-               "--weights-op needs an output that skins: --export-obj, --export-ply, "
-               "--report, --export-pose, --output or a benchmark",
-           false;
   if (o.compare && !o.export_ply.empty()) {
     error = "--skinning compare applies to --output renders and --report, not to --export-ply";
     return false;

@@ -15,6 +15,7 @@
 #include "json_text.h"
 #include "pose_options.h"
 #include "rotation_centers_job.h"
+#include "save_outputs.h"
 
 namespace rigview {
 
@@ -207,7 +208,9 @@ int pose_from_options(const Options& options, const rig::Model& model, PosedChar
   if (!pose_selection_from_options(options, *clips, out.selection, error)) return 2;
   if (!pose_settings_from_options(options, model, *clips, out.selection, out.settings, error))
     return 2;
-  if (!meshes) meshes = prepared_skin_layer(model, methods_to_draw(options), true);
+  if (!meshes)
+    meshes = repaired_from_options(options, model,
+                                   prepared_skin_layer(model, methods_to_draw(options), true));
   std::vector<float> dqs_amounts;
   if (!dqs_amounts_from_options(options, model, dqs_amounts, error)) return 2;
   out.character = std::make_unique<rig::Character>(model, std::move(meshes), clips);

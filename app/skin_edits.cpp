@@ -8,6 +8,7 @@
 
 #include "analysis/clip_pose_samples.h"
 #include "anim/joint_mask.h"
+#include "save_outputs.h"
 #include "skin/weight_mirror.h"
 #include "skin/weight_ops.h"
 #include "skin/weight_refit.h"
@@ -182,6 +183,12 @@ bool parse_weights_op(std::string_view text, WeightsOp& out, std::string& error)
 int edited_skin_layer(const Options& options, const rig::Model& model,
                       std::shared_ptr<rig::SkinLayer>& out, std::string& error) {
   out = std::make_shared<rig::SkinLayer>(model);
+  // --repair-ibm first: the weight edits (a refit) then skin with the repaired matrices.
+  for (const rig::InverseBindRepair& r : repair_from_options(options, model, *out, stderr))
+    if (!r.repaired) {
+      error = "--repair-ibm: " + r.problem;
+      return 1;
+    }
   for (const std::string& text : options.weights_ops) {
     WeightsOp op;
     if (!parse_weights_op(text, op, error)) return 2;

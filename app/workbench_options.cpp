@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "analysis/range_of_motion.h"
+#include "skin_edits.h"
 
 namespace rigview {
 
@@ -70,6 +71,17 @@ void add_workbench_flags(std::vector<FlagInfo>& f) {
                "centre and h under each method, in world space (schema below). PRIM counts the "
                "file's skinned primitives in document order (mesh, then primitive)",
                ""});
+  f.push_back({"--weights-op OP",
+               "edit the skin weights every output uses (repeatable, in\n"
+               "order): " +
+                   weights_op_forms(),
+               "edit the skin weights before every output uses them (repeatable, applied in "
+               "order): `normalize`; `clean=T` drops weights below T and renormalizes; `limit=N` "
+               "keeps the N largest, `limit=N:refit` the N weights that best reproduce the "
+               "deformation over every clip; `smooth=FACTOR:ITERATIONS[:JOINT,...]` Laplacian "
+               "smoothing (of the listed joints only); `mirror` swaps left and right. One line "
+               "per op on stderr (see *Weight edits* below)",
+               "Skin weights:"});
 }
 
 int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
@@ -120,6 +132,15 @@ int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
       return error = "--inspect-vertex expects PRIM:INDEX (whole numbers >= 0), got '" +
                      std::string(v) + "'",
              -1;
+  } else if (a == "--weights-op") {
+    if (!value(v)) return -1;
+    WeightsOp op;
+    if (!parse_weights_op(v, op, error)) return -1;
+    o.weights_ops.emplace_back(v);
+  } else if (a == "--save") {
+    if (!value(v)) return -1;
+    if (v.empty()) return error = "--save needs a file name", -1;
+    o.save = v;
   } else {
     return 0;
   }
@@ -127,6 +148,16 @@ int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
 }
 
 bool check_workbench_options(const Options& o, std::string& error) {
+  if (!o.save.empty() && !o.simulate_bug.empty())
+    return error = "--save writes the file's document; --simulate-bug only the model in memory",
+           false;
+  if (!o.weights_ops.empty() && o.export_obj.empty() && o.export_ply.empty() && o.report.empty() &&
+      o.export_pose.empty() && o.output_png.empty() && o.bench_skinning == 0 &&
+      o.bench_crowd == 0 && o.save.empty())
+    return error =
+               "--weights-op needs an output that skins or --save: --export-obj, --export-ply, "
+               "--report, --export-pose, --output, a benchmark or --save",
+           false;
   if (!o.rom_report.empty() && o.rom_joints.empty())
     return error = "--rom-report needs --range-of-motion JOINT[,JOINT...]", false;
   if (o.rom_report.empty() && !o.rom_joints.empty())

@@ -226,14 +226,48 @@ void repack(tinygltf::Model& doc, const std::vector<uint8_t>& keep) {
   doc.buffers[0].data = std::move(data);
 }
 
+// A primitive's SetSkinWeights edits, with the component types they are written with.
+struct WeightGroup {
+  std::map<int, const SetSkinWeights*> sets;  // by set index
+  std::map<int, int> types;                   // weights' component type per set
+  std::map<int, int> joint_types;             // the file's joints type to keep per set, or -1
+  bool whole = false;                         // the edits give every set the primitive has
+};
+
+// The component type of attribute `kind`n of `p`, -1 when it has none.
+int component_type(const tinygltf::Model& doc, const tinygltf::Primitive& p, const char* kind,
+                   int set) {
+  const auto it = p.attributes.find(attribute(kind, set));
+  if (it == p.attributes.end() || it->second < 0 || size_t(it->second) >= doc.accessors.size())
+    return -1;
+  return doc.accessors[size_t(it->second)].componentType;
+}
+
 // Applies validated edits to the document.
 class Editor {
  public:
   Editor(tinygltf::Model& doc, std::span<const DocumentEdit> edits, const EditOptions& options)
       : doc_(doc), options_(options) {
     for (const DocumentEdit& edit : edits)
-      if (const auto* w = std::get_if<SetSkinWeights>(&edit); w && w->set > 0)
-        several_sets_.insert({w->mesh, w->primitive});
+      if (const auto* w = std::get_if<SetSkinWeights>(&edit))
+        groups_[{w->mesh, w->primitive}].sets[w->set] = w;
+    for (auto& [key, group] : groups_) {
+      const tinygltf::Primitive& p = doc_.meshes[size_t(key.first)].primitives[size_t(key.second)];
+      const int file_sets = influence_sets(p);
+      const int total = std::max(file_sets, group.sets.rbegin()->first + 1);
+      group.whole = int(group.sets.size()) == total;  // sets 0..total-1, validated in order
+      // Keep: the file's type of the set; a new set takes set 0's (as written), else FLOAT.
+      for (auto& [set, edit] : group.sets) {
+        const int file_type = set < file_sets ? component_type(doc_, p, "WEIGHTS_", set) : -1;
+        const int set0_type = group.types.count(0) ? group.types.at(0)
+                              : file_sets > 0      ? component_type(doc_, p, "WEIGHTS_", 0)
+                                                   : -1;
+        group.types[set] = weight_type(edit->encoding, set < file_sets ? file_type : set0_type);
+        group.joint_types[set] = set < file_sets ? component_type(doc_, p, "JOINTS_", set)
+                                 : file_sets > 0 ? component_type(doc_, p, "JOINTS_", 0)
+                                                 : -1;
+      }
+    }
   }
 
   void apply(const ReplaceClip& e) {
@@ -253,23 +287,14 @@ class Editor {
   }
   void apply(const SetSkinWeights& e) {
     tinygltf::Primitive& p = doc_.meshes[size_t(e.mesh)].primitives[size_t(e.primitive)];
-    const std::string joints_name = attribute("JOINTS_", e.set);
-    const std::string weights_name = attribute("WEIGHTS_", e.set);
-    // The spec's sum over all of a vertex's sets: one set alone must sum to 1 itself.
-    const bool only_set =
-        e.set == 0 && influence_sets(p) <= 1 && !several_sets_.count({e.mesh, e.primitive});
-    int old_joints_type = -1, old_weights_type = -1;
-    for (const auto& [name, type] :
-         {std::pair{&joints_name, &old_joints_type}, std::pair{&weights_name, &old_weights_type}}) {
-      const auto it = p.attributes.find(*name);
-      if (it == p.attributes.end()) continue;
-      old_.insert(it->second);
-      if (it->second >= 0 && size_t(it->second) < doc_.accessors.size())
-        *type = doc_.accessors[size_t(it->second)].componentType;
+    const WeightGroup& group = groups_.at({e.mesh, e.primitive});
+    for (const char* kind : {"JOINTS_", "WEIGHTS_"}) {
+      const auto it = p.attributes.find(attribute(kind, e.set));
+      if (it != p.attributes.end()) old_.insert(it->second);
     }
-    p.attributes[joints_name] = add(joint_data(e.joints, old_joints_type), kArrayBuffer);
-    p.attributes[weights_name] =
-        add(weight_data(e.weights, e.encoding, old_weights_type, only_set), kArrayBuffer);
+    p.attributes[attribute("JOINTS_", e.set)] =
+        add(joint_data(e.joints, group.joint_types.at(e.set)), kArrayBuffer);
+    p.attributes[attribute("WEIGHTS_", e.set)] = add(weight_data(group, e.set), kArrayBuffer);
   }
   void apply(const SetInverseBindMatrices& e) {
     tinygltf::Skin& skin = doc_.skins[size_t(e.skin)];
@@ -392,38 +417,62 @@ class Editor {
     return a;
   }
 
-  static AccessorData weight_data(const std::vector<std::array<float, 4>>& weights,
-                                  WeightEncoding encoding, int old_type, bool only_set) {
-    int type = kFloat;
+  // The component type `encoding` asks for; Keep: `existing` when it is an integer type.
+  static int weight_type(WeightEncoding encoding, int existing) {
     switch (encoding) {
       case WeightEncoding::Keep:
-        type = old_type == kUnsignedByte || old_type == kUnsignedShort ? old_type : kFloat;
-        break;
+        return existing == kUnsignedByte || existing == kUnsignedShort ? existing : kFloat;
       case WeightEncoding::Float:
-        type = kFloat;
-        break;
+        return kFloat;
       case WeightEncoding::UnsignedShort:
-        type = kUnsignedShort;
-        break;
+        return kUnsignedShort;
       case WeightEncoding::UnsignedByte:
-        type = kUnsignedByte;
-        break;
+        return kUnsignedByte;
     }
+    return kFloat;
+  }
+
+  // Set `set` of a primitive's edited influence sets, encoded. Where the edits give every set
+  // the primitive has (`whole`), each vertex's weights over all of them are divided by their sum
+  // and, when every set has the same integer type, rounded together so that the integers over
+  // all sets sum to exactly 255 or 65535; otherwise the set is stored as given.
+  static AccessorData weight_data(const WeightGroup& group, int set) {
+    const SetSkinWeights& edit = *group.sets.at(set);
+    const int type = group.types.at(set);
+    bool same_type = true;
+    for (const auto& [s, t] : group.types) same_type = same_type && t == type;
     AccessorData a;
     a.component_type = type;
     a.type = kVec4;
     a.normalized = type != kFloat;
-    a.count = weights.size();
-    for (const std::array<float, 4>& given : weights) {
-      const std::array<float, 4> w = only_set ? normalized_weights(given) : given;
+    a.count = edit.weights.size();
+    const size_t sets = group.whole ? group.sets.size() : 1;
+    const size_t first = group.whole ? size_t(set) * 4 : 0;  // this set's slots in `all`
+    const uint32_t max = type == kUnsignedByte ? 255 : 65535;
+    std::vector<float> all(sets * 4), normalized(sets * 4);
+    std::vector<uint32_t> integers(sets * 4);
+    for (size_t v = 0; v < edit.weights.size(); ++v) {
+      if (group.whole) {
+        for (const auto& [s, e] : group.sets)
+          std::copy(e->weights[v].begin(), e->weights[v].end(), all.begin() + size_t(s) * 4);
+        normalized_weights(all, normalized);
+      } else {
+        std::copy(edit.weights[v].begin(), edit.weights[v].end(), normalized.begin());
+      }
+      const std::span<const float> mine(normalized.data() + first, 4);
       if (type == kFloat) {
         const size_t at = a.bytes.size();
-        a.bytes.resize(at + sizeof(w));
-        std::memcpy(a.bytes.data() + at, w.data(), sizeof(w));
+        a.bytes.resize(at + 4 * sizeof(float));
+        std::memcpy(a.bytes.data() + at, mine.data(), 4 * sizeof(float));
         continue;
       }
-      const uint32_t max = type == kUnsignedByte ? 255 : 65535;
-      for (uint32_t c : normalized_integer_weights(w, max)) {
+      std::span<const uint32_t> units(integers.data() + first, 4);
+      if (group.whole && same_type) {
+        normalized_integer_weights(normalized, max, integers);
+      } else {
+        normalized_integer_weights(mine, max, std::span(integers.data() + first, 4));
+      }
+      for (uint32_t c : units) {
         a.bytes.push_back(uint8_t(c & 0xff));
         if (type == kUnsignedShort) a.bytes.push_back(uint8_t(c >> 8));
       }
@@ -433,8 +482,8 @@ class Editor {
 
   tinygltf::Model& doc_;
   const EditOptions& options_;
-  std::set<int> old_;                           // accessors the edits stopped using
-  std::set<std::pair<int, int>> several_sets_;  // primitives given a second influence set
+  std::set<int> old_;                                  // accessors the edits stopped using
+  std::map<std::pair<int, int>, WeightGroup> groups_;  // per (mesh, primitive)
   std::set<int> removed_;
   std::vector<tinygltf::Animation> added_;
   std::map<std::tuple<int, int, bool, std::vector<uint8_t>, std::vector<double>,

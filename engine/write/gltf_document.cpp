@@ -87,6 +87,38 @@ bool embed_image_files(tinygltf::Model& doc, const std::string& in_path, std::st
   return true;
 }
 
+// The JSON text of a .gltf's bytes, or of a GLB's JSON chunk ("" when there is none).
+std::string document_json_of(const std::string& bytes) {
+  if (bytes.size() < 20 || bytes.compare(0, 4, "glTF") != 0) return bytes;
+  uint32_t length = 0, type = 0;
+  std::memcpy(&length, bytes.data() + 12, 4);
+  std::memcpy(&type, bytes.data() + 16, 4);
+  if (type != 0x4E4F534Au || length > bytes.size() - 20) return {};  // "JSON"
+  return bytes.substr(20, length);
+}
+
+std::string document_json(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return document_json_of(
+      std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+}
+
+// A GLB with its JSON chunk replaced by `json` (padded with spaces to 4 bytes, as GLB requires).
+std::string with_glb_json(const std::string& glb, std::string json) {
+  uint32_t old_length = 0;
+  std::memcpy(&old_length, glb.data() + 12, 4);
+  json.resize((json.size() + 3) & ~size_t(3), ' ');
+  std::string out = glb.substr(0, 12);
+  const uint32_t length = uint32_t(json.size());
+  out.append(reinterpret_cast<const char*>(&length), 4);
+  out.append(glb, 16, 4);
+  out += json;
+  out.append(glb, 20 + old_length, std::string::npos);
+  const uint32_t total = uint32_t(out.size());
+  std::memcpy(out.data() + 8, &total, 4);
+  return out;
+}
+
 }  // namespace
 
 SourceDocument::SourceDocument() : document_(std::make_unique<tinygltf::Model>()) {}
@@ -98,6 +130,8 @@ bool SourceDocument::open(const std::string& path, std::string& error) {
   import::GltfSource source;
   if (!import::load_gltf_source(path, ImportOptions{}, source, error)) return false;
   *document_ = std::move(source.document);
+  unknown_ = find_unknown_members(document_json(path));
+  moved_arrays_.clear();
   merge_buffers(*document_);
   return embed_image_files(*document_, path, error);
 }
@@ -109,7 +143,16 @@ bool SourceDocument::apply(std::span<const DocumentEdit> edits, const DocumentWr
   job.edits = edits;
   job.options.share_equal_accessors = options.share_equal_accessors;
   job.options.drop_unused_buffer_views = options.drop_unused_buffer_views;
-  return job.run(error);
+  if (!job.run(error)) return false;
+  // Edits may drop and append bufferViews, and remove or replace animations and their samplers.
+  if (!edits.empty()) moved_arrays_.push_back("bufferViews");
+  for (const DocumentEdit& edit : edits)
+    if (!std::holds_alternative<SetSkinWeights>(edit) &&
+        !std::holds_alternative<SetInverseBindMatrices>(edit)) {
+      moved_arrays_.push_back("animations");
+      break;
+    }
+  return true;
 }
 
 bool SourceDocument::save(const std::string& out_path, std::string& error,
@@ -129,7 +172,12 @@ bool SourceDocument::save(const std::string& out_path, std::string& error,
     error = out_path + ": the document could not be serialized";
     return false;
   }
-  const std::string bytes = std::move(out).str();
+  std::string bytes = std::move(out).str();
+  if (!unknown_.empty()) {
+    bytes = json ? insert_unknown_members(bytes, unknown_, moved_arrays_)
+                 : with_glb_json(bytes, insert_unknown_members(document_json_of(bytes), unknown_,
+                                                               moved_arrays_));
+  }
   return write_file_atomically(
       out_path, std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), error,
       file);

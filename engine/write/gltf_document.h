@@ -11,6 +11,9 @@
 // .gltf output embeds buffer 0 as a base64 data: URI: one file, so the write stays atomic, and
 // nothing refers to files beside the input.
 //
+// Members the glTF schema does not define (which tinygltf drops) are taken from the file's JSON
+// and written back into the same objects (write/unknown_members.h).
+//
 // The input is read whole before anything is written, so the output may be the input itself;
 // the writer writes nothing but the requested output (and its temporary beside it).
 #pragma once
@@ -21,6 +24,7 @@
 
 #include "write/atomic_file.h"
 #include "write/document_edit.h"
+#include "write/unknown_members.h"
 
 namespace tinygltf {
 class Model;
@@ -64,6 +68,10 @@ class SourceDocument {
 
  private:
   std::unique_ptr<tinygltf::Model> document_;
+  // The file's unknown members (write/unknown_members.h), put back by save(), and the arrays
+  // whose indices the applied edits may have moved (their members are then left out).
+  std::vector<UnknownMember> unknown_;
+  std::vector<std::string> moved_arrays_;
 };
 
 // open + apply + save.
