@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "character/fk_rotation.h"
+
 namespace rigview {
 
 namespace {
@@ -28,11 +30,9 @@ int bending_parent(const rig::Model& model, int node) {
 
 }  // namespace
 
+// --pose-joint's own function, so typed angles and the flag give the same bits.
 glm::quat euler_xyz_rotation(const float deg[3]) {
-  const glm::quat qx = glm::angleAxis(glm::radians(deg[0]), glm::vec3(1, 0, 0));
-  const glm::quat qy = glm::angleAxis(glm::radians(deg[1]), glm::vec3(0, 1, 0));
-  const glm::quat qz = glm::angleAxis(glm::radians(deg[2]), glm::vec3(0, 0, 1));
-  return qx * qy * qz;
+  return rig::local_xyz_rotation(glm::vec3(deg[0], deg[1], deg[2]));
 }
 
 // R = R_X(x)·R_Y(y)·R_Z(z) has sin y in row 0, column 2; x and z follow from the rest of that

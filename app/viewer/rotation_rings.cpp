@@ -6,6 +6,7 @@
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
 
+#include "character/fk_rotation.h"
 #include "viewer/camera_controls.h"
 
 namespace rigview {
@@ -53,9 +54,7 @@ bool RotationRings::handle_mouse(Posing& posing, ViewerState& state,
       return true;  // the release belongs to the drag
     }
     const float angle = ring_drag_angle(rings_, axis_, view.camera, view.rect, press_, mouse);
-    glm::vec3 local_axis(0.0f);
-    local_axis[axis_] = 1.0f;
-    posing.set_joint_rotation(node, start_ * glm::angleAxis(angle, local_axis));
+    posing.set_joint_rotation(node, start_ * rig::local_axis_rotation(axis_, glm::degrees(angle)));
     state.joint_euler_node = -1;  // the Joint tab re-reads its angles
     return true;
   }
