@@ -162,14 +162,16 @@ std::vector<FlagInfo> build_flags() {
                "`.gltf` with its buffer and images embedded (converts .gltf ↔ .glb); written "
                "atomically (a temporary beside OUT renamed over it)",
                ""});
-  f.push_back({"--repair-ibm [all]",
+  f.push_back({"--repair-ibm [all|recover]",
                "recompute inverse bind matrices from the rest pose: skins\n"
-               "flagged IBM_MISSING/IBM_SUSPECT, or all; one line per skin",
+               "flagged IBM_MISSING/IBM_SUSPECT, or all; recover: from what\nbroken IBMs keep",
                "recompute the inverse bind matrices of the skins the rig doctor flags "
                "`IBM_MISSING` or `IBM_SUSPECT` (`all`, also spelled `--repair-ibm=all`: every "
-               "skin) from the rest pose: each joint's inverse world rest matrix; one line per "
-               "skin on stderr; `--save`, `--export-obj`, `--export-ply`, `--export-pose` and "
-               "`--output` use them",
+               "skin) from the rest pose: each joint's inverse world rest matrix; `recover`: "
+               "the flagged skins from what their broken matrices keep of the bind pose "
+               "(negated-translation IBMs inverted, translation-only IBMs' rotations rebuilt; "
+               "see *Rig doctor*), from the rest pose otherwise; one line per skin on stderr; "
+               "`--save`, `--export-obj`, `--export-ply`, `--export-pose` and `--output` use them",
                ""});
   f.push_back({"--save OUT.glb|OUT.gltf",
                "write the file with the edited skin (weights, inverse bind\n"
@@ -491,11 +493,11 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     } else if (a == "--repair-ibm") {
       // An optional value: --repair-ibm=all, or the word all (flagged) right after it.
       const std::string_view next = i + 1 < argc ? argv[i + 1] : "";
-      const bool word = !has_inline && (next == "all" || next == "flagged");
+      const bool word = !has_inline && (next == "all" || next == "flagged" || next == "recover");
       i += word ? 1 : 0;
       v = has_inline ? inline_value : word ? next : "flagged";
-      if (v != "all" && v != "flagged")
-        return error = "--repair-ibm expects nothing, all or flagged, got '" + std::string(v) + "'",
+      if (v != "all" && v != "flagged" && v != "recover")
+        return error = "--repair-ibm expects all, flagged or recover: '" + std::string(v) + "'",
                false;
       o.repair_ibm = v;
     } else if (a == "--optimize-animations") {

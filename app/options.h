@@ -25,7 +25,7 @@ struct Options {
   std::string optimize_animations;       // --optimize-animations OUT.glb
   std::string write_copy;                // --write-copy OUT.glb|OUT.gltf (no-op document write)
   std::string save;                      // --save OUT.glb|OUT.gltf: the file with the skin edits
-  std::string repair_ibm;                // --repair-ibm[=all]: "flagged" or "all"; empty: off
+  std::string repair_ibm;                // --repair-ibm[=X]: flagged, all or recover; "": off
   double tolerance_cm = 0.01;            // --tolerance CM: compression error bound
   bool compressed = false;               // --compressed: poses sample compressed clips
   // Posing (resolved against the model by pose_from_options, app/posed_character.h):

@@ -9,8 +9,9 @@ namespace rigview {
 namespace {
 
 rig::InverseBindRepairScope scope_of(const Options& options) {
-  return options.repair_ibm == "all" ? rig::InverseBindRepairScope::All
-                                     : rig::InverseBindRepairScope::Flagged;
+  return options.repair_ibm == "all"       ? rig::InverseBindRepairScope::All
+         : options.repair_ibm == "recover" ? rig::InverseBindRepairScope::Recover
+                                           : rig::InverseBindRepairScope::Flagged;
 }
 
 std::string skin_label(const rig::Model& model, int skin) {
@@ -50,9 +51,11 @@ std::vector<rig::InverseBindRepair> repair_from_options(const Options& options,
       if (f.skin == r.skin && (f.warning.code == "IBM_MISSING" || f.warning.code == "IBM_SUSPECT"))
         still += " " + f.warning.code;
     std::fprintf(log,
-                 "rigview: %s: %zu inverse bind matrices recomputed from the rest pose (%s; "
+                 "rigview: %s: %zu inverse bind matrices recomputed %s (%s; "
                  "largest change %.6g); the rig doctor %s\n",
-                 label.c_str(), model.skins[size_t(r.skin)].joints.size(), r.reason.c_str(),
+                 label.c_str(), model.skins[size_t(r.skin)].joints.size(),
+                 r.method == "rest pose" ? "from the rest pose" : ("with the " + r.method).c_str(),
+                 r.reason.c_str(),
                  r.largest_change,
                  still.empty() ? "no longer flags IBM_MISSING or IBM_SUSPECT"
                                : ("still flags" + still).c_str());

@@ -180,6 +180,14 @@ bool parse_weights_op(std::string_view text, WeightsOp& out, std::string& error)
   return false;
 }
 
+bool apply_weights_op(const WeightsOp& op, const rig::Model& model,
+                      const std::shared_ptr<rig::SkinLayer>& layer, rig::WeightEditResult& result,
+                      std::string& error) {
+  if (op.row < 0 || size_t(op.row) >= kWeightsOps.size() || !layer)
+    return error = "not a weights operation", false;
+  return kWeightsOps[size_t(op.row)].apply(op, model, layer, result, error);
+}
+
 int edited_skin_layer(const Options& options, const rig::Model& model,
                       std::shared_ptr<rig::SkinLayer>& out, std::string& error) {
   out = std::make_shared<rig::SkinLayer>(model);
@@ -193,7 +201,7 @@ int edited_skin_layer(const Options& options, const rig::Model& model,
     WeightsOp op;
     if (!parse_weights_op(text, op, error)) return 2;
     rig::WeightEditResult result;
-    if (!kWeightsOps[size_t(op.row)].apply(op, model, out, result, error)) return 2;
+    if (!apply_weights_op(op, model, out, result, error)) return 2;
     std::fprintf(stderr, "rigview: --weights-op %s: %zu vertices changed", op.text.c_str(),
                  result.vertices_changed);
     if (kWeightsOps[size_t(op.row)].name == "mirror")

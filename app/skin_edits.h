@@ -13,6 +13,7 @@
 #include "model/model.h"
 #include "options.h"
 #include "skin/skin_layer.h"
+#include "skin/weight_edit.h"
 
 namespace rigview {
 
@@ -31,6 +32,12 @@ bool parse_weights_op(std::string_view text, WeightsOp& out, std::string& error)
 
 // The OP forms, for --help and the README ("normalize, clean=T, ...").
 std::string weights_op_forms();
+
+// Applies one parsed op to `layer` (the command line and the viewer's Weights tab run the same
+// rows). false + one-line error (a joint the model lacks).
+bool apply_weights_op(const WeightsOp& op, const rig::Model& model,
+                      const std::shared_ptr<rig::SkinLayer>& layer, rig::WeightEditResult& result,
+                      std::string& error);
 
 // 0, or the exit status with a one-line `error` (2: a usage error such as an unknown joint).
 // Builds the model's skin layer (its influences as skinned, no centres of rotation) and applies

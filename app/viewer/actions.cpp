@@ -97,6 +97,18 @@ std::vector<ViewerAction> build_actions() {
                      [](ViewerState& s) { s.show_help = !s.show_help; }));
   rows.push_back(key("Tab", {{kKeyTab}}, "hide / show the panels",
                      [](ViewerState& s) { s.panels_hidden = !s.panels_hidden; }));
+  rows.push_back(key("Ctrl+Z", {{'Z', true}},
+                     "undo the last skin edit (Weights tab, IBM repair; the title's * marks "
+                     "unsaved edits)",
+                     [](ViewerState& s) { s.requests.undo = true; }));
+  rows.push_back(key("Ctrl+Shift+Z or Ctrl+Y", {{'Z', true, true}, {'Y', true}},
+                     "redo the skin edit undone last",
+                     [](ViewerState& s) { s.requests.redo = true; }));
+  ViewerAction save =
+      key("Ctrl+S", {{'S', true}}, "save the file with the skin edits (Save As: the Weights tab)",
+          [](ViewerState& s) { s.requests.save = true; });
+  save.while_typing = true;
+  rows.push_back(std::move(save));
   ViewerAction quit =
       key("Ctrl+Q", {{'Q', true}}, "quit (window size and layout are kept in `~/.config/rigview/`)",
           [](ViewerState& s) { s.requests.quit = true; });
@@ -117,16 +129,16 @@ const std::vector<ViewerAction>& viewer_actions() {
   return actions;
 }
 
-const ViewerAction* find_key_action(int key, bool ctrl) {
+const ViewerAction* find_key_action(int key, bool ctrl, bool shift) {
   for (const ViewerAction& a : viewer_actions())
     for (const KeyChord& chord : a.keys)
-      if (chord.key == key && chord.ctrl == ctrl) return &a;
+      if (chord.key == key && chord.ctrl == ctrl && (!ctrl || chord.shift == shift)) return &a;
   return nullptr;
 }
 
 bool apply_key(ViewerState& state, const KeyPress& press, bool typing) {
   if (press.other_modifier) return false;
-  const ViewerAction* a = find_key_action(press.key, press.ctrl);
+  const ViewerAction* a = find_key_action(press.key, press.ctrl, press.shift);
   if (!a || !a->apply) return false;
   if (typing && !a->while_typing) return false;
   if (press.repeat && !a->repeats) return false;

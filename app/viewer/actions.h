@@ -27,6 +27,7 @@ enum Key : int {
 struct KeyChord {
   int key = kKeyNone;
   bool ctrl = false;
+  bool shift = false;  // told apart only with Ctrl (Ctrl+Z vs Ctrl+Shift+Z); plain keys ignore it
 };
 
 struct ViewerAction {
@@ -43,12 +44,14 @@ struct ViewerAction {
 // rig::skinning_methods(): digit N selects method N-1, the next digit toggles compare.
 const std::vector<ViewerAction>& viewer_actions();
 
-// The key row for `key` (with or without Ctrl), nullptr when none.
-const ViewerAction* find_key_action(int key, bool ctrl);
+// The key row for `key` (with or without Ctrl, and with Ctrl, with or without Shift), nullptr
+// when none.
+const ViewerAction* find_key_action(int key, bool ctrl, bool shift = false);
 
 struct KeyPress {
   int key = kKeyNone;
   bool ctrl = false;
+  bool shift = false;
   bool other_modifier = false;  // Alt or Super: not a viewer shortcut
   bool repeat = false;          // auto-repeat of a held key
 };

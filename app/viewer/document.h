@@ -177,6 +177,18 @@ struct Document {
   bool set_inverse_bind(size_t skin_index, size_t joint, const glm::mat4& matrix,
                         std::string& error);
   const RotationCentersWork* rotation_centers() const { return centers_work.get(revisions); }
+  // Any edit of the skin layer (the Weights tab's operations, undo, redo, a recovered journal):
+  // the inputs it may change move on first (every product reading them dropped, its work
+  // joined), then `edit(*skin)` runs; centres of rotation it drops are recomputed later.
+  template <typename F>
+  void edit_skin(bool weights, bool inverse_binds, F&& edit) {
+    if (!skin) return;
+    if (weights) bump(rig::Input::SkinWeights);
+    if (inverse_binds) bump(rig::Input::InverseBindMatrices);
+    const uint64_t centers = skin->rotation_centers_revision();
+    edit(*skin);
+    if (skin->rotation_centers_revision() != centers) bump(rig::Input::RotationCenters);
+  }
 
   // Marks the path from the skin's root down to `node` (no allocation).
   void reveal_joint(int node);

@@ -74,6 +74,7 @@ constexpr std::array<InspectorTabRow, kInspectorTabCount> kTabs = {{
     {InspectorTab::RigHealth, draw_rig_health_tab},
     {InspectorTab::Posing, draw_posing_tab},
     {InspectorTab::Joint, draw_joint_tab},
+    {InspectorTab::Weights, draw_weights_tab},
 }};
 
 // The tab whose work the frame loop does while it is open (artefact measures, compression).

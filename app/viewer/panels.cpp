@@ -438,6 +438,7 @@ void draw_error_banner(ViewerState& state) {
 }
 
 void draw_ui(ViewerState& state, Document& doc, const ViewerSettings& settings, double gpu_ms) {
+  draw_edit_questions(state, doc);
   if (state.panels_hidden) return;
   draw_workspace(state, doc, settings);
   draw_stats_overlay(state, doc, gpu_ms);

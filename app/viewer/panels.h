@@ -52,6 +52,11 @@ void draw_teaching_aids_panel(ViewerState& state, const Document& doc);
 // The selected joint (viewer/joint_panel.cpp): its hand rotation as local Euler angles and
 // quaternion, reset, and its local TRS, world, inverse bind and skinning matrices as numbers.
 void draw_joint_tab(ViewerState& state, Document& doc);
+// The Weights tab (viewer/weights_panel.cpp): the weight operations, Undo / Redo, Save / Save
+// As, all posted as requests; and the questions about unsaved edits (a journal to recover,
+// saving before opening another file or quitting), drawn even with the panels hidden.
+void draw_weights_tab(ViewerState& state, Document& doc);
+void draw_edit_questions(ViewerState& state, const Document& doc);
 // The Joint tab's bind-pose ghost over the single view: the IBM-implied skeleton (orange) and
 // the node rest pose (white).
 void draw_bind_ghost_overlay(const ViewerState& state);

@@ -118,6 +118,7 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
     KeyPress press;
     press.key = viewer_key(key);
     press.ctrl = (mods & GLFW_MOD_CONTROL) != 0;
+    press.shift = (mods & GLFW_MOD_SHIFT) != 0;
     press.other_modifier = (mods & (GLFW_MOD_ALT | GLFW_MOD_SUPER)) != 0;
     press.repeat = action == GLFW_REPEAT;
     if (press.key != kKeyNone)
@@ -167,6 +168,7 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
 
 bool GlfwPlatform::should_close() const { return glfwWindowShouldClose(window_) != 0; }
 void GlfwPlatform::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+void GlfwPlatform::cancel_close() { glfwSetWindowShouldClose(window_, GLFW_FALSE); }
 void GlfwPlatform::poll_events() { glfwPollEvents(); }
 void GlfwPlatform::wait_events(double timeout_seconds) { glfwWaitEventsTimeout(timeout_seconds); }
 double GlfwPlatform::time() const { return glfwGetTime(); }

@@ -35,6 +35,7 @@ class GlfwPlatform {
 
   bool should_close() const;
   void request_close();
+  void cancel_close();  // the close asked for (window button, Ctrl+Q) waits: unsaved edits
   void poll_events();
   void wait_events(double timeout_seconds);  // minimized: sleep until an event or the timeout
   double time() const;                       // seconds

@@ -125,6 +125,26 @@ void draw_rig_health_panel(ViewerState& state, Document& doc) {
       ImGui::TextWrapped("%s", row.joints_text.c_str());
       ImGui::PopStyleColor();
     }
+    // The IBM findings' fixes, as undoable edits of the skin layer (viewer/skin_editing.h).
+    if (i < health.diagnosis.findings.size()) {
+      const rig::RigFinding& f = health.diagnosis.findings[i];
+      if (f.warning.code == "IBM_MISSING" || f.warning.code == "IBM_SUSPECT") {
+        if (ImGui::SmallButton("Repair")) state.requests.repair_ibm = true;
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip(
+              "recompute the flagged skins' inverse bind matrices from the rest "
+              "pose (undo: Ctrl+Z)");
+        if (f.ibm_reading == rig::IbmReading::NegatedTranslation ||
+            f.ibm_reading == rig::IbmReading::TranslationOnly) {
+          ImGui::SameLine();
+          if (ImGui::SmallButton("Recover bind pose")) state.requests.recover_ibm = true;
+          if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "rebuild the inverse bind matrices from what the broken ones keep "
+                "of the bind pose (right where the rest pose is posed)");
+        }
+      }
+    }
     ImGui::Unindent();
     ImGui::PopID();
   }

@@ -27,6 +27,7 @@ SelfTest self_test_from_environment() {
   t.screenshot = env_string("RIGVIEW_VIEWER_SCREENSHOT");
   t.drop = env_string("RIGVIEW_VIEWER_DROP");
   t.keys = env_string("RIGVIEW_VIEWER_KEYS");
+  t.weights_ops = env_string("RIGVIEW_VIEWER_WEIGHTS_OPS");
   t.posing = env_string("RIGVIEW_VIEWER_POSING");
   t.export_pose = env_string("RIGVIEW_VIEWER_EXPORT_POSE");
   t.help = env_int("RIGVIEW_VIEWER_HELP", 0) != 0;

@@ -12,7 +12,7 @@ struct SelfTestHookInfo {
   const char* name;
   const char* meaning;
 };
-inline constexpr std::array<SelfTestHookInfo, 17> kSelfTestHooks = {{
+inline constexpr std::array<SelfTestHookInfo, 18> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
     {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
     {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
@@ -51,13 +51,18 @@ inline constexpr std::array<SelfTestHookInfo, 17> kSelfTestHooks = {{
      "selection, clip, Open field, IK targets and their handles' pixels, per compare column its "
      "span and the box of the projected joints, the inspector's region and open tab, the "
      "compression tolerance and what was asked, the simulated bug and where its choices start, "
-     "the GL error count, and every window or table column whose content reaches past its "
+     "the GL error count, the skin edits' state (unsaved or not, undo and redo depth, the "
+     "questions asked, the last message), and every window or table column whose content reaches "
+     "past its "
      "edge), for the X-event tests (`tests/app/viewer_xevents_test.cpp`, "
      "`viewer_xevents_tour_test.cpp`)"},
     {"RIGVIEW_VIEWER_FRAME_MS=N",
      "make each frame last at least N ms, as Mesa llvmpipe's 3 to 14 frames per second do, so "
      "input events pile up between frames"},
     {"RIGVIEW_VIEWER_OPEN_FIELD=PATH", "start with PATH in the Open field"},
+    {"RIGVIEW_VIEWER_WEIGHTS_OPS=OPS",
+     "on frame 2, apply these `--weights-op` values (separated by `;`) as the Weights tab does: "
+     "each one undoable skin edit"},
 }};
 
 struct SelfTest {
@@ -75,6 +80,7 @@ struct SelfTest {
   std::string state;           // RIGVIEW_VIEWER_STATE: file rewritten after every frame
   int frame_ms = 0;            // RIGVIEW_VIEWER_FRAME_MS: shortest frame
   std::string open_field;      // RIGVIEW_VIEWER_OPEN_FIELD
+  std::string weights_ops;     // RIGVIEW_VIEWER_WEIGHTS_OPS: ';'-separated
   bool active() const { return frames > 0; }
 };
 

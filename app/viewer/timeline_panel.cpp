@@ -91,8 +91,10 @@ void draw_timeline_panel(ViewerState& state, Document& doc) {
   std::array<unsigned char, kMaxKeyColumns> columns;
   const size_t n = std::min(static_cast<size_t>(span), kMaxKeyColumns);
   // A clip without raw keys (a sampler alone) has no key marks.
-  if (clip.keys) mark_key_columns(*clip.keys, std::span<unsigned char>(columns.data(), n));
-  else std::fill(columns.begin(), columns.begin() + ptrdiff_t(n), 0);
+  if (clip.keys)
+    mark_key_columns(*clip.keys, std::span<unsigned char>(columns.data(), n));
+  else
+    std::fill(columns.begin(), columns.begin() + ptrdiff_t(n), 0);
   for (size_t c = 0; c < n; ++c) {
     if (!columns[c]) continue;
     const float x = x0 + (static_cast<float>(c) + 0.5f) * span / static_cast<float>(n);

@@ -19,6 +19,7 @@ int Viewer::load_initial(const std::string& path) {
     return 1;
   }
   state_.playback = &doc_.playback;
+  editing_.reset(doc_);
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options_, doc_.character->clips(), selection, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
@@ -162,7 +163,7 @@ int Viewer::run() {
   using Clock = std::chrono::steady_clock;
   double previous = platform_.time();
   int exit_status = 0;
-  for (int frame = 1; !platform_.should_close(); ++frame) {
+  for (int frame = 1; !platform_.should_close() || !close_allowed(); ++frame) {
     platform_.poll_events();
     if (std::string dropped = platform_.take_drop(); !dropped.empty())
       state_.requests.open_path = dropped;
@@ -176,6 +177,18 @@ int Viewer::run() {
     if (self_test_.finding >= 0 && size_t(frame) == 2 + test_bugs_.size())
       select_finding(state_, doc_, self_test_.finding);
     if (frame == 2) {
+      for (size_t start = 0; start < self_test_.weights_ops.size();) {
+        const size_t end =
+            std::min(self_test_.weights_ops.find(';', start), self_test_.weights_ops.size());
+        WeightsOp op;
+        std::string error;
+        if (!parse_weights_op(self_test_.weights_ops.substr(start, end - start), op, error)) {
+          std::fprintf(stderr, "rigview: error: RIGVIEW_VIEWER_WEIGHTS_OPS: %s\n", error.c_str());
+          return 2;
+        }
+        run_weights_op(op);
+        start = end + 1;
+      }
       for (const char c : self_test_.keys) {
         KeyPress press;
         press.key = std::toupper(static_cast<unsigned char>(c));

@@ -37,6 +37,7 @@
 #include "viewer/posing_panel.h"
 #include "viewer/rotation_rings.h"
 #include "viewer/self_test.h"
+#include "viewer/skin_editing.h"
 #include "viewer/soak.h"
 #include "viewer/viewer_render.h"
 #include "viewer/viewer_settings.h"
@@ -82,6 +83,15 @@ class Viewer {
   // not every frame).
   void update_crowd(float dt);
 
+  // Skin edits (viewer/viewer_edits.cpp): the requests of the Weights tab, Rig health's Repair,
+  // the keys and the questions; the status the panels and the title show.
+  void serve_edit_requests();
+  void refresh_edit_status();
+  void run_weights_op(const WeightsOp& op);
+  void run_ibm_repair(bool recover);
+  bool save_to(const std::string& path);
+  bool close_allowed();
+
   void handle_keyboard();
   void handle_mouse();
   void update_hover();
@@ -100,6 +110,9 @@ class Viewer {
   std::vector<int> test_bugs_;           // RIGVIEW_VIEWER_BUGS, parsed
   PoseHandles handles_;                  // IK / look-at handles over the 3D view
   RotationRings rings_;                  // the selected joint's rotation rings (Joint tab)
+  SkinEditing editing_;                  // undo, redo, journal and saving of doc_'s skin edits
+  bool title_modified_ = false;          // the window title shows the unsaved-edits mark
+  bool quit_confirmed_ = false;          // the unsaved-edits question was answered: close
   PointerDrag left_drag_, middle_drag_;  // orbit (pan with Shift) and pan
   Soak soak_;                            // RIGVIEW_VIEWER_SOAK
   double soak_start_ = 0.0;

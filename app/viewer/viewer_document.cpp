@@ -62,6 +62,12 @@ void Viewer::update_crowd(float dt) {
 
 void Viewer::simulate_bug(int bug) {
   if (bug == doc_.simulated_bug || !doc_.pristine) return;
+  // The bug's document is made from the file's model: the file's unsaved skin edits would go
+  // (a lesson's own edits are not the file's and may).
+  if (editing_.modified() && doc_.simulated_bug < 0) {
+    state_.edits.message = "save or undo the skin edits before simulating a bug";
+    return;
+  }
   derive_document(doc_, bug, pending_doc_);
   std::string error;
   if (!switch_renderer_model(*renderer_, doc_, pending_doc_, error)) {
@@ -85,6 +91,7 @@ void Viewer::simulate_bug(int bug) {
   pending_doc_.stop_background_work();
   pending_doc_ = Document{};
   state_.playback = &doc_.playback;
+  editing_.reset(doc_);
   // reversed-multiply adds nodes and keeps the old ones: a selected node stays valid; it is
   // checked anyway.
   if (state_.selected_node >= static_cast<int>(doc_.model->nodes.size())) state_.selected_node = -1;
@@ -203,6 +210,9 @@ void Viewer::open_model(const std::string& path) {
   state_.scroll_to_clip = true;
   state_.open_field = path;
   settings_.add_recent(path);
+  editing_.reset(doc_);
+  title_modified_ = false;
+  state_.edits.message.clear();
   platform_.set_title(doc_.window_title);
   if (crowd_renderer_ && !rebuild_crowd(error)) {
     state_.error_message = "--crowd: " + error;
@@ -226,8 +236,13 @@ void Viewer::serve_requests() {
   if (!r.open_path.empty()) {
     std::string path;
     path.swap(r.open_path);
-    open_model(path);
+    // Unsaved skin edits: ask first (served with the answer in serve_edit_requests).
+    if (editing_.modified() && doc_.simulated_bug < 0)
+      state_.edits.pending_open = path;
+    else
+      open_model(path);
   }
+  serve_edit_requests();
   // focus_open_field is served (and cleared) by the File panel.
 }
 

@@ -76,6 +76,19 @@ bool Viewer::write_self_test_state(int frame) {
                compression && compression->session.running() ? 1 : 0);
   std::fprintf(f, "simulated_bug %d\nteaching_choices_y %.1f\n", doc_.simulated_bug,
                double(state_.teaching_choices_y));
+  // The skin edits: unsaved or not, the history, the questions asked, the last message.
+  std::fprintf(f,
+               "edits modified %d undo %zu redo %zu recover_prompt %d pending_open %d "
+               "pending_quit %d\nedit_message %s\n",
+               state_.edits.modified ? 1 : 0, editing_.history().position(),
+               editing_.history().size() - editing_.history().position(),
+               state_.edits.recover_prompt.empty() ? 0 : 1,
+               state_.edits.pending_open.empty() ? 0 : 1, state_.edits.pending_quit ? 1 : 0,
+               state_.edits.message.c_str());
+  std::fprintf(f, "question_buttons");
+  for (const float(&b)[4] : state_.edits.question_buttons)
+    std::fprintf(f, " %.1f %.1f %.1f %.1f", double(b[0]), double(b[1]), double(b[2]), double(b[3]));
+  std::fprintf(f, "\n");
   // GL errors: the renderer's count (checked after each pass in debug builds) plus any still
   // pending now, drained here (take_gl_errors, as the soak does) so a release build's errors are
   // counted too.

@@ -13,6 +13,7 @@
 #include "render/renderer.h"
 #include "render/skinning_cost.h"
 #include "skin/skinning_method.h"
+#include "skin_edits.h"
 #include "viewer/bind_pose_ghost.h"
 #include "viewer/workspace_layout.h"
 
@@ -54,6 +55,50 @@ struct ViewerRequests {
   // once (after a new chain, and for its self-test). Served by the Posing panel.
   int make_ik_chain = -1;
   bool open_posing_panel = false;
+  // Skin edits (Weights tab, Rig health's Repair, keys), served by viewer/skin_editing.h: one
+  // weights operation (the command line's --weights-op rows), an IBM repair, undo, redo, Save
+  // (to the file's save path) and Save As (to `save_as`).
+  bool weights_op = false;
+  WeightsOp op;
+  // The Rig health panel's buttons: rest pose (rig::InverseBindRepairScope::Flagged) or what the
+  // broken matrices keep (Recover).
+  bool repair_ibm = false;
+  bool recover_ibm = false;
+  bool undo = false, redo = false, save = false;
+  std::string save_as;
+  // The answers to the questions the viewer asks (EditStatus): recover the journal or not; what
+  // to do with unsaved edits before opening another file or quitting.
+  enum class Answer { None, Yes, No, Cancel };
+  Answer recover = Answer::None;
+  Answer unsaved = Answer::None;  // Yes: save first; No: discard; Cancel: stay
+};
+
+// What the Weights tab's tools are set to.
+struct WeightTools {
+  float clean_threshold = 0.01f;
+  int limit = 4;
+  bool refit = true;
+  float smooth_factor = 0.5f;
+  int smooth_iterations = 10;
+  bool smooth_selected_joint = false;  // only the selected joint's weights (else every joint)
+  std::string save_as_field;
+};
+
+// The document's edit state as the frame loop last saw it (viewer/skin_editing.h), for the
+// panels, the title and the questions.
+struct EditStatus {
+  bool modified = false;
+  std::string undo_label, redo_label;  // empty: nothing to undo / redo
+  std::string save_path;
+  std::string message;  // the last edit's or save's one line ("Saved …", an error)
+  // A journal of unsaved edits to this file was found: ask (its one-line summary).
+  std::string recover_prompt;
+  // Opening `pending_open` or quitting (pending_quit) waits for the unsaved-edits answer.
+  std::string pending_open;
+  bool pending_quit = false;
+  // Where the open question's buttons were drawn (window pixels x, y, width, height): Recover or
+  // Save, Discard, Cancel; all zero when no question is open (the X-event tests click them).
+  float question_buttons[3][4] = {};
 };
 
 struct ViewerState {
@@ -148,6 +193,8 @@ struct ViewerState {
   bool show_bind_ghost = false;
   BindPoseGhost bind_ghost;
   float joint_euler_deg[3] = {0.0f, 0.0f, 0.0f};
+  WeightTools weight_tools;
+  EditStatus edits;
 };
 
 // The start state for the command line: skinning methods and compare, rest pose, bones.

@@ -3,30 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/inverse_bind_recovery.h"
 #include "analysis/rig_doctor.h"
+#include "analysis/rig_doctor_internal.h"
 
 namespace rig {
 
 namespace {
-
-// Node world matrices in the rest pose, in double: local = TRS(rest) · shear.
-std::vector<glm::dmat4> rest_world_matrices(const Model& model) {
-  std::vector<glm::dmat4> world(model.nodes.size(), glm::dmat4(1.0));
-  for (int n : model.node_order) {
-    const Node& node = model.nodes[size_t(n)];
-    glm::dmat4 local(trs_matrix(node.rest));
-    if (node.has_shear) local = local * glm::dmat4(node.shear);
-    world[size_t(n)] = node.parent >= 0 ? world[size_t(node.parent)] * local : local;
-  }
-  return world;
-}
-
-bool finite(const glm::dmat4& m) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      if (!std::isfinite(m[c][r])) return false;
-  return true;
-}
 
 std::string joint_name(const Model& model, int skin, size_t j) {
   const int node = model.skins[size_t(skin)].joints[j];
@@ -39,24 +22,23 @@ std::string joint_name(const Model& model, int skin, size_t j) {
 bool rest_pose_inverse_binds(const Model& model, int skin, std::vector<glm::mat4>& out,
                              std::string& error) {
   const Skin& s = model.skins[size_t(skin)];
-  const std::vector<glm::dmat4> world = rest_world_matrices(model);
+  const std::vector<glm::dmat4> world = rig_doctor_detail::rest_world(model);
+  // The space the mesh is authored in: the world rest matrix of the first node drawing the skin.
+  glm::dmat4 space(1.0);
+  for (const DrawItem& d : model.draws)
+    if (d.skin == skin && d.node >= 0 && size_t(d.node) < world.size()) {
+      space = world[size_t(d.node)];
+      break;
+    }
   out.assign(s.joints.size(), glm::mat4(1.0f));
   for (size_t j = 0; j < s.joints.size(); ++j) {
-    const glm::dmat4& g = world[size_t(s.joints[j])];
-    const glm::dmat3 a(g);
-    // Relative to the matrix's own size, so that a tiny but well-shaped skeleton still inverts.
-    const double size = glm::length(a[0]) * glm::length(a[1]) * glm::length(a[2]);
-    const double det = glm::determinant(a);
-    if (!finite(g) || !(size > 0.0) || !(std::abs(det) > 1e-12 * size)) {
+    glm::dmat4 inverse;
+    if (!affine_inverse(world[size_t(s.joints[j])], inverse)) {
       error = "skin " + std::to_string(skin) + " " + joint_name(model, skin, j) +
               ": its rest matrix is singular, so it has no inverse bind matrix";
       return false;
     }
-    // [A t; 0 1]⁻¹ = [A⁻¹ −A⁻¹t; 0 1]: affine by construction.
-    const glm::dmat3 inverse = glm::inverse(a);
-    glm::dmat4 m(inverse);
-    m[3] = glm::dvec4(-(inverse * glm::dvec3(g[3])), 1.0);
-    out[j] = glm::mat4(m);
+    out[j] = glm::mat4(inverse * space);
   }
   return true;
 }
@@ -64,6 +46,7 @@ bool rest_pose_inverse_binds(const Model& model, int skin, std::vector<glm::mat4
 std::vector<InverseBindRepair> repair_inverse_binds(const Model& model, SkinLayer& layer,
                                                     InverseBindRepairScope scope) {
   std::vector<std::string> reasons(model.skins.size());
+  std::vector<IbmReading> readings(model.skins.size(), IbmReading::None);
   if (scope == InverseBindRepairScope::All) {
     std::fill(reasons.begin(), reasons.end(), "all");
   } else {
@@ -72,6 +55,7 @@ std::vector<InverseBindRepair> repair_inverse_binds(const Model& model, SkinLaye
       for (const RigFinding& f : diagnosis.findings) {
         if (f.warning.code != code || f.skin < 0 || size_t(f.skin) >= reasons.size()) continue;
         std::string& reason = reasons[size_t(f.skin)];
+        if (f.ibm_reading != IbmReading::None) readings[size_t(f.skin)] = f.ibm_reading;
         if (reason.find(code) == std::string::npos)
           reason += (reason.empty() ? "" : "+") + f.warning.code;
       }
@@ -83,7 +67,20 @@ std::vector<InverseBindRepair> repair_inverse_binds(const Model& model, SkinLaye
     repair.skin = int(s);
     repair.reason = reasons[s];
     std::vector<glm::mat4> matrices;
-    if (!rest_pose_inverse_binds(model, int(s), matrices, repair.problem)) {
+    const IbmReading reading =
+        scope == InverseBindRepairScope::Recover ? readings[s] : IbmReading::None;
+    const std::span<const glm::mat4> file = layer.inverse_bind(s);
+    bool made = false;
+    if (reading == IbmReading::NegatedTranslation) {
+      repair.method = "negated translation undone";
+      made = invert_negated_bind_matrices(model, int(s), file, matrices, repair.problem);
+    } else if (reading == IbmReading::TranslationOnly) {
+      repair.method = "rotations rebuilt from bind positions";
+      made = rebuild_translation_only_binds(model, int(s), file, matrices, repair.problem);
+    } else {
+      made = rest_pose_inverse_binds(model, int(s), matrices, repair.problem);
+    }
+    if (!made) {
       done.push_back(std::move(repair));
       continue;
     }

@@ -1,7 +1,10 @@
-// Repairing a skin's inverse bind matrices from the rest pose: IBM_j = G_j⁻¹, the inverse of
-// joint j's node world matrix in the node rest pose (Node::rest, shear kept). Afterwards the
-// rest-pose skinning matrices G_j · IBM_j are the identity, so the rest pose is the bind pose and
-// the rig doctor's IBM_MISSING and IBM_SUSPECT no longer apply. The repair suits the files those
+// Repairing a skin's inverse bind matrices from the rest pose: IBM_j = G_j⁻¹ · W, G_j joint j's
+// node world matrix in the node rest pose (Node::rest, shear kept) and W the world rest matrix
+// of the first node that draws the skin (the space its mesh is authored in, the identity for a
+// mesh at the root without a transform, the usual case; without W a mesh under an armature
+// scaled by 0.01 would come out 100 times its skeleton's size). Afterwards the rest-pose
+// skinning matrices G_j · IBM_j are all W, so the rest pose is the bind pose and the rig
+// doctor's IBM_MISSING and IBM_SUSPECT no longer apply. The repair suits the files those
 // codes describe (identity IBMs, IBMs that only negate a translation): their rest pose is the
 // pose the mesh was bound in. A file posed on purpose in its rest pose (the doctor's
 // BIND_POSE_DIFFERS) keeps that pose as its new bind pose.
@@ -22,12 +25,18 @@ namespace rig {
 enum class InverseBindRepairScope : uint8_t {
   Flagged,  // the skins the rig doctor flags with IBM_MISSING or IBM_SUSPECT (on the layer)
   All,      // every skin
+  // The flagged skins, each from what its broken matrices still hold where the doctor's reading
+  // says (inverse_bind_recovery.h: negated-translation and translation-only IBMs keep the file's
+  // bind pose), from the rest pose otherwise.
+  Recover,
 };
 
 // What happened to one skin.
 struct InverseBindRepair {
   int skin = -1;
   std::string reason;  // "IBM_MISSING", "IBM_SUSPECT", both joined by '+', or "all"
+  // How: "rest pose", "negated translation undone" or "rotations rebuilt from bind positions".
+  std::string method = "rest pose";
   bool repaired = false;
   std::string problem;  // why not, when not repaired (a singular joint rest matrix)
   // Largest |new − old| over every matrix element of the skin (0 when not repaired).

@@ -101,6 +101,15 @@ inline constexpr double kBoneMisfit = 0.05;         // relative offset error of 
 inline constexpr double kBoneBrokenFraction = 0.5;  // misfit bones: the file's reading is wrong
 inline constexpr double kBoneFitFraction = 0.1;     // misfit bones: another reading explains it
 
+// How IBM_MISSING and IBM_SUSPECT read a skin's inverse bind matrices: what a repair can recover
+// from them (inverse_bind_recovery.h).
+enum class IbmReading : uint8_t {
+  None,                // not an IBM finding, or no reading explains the matrices
+  Missing,             // identity: nothing to recover
+  NegatedTranslation,  // each IBM is the bind matrix with its translation negated
+  TranslationOnly,     // each IBM is T(−t_j): the bind positions survive, not the rotations
+};
+
 struct RigFinding {
   ImportWarning warning;  // code, one-line message, count (vertices, joints or influences)
   RigSeverity severity = RigSeverity::Info;
@@ -113,6 +122,7 @@ struct RigFinding {
   // JOINT_ORDER_SUSPECT from the bind skeleton: per IBM (and JOINTS index) a, the joint list
   // index whose joint it belongs to; empty otherwise.
   std::vector<int> joint_order;
+  IbmReading ibm_reading = IbmReading::None;  // IBM_MISSING / IBM_SUSPECT: the reading found
 };
 
 // The raw measures behind the findings, per skin (what the thresholds are compared with).

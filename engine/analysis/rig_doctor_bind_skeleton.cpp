@@ -156,6 +156,7 @@ bool Doctor::bind_skeleton(SkinWork& work) {
                             bones_text + " have a length in the joint hierarchy (worst at " +
                             joint_list(model_, work.s, joints) + "). " + kMissingFix,
                         file_fit.fraction(), joints);
+    f.ibm_reading = IbmReading::Missing;
     finish(f);
     work.ibm_missing = true;
     return true;
@@ -172,6 +173,7 @@ bool Doctor::bind_skeleton(SkinWork& work) {
             " do not, worst at " + joint_list(model_, work.s, joints) +
             "). Fix: recompute the IBMs from the rest pose (Repair), or invert each bind matrix",
         file_fit.fraction(), joints);
+    f.ibm_reading = IbmReading::NegatedTranslation;
     finish(f);
     return true;
   }
@@ -250,6 +252,7 @@ bool Doctor::bind_skeleton(SkinWork& work) {
                 joint_list(model_, work.s, joints) +
                 ". Fix: recompute the IBMs from the rest pose (Repair)",
             file_fit.fraction(), joints);
+        f.ibm_reading = IbmReading::TranslationOnly;
         finish(f);
         return true;
       }

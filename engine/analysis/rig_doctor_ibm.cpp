@@ -91,6 +91,7 @@ void Doctor::bind_pose(SkinWork& work) {
             joint_list(model_, work.s, joints) + ". " + kMissingFix,
         residual, joints);
     f.affected = map;
+    f.ibm_reading = IbmReading::Missing;
     work.ibm_missing = true;
     return;
   }
@@ -196,6 +197,7 @@ void Doctor::translation_only(SkinWork& work) {
           " joints are rotated relative to their parents (" + joint_list(model_, work.s, rotated) +
           "); the rest pose is torn by " + fmt(work_residual_) + " diagonals",
       double(rotated.size()), joints);
+  f.ibm_reading = IbmReading::TranslationOnly;
   mark_dominant(work, f, rotated);
 }
 

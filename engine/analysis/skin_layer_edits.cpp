@@ -92,7 +92,8 @@ bool skin_layer_edits(const Model& model, const SkinLayer& layer,
     }
   }
   for (size_t s = 0; s < model.skins.size(); ++s) {
-    if (same_matrices(layer.inverse_bind(s), model.skins[s].inverse_bind)) continue;
+    if (!options.every_skin && same_matrices(layer.inverse_bind(s), model.skins[s].inverse_bind))
+      continue;
     const std::span<const glm::mat4> matrices = layer.inverse_bind(s);
     auto& edit = std::get<write::SetInverseBindMatrices>(
         out.edits.emplace_back(std::in_place_type<write::SetInverseBindMatrices>));

@@ -25,6 +25,9 @@ namespace rig {
 struct SkinLayerEditOptions {
   // Write the influences of every skinned primitive, edited or not.
   bool every_skinned_primitive = false;
+  // Write the inverse bind matrices of every skin, edited or not (a viewer saving over the file
+  // it opened, whose bytes then no longer are the imported model's).
+  bool every_skin = false;
 };
 
 struct SkinLayerEdits {

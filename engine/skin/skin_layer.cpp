@@ -92,6 +92,40 @@ bool SkinLayer::set_influences(uint32_t primitive, uint32_t vertex,
   return true;
 }
 
+bool SkinLayer::restore_influences(uint32_t primitive, uint32_t slots,
+                                   std::span<const uint16_t> joints, std::span<const float> weights,
+                                   std::string& error) {
+  if (primitive >= meshes_.primitives.size()) {
+    error = "no prepared primitive " + std::to_string(primitive);
+    return false;
+  }
+  SkinMesh& mesh = meshes_.primitives[primitive];
+  const size_t size = size_t(mesh.vertex_count) * slots;
+  if ((slots != 0 && slots != 4 && slots != kMaxInfluences) || joints.size() != size ||
+      weights.size() != size) {
+    error = "primitive " + std::to_string(primitive) + ": " + std::to_string(joints.size()) +
+            " joints and " + std::to_string(weights.size()) + " weights are not " +
+            std::to_string(slots) + " slots of " + std::to_string(mesh.vertex_count) + " vertices";
+    return false;
+  }
+  for (float w : weights)
+    if (!std::isfinite(w) || w < 0.0f) {
+      error = "weights must be finite and not negative";
+      return false;
+    }
+  ++revision_;
+  mesh.influences = slots;
+  mesh.joints.assign(joints.begin(), joints.end());
+  mesh.weights.assign(weights.begin(), weights.end());
+  if (!mesh.rotation_centers.empty()) {
+    mesh.rotation_centers.clear();
+    centers_revision_ = revision_;
+  }
+  weights_revision_ = revision_;
+  log({primitive, 0, mesh.vertex_count});
+  return true;
+}
+
 bool SkinLayer::check_inverse_bind(size_t skin, size_t joint, std::string& error) const {
   if (skin < inverse_bind_.size() && joint < inverse_bind_[skin].size()) return true;
   error = "no joint " + std::to_string(joint) + " in skin " + std::to_string(skin);

@@ -63,6 +63,13 @@ class SkinLayer {
   // Whether set_influences would accept the edit (the same one-line error when not).
   bool check_influences(uint32_t primitive, uint32_t vertex, std::span<const uint16_t> joints,
                         std::span<const float> weights, std::string& error) const;
+  // Replaces every influence of prepared primitive `primitive` by `slots` slots per vertex (4 or
+  // 8, or 0 for an unskinned primitive) of `joints` and `weights`, bit for bit: what undoing
+  // an edit needs (a primitive widened to 8 slots goes back to 4). The whole primitive is
+  // logged and its centres of rotation dropped. false + one-line error, nothing changed, when
+  // the sizes do not fit the primitive's vertex count or a weight is negative or not finite.
+  bool restore_influences(uint32_t primitive, uint32_t slots, std::span<const uint16_t> joints,
+                          std::span<const float> weights, std::string& error);
   // Replaces inverse bind matrix `joint` of skin `skin`. false on a bad index.
   bool set_inverse_bind(size_t skin, size_t joint, const glm::mat4& matrix, std::string& error);
   // Whether set_inverse_bind would accept the indices (the same one-line error when not).

@@ -134,10 +134,56 @@ TEST(SaveCli, RepairIbmFixesABrokenFileAndTheDoctorNoLongerFlagsIt) {
     for (int k = 0; k < 3; ++k) ASSERT_NEAR(pa[i][size_t(k)], pb[i][size_t(k)], 1e-4) << i;
 }
 
+// A posed file (girl: its rest pose is not its bind pose) saved with negated-translation IBMs:
+// --repair-ibm recover gives its own matrices back, the rest-pose repair cannot.
+TEST(SaveCliCorpus, RepairIbmRecoverRestoresAPosedFilesMatrices) {
+  RIG_REQUIRE_CORPUS(root);
+  const std::string girl = (root / "girl/girl.glb").string();
+  const tinygltf::Model original = document(girl);
+  ASSERT_FALSE(original.skins.empty());
+  const std::vector<float> own = floats(original, original.skins[0].inverseBindMatrices);
+  std::vector<glm::mat4> negated(own.size() / 16);
+  for (size_t j = 0; j < negated.size(); ++j) {
+    glm::mat4 ibm;
+    std::memcpy(&ibm[0][0], own.data() + 16 * j, sizeof ibm);
+    glm::mat4 bind = glm::inverse(ibm);
+    bind[3] = glm::vec4(-glm::vec3(bind[3]), 1.0f);
+    negated[j] = bind;
+  }
+  const std::string broken = tmp_path("girl_negated.glb");
+  std::string error;
+  const std::vector<rig::write::DocumentEdit> edits{rig::write::SetInverseBindMatrices{0, negated}};
+  ASSERT_TRUE(rig::write::write_document(girl, edits, broken, error)) << error;
+  const std::string recovered = tmp_path("girl_recovered.glb"), rested = tmp_path("girl_rest.glb");
+  const rig::test::RunResult r =
+      run_rigview(quote(broken) + " --repair-ibm recover --save " + quote(recovered));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("recomputed with the negated translation undone (IBM_SUSPECT"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("no longer flags"), std::string::npos) << r.err;
+  ASSERT_EQ(run_rigview(quote(broken) + " --repair-ibm --save " + quote(rested)).status, 0);
+  const tinygltf::Model a = document(recovered), b = document(rested);
+  const std::vector<float> got = floats(a, a.skins[0].inverseBindMatrices);
+  const std::vector<float> rest = floats(b, b.skins[0].inverseBindMatrices);
+  ASSERT_EQ(got.size(), own.size());
+  float largest = 0.0f, off = 0.0f, rest_off = 0.0f;
+  for (size_t i = 0; i < own.size(); ++i) {
+    largest = std::max(largest, std::abs(own[i]));
+    off = std::max(off, std::abs(got[i] - own[i]));
+    rest_off = std::max(rest_off, std::abs(rest[i] - own[i]));
+  }
+  EXPECT_LT(off, 1e-5f * largest);
+  EXPECT_GT(rest_off, 1e-2f * largest) << "girl's rest pose is posed: the rest-pose repair differs";
+}
+
 TEST(SaveCli, RepairIbmSpellingsAndNothingToRepair) {
   const rig::test::RunResult clean = run_rigview(quote(kMannequin) + " --repair-ibm");
   EXPECT_EQ(clean.status, 0) << clean.err;
   EXPECT_EQ(clean.err, "rigview: --repair-ibm: no skin is flagged IBM_MISSING or IBM_SUSPECT\n");
+  const rig::test::RunResult recover = run_rigview("--repair-ibm recover " + quote(kMannequin));
+  EXPECT_EQ(recover.status, 0) << recover.err;
+  EXPECT_EQ(recover.err, clean.err);
   for (const std::string& spelling :
        {std::string(" --repair-ibm=all"), std::string(" --repair-ibm all")}) {
     const rig::test::RunResult all = run_rigview(quote(kMannequin) + spelling);

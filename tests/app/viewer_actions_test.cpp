@@ -295,18 +295,45 @@ TEST_F(KeyActions, WithoutAPlaybackThePlaybackKeysDoNothing) {
 }
 
 TEST(ControlsTable, KeyRowsHaveAFunctionPointerRowsNoneAndNoChordIsTaken) {
-  std::set<std::pair<int, bool>> chords;
+  std::set<std::tuple<int, bool, bool>> chords;
   for (const rigview::ViewerAction& a : rigview::viewer_actions()) {
     EXPECT_FALSE(a.input.empty());
     EXPECT_FALSE(a.description.empty()) << a.input;
     EXPECT_EQ(a.keys.empty(), !a.apply) << a.input;
     for (const rigview::KeyChord& k : a.keys)
-      EXPECT_TRUE(chords.insert({k.key, k.ctrl}).second) << a.input << " reuses a key";
+      EXPECT_TRUE(chords.insert({k.key, k.ctrl, k.ctrl && k.shift}).second)
+          << a.input << " reuses a key";
     EXPECT_EQ(a.input.find('\n'), std::string::npos);
   }
   // Every skinning-method row gets its digit, plus one for compare.
   for (size_t i = 0; i <= rig::skinning_methods().size(); ++i)
     EXPECT_NE(rigview::find_key_action('1' + static_cast<int>(i), false), nullptr) << i;
+}
+
+// Shift tells Ctrl+Z (undo) from Ctrl+Shift+Z (redo); a plain key ignores it.
+TEST(ControlsTable, ShiftTellsUndoFromRedo) {
+  rigview::ViewerState state;
+  rigview::KeyPress press;
+  press.key = 'Z';
+  press.ctrl = true;
+  EXPECT_TRUE(rigview::apply_key(state, press, false));
+  EXPECT_TRUE(state.requests.undo);
+  EXPECT_FALSE(state.requests.redo);
+  state.requests.undo = false;
+  press.shift = true;
+  EXPECT_TRUE(rigview::apply_key(state, press, false));
+  EXPECT_TRUE(state.requests.redo);
+  EXPECT_FALSE(state.requests.undo);
+  // Not while typing: a text field's own Ctrl+Z.
+  state.requests.redo = false;
+  EXPECT_FALSE(rigview::apply_key(state, press, true));
+  // Shift+R is still R.
+  rigview::KeyPress r;
+  r.key = 'R';
+  r.shift = true;
+  const bool rest = state.rest_pose;
+  EXPECT_TRUE(rigview::apply_key(state, r, false));
+  EXPECT_NE(state.rest_pose, rest);
 }
 
 // README.md's section between the controls markers is the generated text, byte for byte.

@@ -25,8 +25,8 @@ const std::string kTwistArm = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_a
 constexpr int kFrameMs = 120;  // slow frames, so a press and its release land in different ones
 
 // The inspector's tabs in the order shown (app/viewer/workspace_layout.h).
-constexpr std::array<const char*, 6> kTabs = {"Display",    "Artefacts", "Compression",
-                                              "Rig health", "Posing",    "Joint"};
+constexpr std::array<const char*, 7> kTabs = {"Display", "Artefacts", "Compression", "Rig health",
+                                              "Posing",  "Joint",     "Weights"};
 constexpr int kPad = 8, kFrameHeight = 19, kGlyph = 7, kSpacingX = 8, kSpacingY = 4;
 
 // The tab strip: buttons (label + 2 × 4 px wide, a frame high, 8 px apart) from the padding on,

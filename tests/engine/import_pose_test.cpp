@@ -49,7 +49,8 @@ TEST(ImportPose, NearUnitRotationKeysAreNormalizedWithoutAWarning) {
                  {"bufferView":1,"componentType":5126,"count":2,"type":"VEC4"}],
     "nodes":[{}],
     "animations":[{"samplers":[{"input":0,"output":1}],
-                   "channels":[{"sampler":0,"target":{"node":0,"path":"rotation"}}]}]})", bin);
+                   "channels":[{"sampler":0,"target":{"node":0,"path":"rotation"}}]}]})",
+                                     bin);
   ASSERT_EQ(model.clips.size(), 1u);
   const std::vector<float>& v = model.clips[0].channels[0].values;
   ASSERT_EQ(v.size(), 8u);
@@ -136,7 +137,8 @@ std::vector<double> read_floats(const tinygltf::Model& g, int accessor_index) {
   std::vector<double> out;
   for (size_t e = 0; e < a.count; ++e)
     for (int c = 0; c < components; ++c) {
-      const unsigned char* p = data.data() + view.byteOffset + a.byteOffset + e * stride + size_t(c * size);
+      const unsigned char* p =
+          data.data() + view.byteOffset + a.byteOffset + e * stride + size_t(c * size);
       if (a.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT) {
         float f;
         std::memcpy(&f, p, 4);
@@ -189,12 +191,14 @@ TEST(ImportPoseCorpus, SimpleSkinMatchesAFloat64SpecImplementation) {
     while (k + 2 < times.size() && times[k + 1] <= t) ++k;
     const double u = (t - times[k]) / (times[k + 1] - times[k]);
     auto key = [&](size_t i) {
-      return glm::normalize(glm::dquat(keys[4 * i + 3], keys[4 * i], keys[4 * i + 1], keys[4 * i + 2]));
+      return glm::normalize(
+          glm::dquat(keys[4 * i + 3], keys[4 * i], keys[4 * i + 1], keys[4 * i + 2]));
     };
     const glm::dquat q = dslerp(key(k), key(k + 1), u);
     // Node 1 is the identity root; node 2 sits at (0,1,0) under it with the sampled rotation.
     const glm::dmat4 world1(1.0);
-    const glm::dmat4 world2 = glm::translate(glm::dmat4(1.0), glm::dvec3(0, 1, 0)) * glm::mat4_cast(q);
+    const glm::dmat4 world2 =
+        glm::translate(glm::dmat4(1.0), glm::dvec3(0, 1, 0)) * glm::mat4_cast(q);
     glm::dmat4 skinning[2];
     for (int j = 0; j < 2; ++j) {
       glm::dmat4 inv;
@@ -208,7 +212,8 @@ TEST(ImportPoseCorpus, SimpleSkinMatchesAFloat64SpecImplementation) {
     std::vector<glm::dvec3> want(vertices);
     for (size_t v = 0; v < vertices; ++v) {
       glm::dmat4 m(0.0);
-      for (int i = 0; i < 4; ++i) m += skinning[size_t(joints[4 * v + size_t(i)])] * weights[4 * v + size_t(i)];
+      for (int i = 0; i < 4; ++i)
+        m += skinning[size_t(joints[4 * v + size_t(i)])] * weights[4 * v + size_t(i)];
       want[v] = glm::dvec3(m * glm::dvec4(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0));
       lo = glm::min(lo, want[v]);
       hi = glm::max(hi, want[v]);

@@ -6,8 +6,8 @@
 #include <iterator>
 #include <random>
 
-#include "import/gltf_import.h"
 #include "character/character.h"
+#include "import/gltf_import.h"
 #include "test_support.h"
 
 namespace rig {

@@ -120,6 +120,44 @@ TEST(SkinLayer, FiveOrMorePairsWidenThePrimitiveToEightSlots) {
   EXPECT_EQ(log[0].end, 3u);
 }
 
+// Undo needs the whole primitive back bit for bit, its slot count too: widened to 8 by an edit,
+// restored to the 4 slots and the values copied here before the edit.
+TEST(SkinLayer, RestoreInfluencesPutsAPrimitiveBackBitForBit) {
+  const Model m = two_primitive_model();
+  SkinLayer layer(m);
+  const std::vector<uint16_t> joints = layer.meshes().primitives[0].joints;
+  const std::vector<float> weights = layer.meshes().primitives[0].weights;
+  ASSERT_EQ(joints.size(), 12u);
+  std::string error;
+  const uint16_t five[] = {0, 1, 0, 1, 0};
+  const float fifths[] = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f};
+  ASSERT_TRUE(layer.set_influences(0, 1, five, fifths, error)) << error;
+  ASSERT_EQ(layer.meshes().primitives[0].influences, 8u);
+  const uint64_t before = layer.revision();
+  ASSERT_TRUE(layer.restore_influences(0, 4, joints, weights, error)) << error;
+  const SkinMesh& mesh = layer.meshes().primitives[0];
+  EXPECT_EQ(mesh.influences, 4u);
+  EXPECT_EQ(mesh.joints, joints);
+  EXPECT_EQ(mesh.weights, weights);
+  EXPECT_GT(layer.weights_revision(), before);
+  bool answered = false;
+  const std::vector<SkinEditRange> log = edits_since(layer, before, answered);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].end, 3u);
+  // Refused: sizes that are not slots × vertices, a slot count of 3, a negative weight.
+  const std::vector<uint16_t> short_joints(11, 0);
+  const std::vector<float> short_weights(11, 0.0f);
+  EXPECT_FALSE(layer.restore_influences(0, 4, short_joints, short_weights, error));
+  const std::vector<uint16_t> nine(9, 0);
+  const std::vector<float> nine_w(9, 0.1f);
+  EXPECT_FALSE(layer.restore_influences(0, 3, nine, nine_w, error));
+  std::vector<float> negative = weights;
+  negative[0] = -0.5f;
+  EXPECT_FALSE(layer.restore_influences(0, 4, joints, negative, error));
+  EXPECT_FALSE(layer.restore_influences(7, 4, joints, weights, error));
+  EXPECT_EQ(layer.meshes().primitives[0].weights, weights);
+}
+
 TEST(SkinLayer, RefusedEditsChangeNothing) {
   const Model m = two_primitive_model();
   SkinLayer layer(m);

@@ -35,7 +35,8 @@ constexpr std::array<Variant, 4> kVariants = {{
 }};
 constexpr std::array<InspectorTab, kInspectorTabCount> kTabs = {
     InspectorTab::Display,   InspectorTab::Artefacts, InspectorTab::Compression,
-    InspectorTab::RigHealth, InspectorTab::Posing,    InspectorTab::Joint};
+    InspectorTab::RigHealth, InspectorTab::Posing,    InspectorTab::Joint,
+    InspectorTab::Weights};
 // Every collapsing header of the tabs (closed ones draw nothing to check).
 constexpr std::array<const char*, 3> kHeaders = {"Crossfade", "Rig health",
                                                  "Teaching aids: classic rigging bugs"};
