@@ -38,13 +38,13 @@ int main(int argc, char** argv) {
   std::string path =
       options.model_path.empty() ? rigview::default_model_path(argv[0]) : options.model_path;
 
-  const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
-                     !options.export_ply.empty() || !options.report.empty() ||
-                     !options.write_copy.empty() || !options.compress_report.empty() ||
-                     !options.save.empty() || !options.repair_ibm.empty() ||
-                     !options.optimize_animations.empty() || !options.export_pose.empty() ||
-                     options.bench_skinning > 0 || options.bench_crowd > 0 ||
-                     !options.rom_report.empty() || options.inspect_primitive >= 0;
+  const bool batch =
+      options.info || !options.export_obj.empty() || !options.output_png.empty() ||
+      !options.export_ply.empty() || !options.report.empty() || !options.write_copy.empty() ||
+      !options.compress_report.empty() || !options.save.empty() || !options.repair_ibm.empty() ||
+      !options.optimize_animations.empty() || !options.export_pose.empty() ||
+      options.bench_skinning > 0 || options.bench_crowd > 0 || !options.rom_report.empty() ||
+      options.inspect_primitive >= 0 || !options.fix_report.empty();
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -53,12 +53,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   // The skin layer every skinning output uses and --save writes: the model's influences and
-  // inverse bind matrices after --repair-ibm and --weights-op.
+  // inverse bind matrices after --repair-ibm, --weights-op and --fix-joint.
   std::shared_ptr<rig::SkinLayer> skin;
-  const bool skins =
-      !options.export_obj.empty() || !options.export_ply.empty() || !options.report.empty() ||
-      !options.export_pose.empty() || !options.output_png.empty() || options.bench_skinning > 0 ||
-      options.bench_crowd > 0 || !options.save.empty() || !options.repair_ibm.empty();
+  const bool skins = !options.export_obj.empty() || !options.export_ply.empty() ||
+                     !options.report.empty() || !options.export_pose.empty() ||
+                     !options.output_png.empty() || options.bench_skinning > 0 ||
+                     options.bench_crowd > 0 || !options.save.empty() ||
+                     !options.repair_ibm.empty() || !options.fix_report.empty();
   if (skins) {
     if (const int rc = rigview::edited_skin_layer(options, model, skin, error); rc != 0) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());

@@ -25,9 +25,11 @@ struct Options {
   std::string optimize_animations;       // --optimize-animations OUT.glb
   std::string write_copy;                // --write-copy OUT.glb|OUT.gltf (no-op document write)
   std::string save;                      // --save OUT.glb|OUT.gltf: the file with the skin edits
-  std::string repair_ibm;                // --repair-ibm[=X]: flagged, all or recover; "": off
-  double tolerance_cm = 0.01;            // --tolerance CM: compression error bound
-  bool compressed = false;               // --compressed: poses sample compressed clips
+  std::string fix_joint;       // --fix-joint JOINT|worst: smoothing searched over --animation-index
+  std::string fix_report;      // --fix-report FILE.json: what --fix-joint measured
+  std::string repair_ibm;      // --repair-ibm[=X]: flagged, all or recover; "": off
+  double tolerance_cm = 0.01;  // --tolerance CM: compression error bound
+  bool compressed = false;     // --compressed: poses sample compressed clips
   // Posing (resolved against the model by pose_from_options, app/posed_character.h):
   std::vector<std::string> layers;  // --layer CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]
   std::vector<std::string> iks;  // --ik END=x,y,z[;pole=x,y,z][;weight=W][;mid=N][;root=N][;keep]

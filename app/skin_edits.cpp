@@ -208,7 +208,7 @@ int edited_skin_layer(const Options& options, const rig::Model& model,
       std::fprintf(stderr, ", %zu without a mirror", result.unmatched.size());
     std::fputc('\n', stderr);
   }
-  return 0;
+  return fix_joint_from_options(options, model, out, error);
 }
 
 }  // namespace rigview

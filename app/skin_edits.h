@@ -42,7 +42,12 @@ bool apply_weights_op(const WeightsOp& op, const rig::Model& model,
 // 0, or the exit status with a one-line `error` (2: a usage error such as an unknown joint).
 // Builds the model's skin layer (its influences as skinned, no centres of rotation) and applies
 // options.weights_ops in order, printing one line per op on stderr (vertices changed; mirror:
-// vertices without a mirror).
+// vertices without a mirror), then --fix-joint.
+// --fix-joint on `layer` (replaced by the fixed one), with its stderr line and --fix-report
+// (app/fix_joint_outputs.cpp). 0, or the exit status with a one-line `error`.
+int fix_joint_from_options(const Options& options, const rig::Model& model,
+                           std::shared_ptr<rig::SkinLayer>& layer, std::string& error);
+
 int edited_skin_layer(const Options& options, const rig::Model& model,
                       std::shared_ptr<rig::SkinLayer>& out, std::string& error);
 

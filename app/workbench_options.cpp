@@ -82,6 +82,20 @@ void add_workbench_flags(std::vector<FlagInfo>& f) {
                "smoothing (of the listed joints only); `mirror` swaps left and right. One line "
                "per op on stderr (see *Weight edits* below)",
                "Skin weights:"});
+  f.push_back({"--fix-joint JOINT|worst",
+               "Fix this joint: search the weight smoothing that lowers\n"
+               "JOINT's (or the worst joint's) worst score over the\n"
+               "--animation-index clip; every output uses it",
+               "Fix this joint: search the weight smoothing (factor, iterations, extent) that "
+               "lowers JOINT's worst artefact score over the `--animation-index` clip (`worst`: "
+               "the joint with the highest), under the first `--skinning` method, while no other "
+               "joint's worst score rises by more than 5 %; applied after `--weights-op`, so every "
+               "output and `--save` use it; one line on stderr (see *Fix this joint* below)",
+               ""});
+  f.push_back({"--fix-report FILE.json", "write what --fix-joint measured as JSON",
+               "write what `--fix-joint` measured: every joint's worst score before and after, "
+               "and every candidate tried (schema below)",
+               ""});
 }
 
 int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
@@ -137,6 +151,14 @@ int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
     WeightsOp op;
     if (!parse_weights_op(v, op, error)) return -1;
     o.weights_ops.emplace_back(v);
+  } else if (a == "--fix-joint") {
+    if (!value(v)) return -1;
+    if (v.empty()) return error = "--fix-joint expects a joint name or worst", -1;
+    o.fix_joint = v;
+  } else if (a == "--fix-report") {
+    if (!value(v)) return -1;
+    if (v.empty()) return error = "--fix-report needs a file name", -1;
+    o.fix_report = v;
   } else if (a == "--save") {
     if (!value(v)) return -1;
     if (v.empty()) return error = "--save needs a file name", -1;
@@ -157,6 +179,17 @@ bool check_workbench_options(const Options& o, std::string& error) {
     return error =
                "--weights-op needs an output that skins or --save: --export-obj, --export-ply, "
                "--report, --export-pose, --output, a benchmark or --save",
+           false;
+  if (!o.fix_report.empty() && o.fix_joint.empty())
+    return error = "--fix-report needs --fix-joint JOINT|worst", false;
+  if (!o.fix_joint.empty() && !o.animation_index_given)
+    return error = "--fix-joint needs --animation-index CLIP: the clip whose scores it lowers",
+           false;
+  if (!o.fix_joint.empty() && o.export_obj.empty() && o.export_ply.empty() && o.report.empty() &&
+      o.export_pose.empty() && o.output_png.empty() && o.save.empty() && o.fix_report.empty())
+    return error =
+               "--fix-joint needs an output: --fix-report, --save, --export-obj, --export-ply, "
+               "--report, --export-pose or --output",
            false;
   if (!o.rom_report.empty() && o.rom_joints.empty())
     return error = "--rom-report needs --range-of-motion JOINT[,JOINT...]", false;

@@ -12,6 +12,7 @@
 #include "artefact_analysis.h"
 #include "character/character.h"
 #include "compression_session.h"
+#include "fix_joint_job.h"
 #include "model/model.h"
 #include "model/revisions.h"
 #include "options.h"
@@ -65,6 +66,8 @@ inline constexpr rig::InputMask kArtefactsInputs =
     rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
                  rig::Input::RotationCenters});
 inline constexpr rig::InputMask kCompressionInputs = kBoundsInputs;
+// "Fix this joint" (Weights tab) scans a clip with the weights and inverse bind matrices.
+inline constexpr rig::InputMask kFixJointInputs = kBoundsInputs;
 // Outside the document (viewer/viewer.cpp): the crowd. (The renderer needs no entry: it
 // uploads the skin layer's edits by the layer's own revision, Renderer::update.)
 inline constexpr rig::InputMask kCrowdInputs =
@@ -121,11 +124,13 @@ struct Document {
   rig::Derived<rig::render::BindBoxes> bind_boxes_product{kBindBoxesInputs};
   rig::Derived<ArtefactAnalysis> artefacts_product{kArtefactsInputs};
   rig::Derived<CompressedClips> compression_product{kCompressionInputs};
+  rig::Derived<FixJointJob> fix_joint_product{kFixJointInputs};
 
   // Every derived product, the one place they are listed.
   template <typename F>
   void for_each_product(F&& f) {
     f(compression_product);  // first: it switches the character back to the file's clips
+    f(fix_joint_product);
     f(artefacts_product);
     f(bind_boxes_product);
     f(bounds_product);

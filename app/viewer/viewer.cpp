@@ -182,6 +182,11 @@ int Viewer::run() {
             std::min(self_test_.weights_ops.find(';', start), self_test_.weights_ops.size());
         WeightsOp op;
         std::string error;
+        if (self_test_.weights_ops.compare(start, end - start, "fix") == 0) {
+          state_.requests.fix_joint = true;  // the Weights tab's Fix button
+          start = end + 1;
+          continue;
+        }
         if (!parse_weights_op(self_test_.weights_ops.substr(start, end - start), op, error)) {
           std::fprintf(stderr, "rigview: error: RIGVIEW_VIEWER_WEIGHTS_OPS: %s\n", error.c_str());
           return 2;

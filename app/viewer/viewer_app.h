@@ -89,6 +89,8 @@ class Viewer {
   void refresh_edit_status();
   void run_weights_op(const WeightsOp& op);
   void run_ibm_repair(bool recover);
+  void start_fix_joint();
+  void finish_fix_joint();
   bool save_to(const std::string& path);
   bool close_allowed();
 

@@ -59,9 +59,79 @@ bool Viewer::save_to(const std::string& path) {
   return true;
 }
 
+void Viewer::start_fix_joint() {
+  rig::FixJointOptions options;
+  options.clip = doc_.playback.clip();
+  if (options.clip < 0 || size_t(options.clip) >= doc_.model->clips.size()) {
+    state_.edits.message = "Fix this joint: choose one of the file's clips first";
+    return;
+  }
+  const rig::SkinningMethod m = state_.artefact_method;
+  options.method = m == rig::SkinningMethod::DualQuaternion ? m : rig::SkinningMethod::Linear;
+  for (size_t s = 0; s < doc_.model->skins.size() && state_.selected_node >= 0; ++s)
+    for (size_t j = 0; j < doc_.model->skins[s].joints.size(); ++j)
+      if (doc_.model->skins[s].joints[j] == state_.selected_node && options.joint < 0)
+        options.skin = int(s), options.joint = int(j);
+  doc_.fix_joint_product.make(doc_.revisions).start(*doc_.model, *doc_.skin, options);
+  state_.edits.message.clear();
+}
+
+// The search's end: its fixed weights become one undoable edit.
+void Viewer::finish_fix_joint() {
+  FixJointJob* job = doc_.fix_joint_product.get(doc_.revisions);
+  if (!job || !job->done()) return;
+  if (!job->succeeded()) {
+    state_.edits.message = "Fix this joint: " + job->error();
+    doc_.fix_joint_product.reset();
+    return;
+  }
+  const rig::FixJointResult r = job->result();
+  // Copied out first: the edit moves the weights on, which drops (destroys) the job.
+  const SkinState fixed = capture_skin_state(job->fixed());
+  const std::string name =
+      doc_.node_labels[size_t(doc_.model->skins[size_t(r.skin)].joints[size_t(r.joint)])];
+  char line[256];
+  if (r.improved) {
+    editing_.apply(doc_, "Fix " + name, true, false, [&](rig::SkinLayer& layer) {
+      std::string ignored;
+      for (size_t p = 0; p < fixed.slots.size(); ++p)
+        layer.restore_influences(uint32_t(p), fixed.slots[p], fixed.joints[p], fixed.weights[p],
+                                 ignored);
+    });
+    std::snprintf(line, sizeof line,
+                  "Fix %s: worst score %.4g -> %.4g (%.1f%% lower), smoothing %.2f x %d %s; "
+                  "largest rise of another joint %.1f%%",
+                  name.c_str(), double(r.before), double(r.after),
+                  100.0 * (1.0 - double(r.after) / double(r.before)), double(r.smooth.factor),
+                  r.smooth.iterations,
+                  r.extent == 0   ? "on its own vertices"
+                  : r.extent == 1 ? "of its weights"
+                  : r.extent == 2 ? "with its parent"
+                                  : "with its parent and children",
+                  100.0 * double(r.largest_other_rise));
+  } else {
+    std::snprintf(line, sizeof line,
+                  "Fix %s: no smoothing lowered its worst score %.4g without raising another "
+                  "joint's by more than 5%% (%zu tried)",
+                  name.c_str(), double(r.before), r.candidates);
+  }
+  state_.edits.message = line;
+  doc_.fix_joint_product.reset();
+}
+
 void Viewer::serve_edit_requests() {
   ViewerRequests& r = state_.requests;
   std::string error;
+  if (r.fix_joint) {
+    r.fix_joint = false;
+    start_fix_joint();
+  }
+  if (r.cancel_fix_joint) {
+    r.cancel_fix_joint = false;
+    doc_.fix_joint_product.reset();
+    state_.edits.message = "Fix this joint: cancelled";
+  }
+  finish_fix_joint();
   if (r.weights_op) {
     r.weights_op = false;
     run_weights_op(r.op);
@@ -124,6 +194,9 @@ void Viewer::serve_edit_requests() {
 
 void Viewer::refresh_edit_status() {
   EditStatus& e = state_.edits;
+  const FixJointJob* fix = doc_.fix_joint_product.get(doc_.revisions);
+  e.fix_running = fix && !fix->done();
+  e.fix_progress = fix ? fix->progress() : 0.0f;
   e.modified = editing_.modified() && doc_.simulated_bug < 0;
   static const std::string kNone;
   const SkinEditStep* undo = editing_.history().next_undo();

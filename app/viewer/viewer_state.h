@@ -65,6 +65,9 @@ struct ViewerRequests {
   bool repair_ibm = false;
   bool recover_ibm = false;
   bool undo = false, redo = false, save = false;
+  // Fix this joint: start the search for the selected joint (or the worst) over the current
+  // clip; cancel it.
+  bool fix_joint = false, cancel_fix_joint = false;
   std::string save_as;
   // The answers to the questions the viewer asks (EditStatus): recover the journal or not; what
   // to do with unsaved edits before opening another file or quitting.
@@ -96,6 +99,9 @@ struct EditStatus {
   // Opening `pending_open` or quitting (pending_quit) waits for the unsaved-edits answer.
   std::string pending_open;
   bool pending_quit = false;
+  // Fix this joint: its search runs (progress in [0, 1]).
+  bool fix_running = false;
+  float fix_progress = 0.0f;
   // Where the open question's buttons were drawn (window pixels x, y, width, height): Recover or
   // Save, Discard, Cancel; all zero when no question is open (the X-event tests click them).
   float question_buttons[3][4] = {};

@@ -108,6 +108,25 @@ void draw_tools(ViewerState& state, const Document& doc) {
   if (ImGui::Button("Mirror")) post_op(state, "mirror");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("left <-> right by joint names and mirrored positions");
+
+  ImGui::Separator();
+  if (state.edits.fix_running) {
+    ImGui::ProgressBar(state.edits.fix_progress,
+                       ImVec2(ImGui::GetContentRegionAvail().x - 70.0f, 0.0f), "fixing...");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel##fix")) state.requests.cancel_fix_joint = true;
+  } else {
+    ImGui::BeginDisabled(doc.playback.clip() < 0);
+    if (ImGui::Button(joint ? "Fix this joint" : "Fix the worst joint"))
+      state.requests.fix_joint = true;
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip(
+          "search the smoothing (factor, iterations, extent) that lowers the %s joint's worst "
+          "score (Artefacts tab's method, LBS or DQS) over the current clip, no other joint's "
+          "rising more than 5%%; one undoable edit",
+          joint ? "selected" : "worst");
+  }
 }
 
 // Remembers where button `k` of the open question was drawn.

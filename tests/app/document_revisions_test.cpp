@@ -31,35 +31,41 @@ void make_all(Document& doc) {
   doc.bind_boxes();
   doc.make_artefacts();
   doc.make_compression();
+  rig::FixJointOptions fix;  // a long search: still running when the input moves on
+  fix.iterations = {40, 40, 40, 40, 40, 40, 40, 40};
+  if (!doc.fix_joint_product.held())
+    doc.fix_joint_product.make(doc.revisions).start(*doc.model, *doc.skin, fix);
 }
 
 struct Present {
-  bool centers, health, bounds, bind_boxes, artefacts, compression;
+  bool centers, health, bounds, bind_boxes, artefacts, compression, fix_joint;
 };
 
 // Held, fresh or not: a dropped product must be destroyed (its job cancelled), not only hidden.
 Present present(const Document& doc) {
   return {doc.centers_work.held(),      doc.health_product.held(),
           doc.bounds_product.held(),    doc.bind_boxes_product.held(),
-          doc.artefacts_product.held(), doc.compression_product.held()};
+          doc.artefacts_product.held(), doc.compression_product.held(),
+          doc.fix_joint_product.held()};
 }
 
 TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
   // What each product computes from, written from the products themselves (not from the
   // document's masks): the centres from rest positions and weights; rig health and the bind
   // boxes from weights and inverse bind matrices; the framing bounds and the compression's
-  // displacement also play the clips; the artefact measures skin with the centres too.
+  // displacement also play the clips; the artefact measures skin with the centres too; "Fix this
+  // joint" smooths the weights and scans a clip with the inverse bind matrices.
   struct Row {
     rig::Input input;
     Present dropped;
   };
   const Row rows[] = {
-      {rig::Input::Model, {true, true, true, true, true, true}},
-      {rig::Input::SkinWeights, {true, true, true, true, true, true}},
-      {rig::Input::InverseBindMatrices, {false, true, true, true, true, true}},
-      {rig::Input::ClipSet, {false, false, true, false, false, true}},
-      {rig::Input::SkinningSettings, {false, false, false, false, false, false}},
-      {rig::Input::RotationCenters, {false, false, false, false, true, false}},
+      {rig::Input::Model, {true, true, true, true, true, true, true}},
+      {rig::Input::SkinWeights, {true, true, true, true, true, true, true}},
+      {rig::Input::InverseBindMatrices, {false, true, true, true, true, true, true}},
+      {rig::Input::ClipSet, {false, false, true, false, false, true, true}},
+      {rig::Input::SkinningSettings, {false, false, false, false, false, false, false}},
+      {rig::Input::RotationCenters, {false, false, false, false, true, false, false}},
   };
   static_assert(std::size(rows) == rig::kInputCount, "a row per input");
   Document doc = load("twist_arm.glb");
@@ -68,7 +74,7 @@ TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
     make_all(doc);
     const Present before = present(doc);
     ASSERT_TRUE(before.centers && before.health && before.bounds && before.bind_boxes &&
-                before.artefacts && before.compression);
+                before.artefacts && before.compression && before.fix_joint);
     const ArtefactAnalysis* artefacts = doc.artefacts();
     doc.bump(row.input);
     const Present after = present(doc);
@@ -78,6 +84,7 @@ TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
     EXPECT_EQ(after.bind_boxes, !row.dropped.bind_boxes);
     EXPECT_EQ(after.artefacts, !row.dropped.artefacts);
     EXPECT_EQ(after.compression, !row.dropped.compression);
+    EXPECT_EQ(after.fix_joint, !row.dropped.fix_joint);
     // What survives is the same object, fresh, not a remade one.
     EXPECT_EQ(doc.artefacts() != nullptr, after.artefacts);
     EXPECT_EQ(doc.compression() != nullptr, after.compression);

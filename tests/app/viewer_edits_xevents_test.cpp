@@ -106,4 +106,25 @@ TEST_F(ViewerXEventsEdits, UndoRedoAskBeforeQuitAndRecoverAfterAKill) {
   EXPECT_EQ(journals(), 0u);
 }
 
+// Fix this joint in the running viewer: the search runs in the background while frames go on,
+// lands as one undoable edit with its before and after in the message, and Ctrl+Z undoes it.
+TEST_F(ViewerXEventsEdits, FixThisJointIsOneUndoableEdit) {
+  const std::string model = (dir_ / "mannequin.glb").string();
+  fs::copy_file(kMannequin, model);
+  const std::string cache = "XDG_CACHE_HOME=" + (dir_ / "cache").string();
+  ASSERT_EQ(new_session().start({model, "--animation-index", "5"},
+                                {cache, "RIGVIEW_VIEWER_WEIGHTS_OPS=fix"}, kFrameMs),
+            "");
+  ViewerProbe p = after_frames(1);
+  // The search takes seconds; frames keep coming meanwhile (at most 2 minutes here).
+  for (int i = 0; i < 800 && p.text("edits").rfind("modified 1 undo 1", 0) != 0; ++i)
+    p = after_frames(1);
+  ASSERT_EQ(p.text("edits").rfind("modified 1 undo 1", 0), 0u) << session_->viewer_log();
+  EXPECT_EQ(p.text("edit_message").rfind("Fix LeftForeArm: worst score ", 0), 0u)
+      << p.text("edit_message");
+  EXPECT_NE(p.text("edit_message").find("% lower"), std::string::npos);
+  ctrl_tap(XK_z);
+  until_edits("modified 0 undo 0 redo 1 recover_prompt 0 pending_open 0 pending_quit 0");
+}
+
 }  // namespace
