@@ -74,6 +74,7 @@ constexpr std::array<InspectorTabRow, kInspectorTabCount> kTabs = {{
     {InspectorTab::RigHealth, draw_rig_health_tab},
     {InspectorTab::Posing, draw_posing_tab},
     {InspectorTab::Joint, draw_joint_tab},
+    {InspectorTab::Vertex, draw_vertex_tab},
     {InspectorTab::Weights, draw_weights_tab},
 }};
 

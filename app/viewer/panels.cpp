@@ -445,6 +445,7 @@ void draw_ui(ViewerState& state, Document& doc, const ViewerSettings& settings, 
   draw_weight_legend(state, doc);
   draw_compare_labels(state);
   draw_bind_ghost_overlay(state);
+  draw_vertex_overlay(state);
   draw_error_banner(state);
   draw_help_panel(state, settings);
 }

@@ -57,6 +57,12 @@ void draw_joint_tab(ViewerState& state, Document& doc);
 // saving before opening another file or quitting), drawn even with the panels hidden.
 void draw_weights_tab(ViewerState& state, Document& doc);
 void draw_edit_questions(ViewerState& state, const Document& doc);
+// The Vertex tab (viewer/vertex_panel.cpp): click the surface to pick a vertex; its primitive
+// and index, bind position, influences (joint, weight, opinion M_j · v), every method's result,
+// the CoR centre and h per method; and the opinions drawn over the view as points joined to the
+// vertex.
+void draw_vertex_tab(ViewerState& state, Document& doc);
+void draw_vertex_overlay(const ViewerState& state);
 // The Joint tab's bind-pose ghost over the single view: the IBM-implied skeleton (orange) and
 // the node rest pose (white).
 void draw_bind_ghost_overlay(const ViewerState& state);

@@ -235,6 +235,7 @@ int Viewer::run() {
     }
     const Clock::time_point t0 = Clock::now();
     evaluate_pose(selection);
+    update_vertex_inspector();
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     state_.animation_cpu_ms =
         state_.animation_cpu_ms == 0.0 ? cpu_ms : 0.9 * state_.animation_cpu_ms + 0.1 * cpu_ms;

@@ -46,6 +46,7 @@
 namespace rigview {
 
 inline constexpr float kPickRadiusPixels = 8.0f;
+inline constexpr float kVertexPickPixels = 12.0f;
 inline constexpr float kFixedTestStep = 1.0f / 30.0f;
 
 class Viewer {
@@ -94,6 +95,10 @@ class Viewer {
   bool save_to(const std::string& path);
   bool close_allowed();
 
+  // The Vertex tab (viewer/viewer_vertex.cpp).
+  void pick_vertex_at(glm::vec2 pointer);
+  void update_vertex_inspector();
+
   void handle_keyboard();
   void handle_mouse();
   void update_hover();
@@ -113,6 +118,8 @@ class Viewer {
   PoseHandles handles_;                  // IK / look-at handles over the 3D view
   RotationRings rings_;                  // the selected joint's rotation rings (Joint tab)
   SkinEditing editing_;                  // undo, redo, journal and saving of doc_'s skin edits
+  VertexPickScratch vertex_scratch_;     // the Vertex tab's picking buffers
+  uint64_t vertex_layer_revision_ = 0;   // the skin layer the inspection was made with
   bool title_modified_ = false;          // the window title shows the unsaved-edits mark
   bool quit_confirmed_ = false;          // the unsaved-edits question was answered: close
   PointerDrag left_drag_, middle_drag_;  // orbit (pan with Shift) and pan

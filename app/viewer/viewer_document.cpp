@@ -92,6 +92,7 @@ void Viewer::simulate_bug(int bug) {
   pending_doc_ = Document{};
   state_.playback = &doc_.playback;
   editing_.reset(doc_);
+  state_.vertex.inspect = state_.vertex.picked.primitive >= 0;  // the same vertex, new model
   // reversed-multiply adds nodes and keeps the old ones: a selected node stays valid; it is
   // checked anyway.
   if (state_.selected_node >= static_cast<int>(doc_.model->nodes.size())) state_.selected_node = -1;
@@ -211,6 +212,7 @@ void Viewer::open_model(const std::string& path) {
   state_.open_field = path;
   settings_.add_recent(path);
   editing_.reset(doc_);
+  state_.vertex = VertexInspectorState{};
   title_modified_ = false;
   state_.edits.message.clear();
   platform_.set_title(doc_.window_title);

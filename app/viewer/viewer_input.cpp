@@ -84,6 +84,11 @@ void Viewer::handle_mouse() {
   }
   if (m != glm::vec2(0.0f)) pan_camera(state_.camera, m.x, m.y, view_height);
   if (io.MouseWheel != 0.0f) zoom_camera(state_.camera, io.MouseWheel);
+  // With the Vertex tab open a click on the surface picks a vertex.
+  if (left_drag_.clicked && state_.layout.tab == InspectorTab::Vertex && !state_.panels_hidden) {
+    pick_vertex_at(mouse);
+    return;
+  }
   // A click (press and release without dragging) on a hovered joint selects it.
   if (left_drag_.clicked && state_.hovered_node >= 0) {
     state_.selected_node = state_.hovered_node;

@@ -85,6 +85,17 @@ bool Viewer::write_self_test_state(int frame) {
                state_.edits.recover_prompt.empty() ? 0 : 1,
                state_.edits.pending_open.empty() ? 0 : 1, state_.edits.pending_quit ? 1 : 0,
                state_.edits.message.c_str());
+  // The Vertex tab: the picked vertex, whether its inspection holds, its LBS position there and
+  // its influence count; the live LBS point's pixel.
+  {
+    const VertexInspectorState& v = state_.vertex;
+    const glm::vec3 lbs =
+        v.valid ? v.inspection.positions[size_t(rig::SkinningMethod::Linear)] : glm::vec3(0.0f);
+    std::fprintf(f, "vertex %d %d valid %d influences %zu lbs %.7g %.7g %.7g live %d\n",
+                 v.picked.primitive, v.picked.vertex, v.valid ? 1 : 0,
+                 v.valid ? v.inspection.influences.size() : size_t(0), double(lbs.x), double(lbs.y),
+                 double(lbs.z), v.live_valid ? v.live.count : 0);
+  }
   std::fprintf(f, "question_buttons");
   for (const float(&b)[4] : state_.edits.question_buttons)
     std::fprintf(f, " %.1f %.1f %.1f %.1f", double(b[0]), double(b[1]), double(b[2]), double(b[3]));

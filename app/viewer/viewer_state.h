@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/vertex_inspection.h"
 #include "anim/playback.h"
 #include "options.h"
 #include "render/renderer.h"
@@ -15,6 +16,7 @@
 #include "skin/skinning_method.h"
 #include "skin_edits.h"
 #include "viewer/bind_pose_ghost.h"
+#include "viewer/vertex_picking.h"
 #include "viewer/workspace_layout.h"
 
 namespace rigview {
@@ -105,6 +107,23 @@ struct EditStatus {
   // Where the open question's buttons were drawn (window pixels x, y, width, height): Recover or
   // Save, Discard, Cancel; all zero when no question is open (the X-event tests click them).
   float question_buttons[3][4] = {};
+};
+
+// The Vertex tab: the picked vertex, its inspection (analysis/vertex_inspection.h) at the pose it
+// was made at, and its influences' opinions under the current pose (drawn every frame).
+struct VertexInspectorState {
+  PickedVertex picked;   // primitive -1: none picked
+  bool inspect = false;  // inspect at this frame's pose (a pick, Refresh, playback paused)
+  bool valid = false;
+  rig::VertexInspection inspection;
+  std::string error;
+  int clip = -1;  // the pose the inspection was made at (clip -1: rest pose)
+  float time = 0.0f;
+  LiveOpinions live;
+  bool live_valid = false;
+  std::array<int, 8> joints{};  // the inspection's influences, for the live opinions
+  std::array<float, 8> weights{};
+  int count = 0;
 };
 
 struct ViewerState {
@@ -201,6 +220,7 @@ struct ViewerState {
   float joint_euler_deg[3] = {0.0f, 0.0f, 0.0f};
   WeightTools weight_tools;
   EditStatus edits;
+  VertexInspectorState vertex;
 };
 
 // The start state for the command line: skinning methods and compare, rest pose, bones.

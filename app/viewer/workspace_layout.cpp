@@ -11,7 +11,7 @@ namespace rigview {
 namespace {
 
 constexpr std::array<const char*, kInspectorTabCount> kTabNames = {
-    "Display", "Artefacts", "Compression", "Rig health", "Posing", "Joint", "Weights"};
+    "Display", "Artefacts", "Compression", "Rig health", "Posing", "Joint", "Vertex", "Weights"};
 
 // Keeps `value` in [lo, hi], or at lo when the window leaves no room above it.
 float clamp_to(float value, float lo, float hi) {

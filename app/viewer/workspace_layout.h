@@ -22,8 +22,17 @@ struct Rect {
 
 // The inspector's tabs, in the order shown. A new tab (Weights, Vertex, Joint, Learn) is a new
 // row here and in the inspector's table (viewer/inspector_panel.cpp).
-enum class InspectorTab { Display, Artefacts, Compression, RigHealth, Posing, Joint, Weights };
-inline constexpr int kInspectorTabCount = 7;
+enum class InspectorTab {
+  Display,
+  Artefacts,
+  Compression,
+  RigHealth,
+  Posing,
+  Joint,
+  Vertex,
+  Weights
+};
+inline constexpr int kInspectorTabCount = 8;
 // The tab's label, also its name in the saved layout.
 const char* inspector_tab_name(InspectorTab tab);
 

@@ -10,10 +10,12 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
 
+#include "test_support.h"
 #include "xevents_harness.h"
 
 namespace {
@@ -25,8 +27,8 @@ const std::string kTwistArm = std::string(RIGVIEW_SOURCE_DIR) + "/assets/twist_a
 constexpr int kFrameMs = 120;  // slow frames, so a press and its release land in different ones
 
 // The inspector's tabs in the order shown (app/viewer/workspace_layout.h).
-constexpr std::array<const char*, 7> kTabs = {"Display", "Artefacts", "Compression", "Rig health",
-                                              "Posing",  "Joint",     "Weights"};
+constexpr std::array<const char*, 8> kTabs = {"Display", "Artefacts", "Compression", "Rig health",
+                                              "Posing",  "Joint",     "Vertex",      "Weights"};
 constexpr int kPad = 8, kFrameHeight = 19, kGlyph = 7, kSpacingX = 8, kSpacingY = 4;
 
 // The tab strip: buttons (label + 2 × 4 px wide, a frame high, 8 px apart) from the padding on,
@@ -211,7 +213,7 @@ TEST_F(ViewerXEventsTour, EveryTabOfEveryModelDrawsWithoutAGlError) {
     ASSERT_EQ(p.text("gl_errors"), "0") << "GL errors before the tour";
     EXPECT_EQ(p.text("clipped"), "0") << "on the first frame";
     // Each tab, then back to the first: a tab's work stops as another opens.
-    for (size_t i : {1, 2, 3, 4, 5, 0}) {
+    for (size_t i : {1, 2, 3, 4, 5, 6, 7, 0}) {
       p = click_tab(p, i);
       EXPECT_EQ(p.text("tab"), kTabs[i]) << "the click did not open " << kTabs[i];
       p = after_frames(2);
@@ -220,6 +222,41 @@ TEST_F(ViewerXEventsTour, EveryTabOfEveryModelDrawsWithoutAGlError) {
     }
     EXPECT_EQ(session_->quit(), 0) << session_->viewer_log();
   }
+}
+
+// Vertex tab: a click on the character picks a vertex, whose inspection (at the paused start
+// pose) is the one --inspect-vertex prints for that vertex at that pose, LBS position to 1e-5.
+TEST_F(ViewerXEventsTour, ClickingTheSurfacePicksAVertexAndInspectsIt) {
+  ASSERT_EQ(new_session().start({kMannequin, "--animation-index", "0", "--animation-time", "0.5"},
+                                {}, kFrameMs),
+            "");
+  ViewerProbe p = click_tab(after_frames(1), 6);
+  ASSERT_EQ(p.text("tab"), "Vertex") << "the tab click missed";
+  const std::vector<double> column = p.numbers("column");  // index, x, width, joints box
+  ASSERT_EQ(column.size(), 7u) << p.text("column");
+  // The middle of the projected joints: the torso.
+  const int x = int(0.5 * (column[3] + column[5])), y = int(0.5 * (column[4] + column[6]));
+  p = click(x, y);
+  for (int i = 0; i < 10 && p.numbers("vertex").size() < 8; ++i) p = after_frames(1);
+  const std::vector<double> v = p.numbers("vertex");  // prim, index, valid, n, lbs xyz, live
+  ASSERT_EQ(v.size(), 8u) << p.text("vertex");
+  ASSERT_GE(v[0], 0.0) << "nothing picked at " << x << "," << y << ": " << p.text("vertex");
+  EXPECT_EQ(v[2], 1.0) << p.text("vertex");
+  EXPECT_GE(v[3], 1.0);
+  EXPECT_EQ(v[7], v[3]) << "the live opinions, one per influence";
+  const std::string which = std::to_string(int(v[0])) + ":" + std::to_string(int(v[1]));
+  const rig::test::RunResult cli =
+      rig::test::run_rigview(rig::test::quote(kMannequin) +
+                             " --animation-index 0 --animation-time 0.5 --inspect-vertex " + which);
+  ASSERT_EQ(cli.status, 0) << cli.err;
+  const size_t at = cli.out.find("\"lbs\"");
+  ASSERT_NE(at, std::string::npos) << cli.out;
+  double lbs[3] = {0, 0, 0};
+  ASSERT_EQ(std::sscanf(cli.out.c_str() + cli.out.find('[', at), "[%lf, %lf, %lf]", &lbs[0],
+                        &lbs[1], &lbs[2]),
+            3)
+      << cli.out.substr(at, 80);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(v[size_t(4 + k)], lbs[k], 1e-5) << which << " " << k;
 }
 
 }  // namespace
