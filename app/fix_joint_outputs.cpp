@@ -81,15 +81,23 @@ int fix_joint_from_options(const Options& options, const rig::Model& model,
     error = "--fix-joint: " + error;
     return 2;
   }
-  std::fprintf(stderr,
-               "rigview: --fix-joint %s: worst %s score over clip %d %.6g -> %.6g (%.1f%% lower) "
-               "by smoothing %.2f x %d at extent %d; largest rise of another joint %.1f%%; %zu "
-               "candidates\n",
-               joint_name(model, r.skin, r.joint).c_str(), rig::method_info(fix.method).label,
-               fix.clip, double(r.before), double(r.after),
-               r.before > 0.0f ? 100.0 * (1.0 - double(r.after) / double(r.before)) : 0.0,
-               double(r.smooth.factor), r.smooth.iterations, r.extent,
-               100.0 * double(r.largest_other_rise), r.candidates);
+  if (r.improved) {
+    std::fprintf(stderr,
+                 "rigview: --fix-joint %s: worst %s score over clip %d %.6g -> %.6g (%.1f%% lower) "
+                 "by smoothing %.2f x %d at extent %d; largest rise of another joint %.1f%%; %zu "
+                 "candidates\n",
+                 joint_name(model, r.skin, r.joint).c_str(), rig::method_info(fix.method).label,
+                 fix.clip, double(r.before), double(r.after),
+                 100.0 * (1.0 - double(r.after) / double(r.before)), double(r.smooth.factor),
+                 r.smooth.iterations, r.extent, 100.0 * double(r.largest_other_rise), r.candidates);
+  } else {
+    std::fprintf(stderr,
+                 "rigview: --fix-joint %s: worst %s score over clip %d %.6g; no smoothing lowered "
+                 "it without raising another joint's by more than 5%% (%zu candidates); weights "
+                 "unchanged\n",
+                 joint_name(model, r.skin, r.joint).c_str(), rig::method_info(fix.method).label,
+                 fix.clip, double(r.before), r.candidates);
+  }
   if (!options.fix_report.empty() && !write_fix_report(options.fix_report, model, fix, r, error))
     return 1;
   *layer = std::move(fixed);
