@@ -73,6 +73,10 @@ inline constexpr rig::InputMask kFixJointInputs = kBoundsInputs;
 inline constexpr rig::InputMask kCrowdInputs =
     rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
                  rig::Input::ClipSet, rig::Input::RotationCenters});
+// The Joint tab's Sweep (viewer/viewer_sweep.cpp) poses a copy of the character and measures it.
+inline constexpr rig::InputMask kSweepInputs =
+    rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
+                 rig::Input::ClipSet, rig::Input::RotationCenters});
 inline constexpr rig::InputMask kCrowdAmountsInputs = rig::inputs({rig::Input::SkinningSettings});
 
 struct Document {

@@ -142,6 +142,7 @@ void draw_joint_tab(ViewerState& state, Document& doc) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::Text("%zu joint(s) turned", posing.joint_rotation_count());
+    draw_sweep_section(state, doc);
   }
   draw_bind_ghost_table(state, doc);
   ImGui::Separator();

@@ -57,6 +57,10 @@ void draw_joint_tab(ViewerState& state, Document& doc);
 // saving before opening another file or quitting), drawn even with the panels hidden.
 void draw_weights_tab(ViewerState& state, Document& doc);
 void draw_edit_questions(ViewerState& state, const Document& doc);
+// The Joint tab's Sweep (viewer/sweep_panel.cpp): the button (progress and Cancel while it
+// runs), then per local axis the score curve of each method against the angle with the playback's
+// playhead; a click on a curve poses that angle, Play runs the sweep again.
+void draw_sweep_section(ViewerState& state, const Document& doc);
 // The Vertex tab (viewer/vertex_panel.cpp): click the surface to pick a vertex; its primitive
 // and index, bind position, influences (joint, weight, opinion M_j · v), every method's result,
 // the CoR centre and h per method; and the opinions drawn over the view as points joined to the

@@ -62,7 +62,8 @@ inline constexpr std::array<SelfTestHookInfo, 18> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_OPEN_FIELD=PATH", "start with PATH in the Open field"},
     {"RIGVIEW_VIEWER_WEIGHTS_OPS=OPS",
      "on frame 2, apply these `--weights-op` values (separated by `;`) as the Weights tab does: "
-     "each one undoable skin edit; `fix` presses Fix this joint"},
+     "each one undoable skin edit; `fix` presses Fix this joint, `sweep` the Joint tab's Sweep "
+     "(of the selected joint)"},
 }};
 
 struct SelfTest {

@@ -182,8 +182,11 @@ int Viewer::run() {
             std::min(self_test_.weights_ops.find(';', start), self_test_.weights_ops.size());
         WeightsOp op;
         std::string error;
-        if (self_test_.weights_ops.compare(start, end - start, "fix") == 0) {
-          state_.requests.fix_joint = true;  // the Weights tab's Fix button
+        // Buttons: the Weights tab's Fix this joint, the Joint tab's Sweep.
+        if (self_test_.weights_ops.compare(start, end - start, "fix") == 0 ||
+            self_test_.weights_ops.compare(start, end - start, "sweep") == 0) {
+          (self_test_.weights_ops[start] == 'f' ? state_.requests.fix_joint
+                                                : state_.requests.sweep) = true;
           start = end + 1;
           continue;
         }
@@ -222,6 +225,7 @@ int Viewer::run() {
     update_rotation_centers();
 
     if (!state_.rest_pose && !state_.scrubbing) doc_.playback.advance(dt);
+    update_sweep(dt);
     const rig::PoseSelection selection =
         state_.rest_pose ? rig::PoseSelection{} : doc_.playback.selection();
     if (frame == 2 && !self_test_.posing.empty()) {

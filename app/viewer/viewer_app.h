@@ -27,6 +27,7 @@
 #include "render/crowd_renderer.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
+#include "sweep_job.h"
 #include "viewer/actions.h"
 #include "viewer/camera_controls.h"
 #include "viewer/document.h"
@@ -95,6 +96,10 @@ class Viewer {
   bool save_to(const std::string& path);
   bool close_allowed();
 
+  // The Joint tab's Sweep (viewer/viewer_sweep.cpp).
+  void update_sweep(float dt);
+  void stop_sweep();
+  void restore_swept_joint();
   // The Vertex tab (viewer/viewer_vertex.cpp).
   void pick_vertex_at(glm::vec2 pointer);
   void update_vertex_inspector();
@@ -138,6 +143,12 @@ class Viewer {
   rig::RevisionStamp crowd_made_{kCrowdInputs};
   rig::RevisionStamp crowd_amounts_{kCrowdAmountsInputs};
   TimelineFrame crowd_timeline_;  // the timeline the crowd's clock last followed
+  // The Joint tab's Sweep: declared after doc_, so destroyed (cancelled, joined) first; what it
+  // read; the swept joint's hand rotation before the sweep played (put back after).
+  std::unique_ptr<SweepJob> sweep_;
+  rig::RevisionStamp sweep_made_{kSweepInputs};
+  glm::quat sweep_saved_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
+  bool sweep_had_rotation_ = false;
 };
 
 }  // namespace rigview

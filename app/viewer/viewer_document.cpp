@@ -87,6 +87,8 @@ void Viewer::simulate_bug(int bug) {
   p.set_playing(old.playing());
   p.set_looping(old.looping());
   p.set_speed(old.speed());
+  stop_sweep();  // it reads the old model
+  state_.sweep = SweepView{};
   std::swap(doc_, pending_doc_);
   pending_doc_.stop_background_work();
   pending_doc_ = Document{};
@@ -196,6 +198,8 @@ void Viewer::open_model(const std::string& path) {
     pending_doc_ = Document{};
     return;
   }
+  stop_sweep();  // it reads the old model
+  state_.sweep = SweepView{};
   std::swap(doc_, pending_doc_);
   // The old document's background work stops before its model goes (a plain assignment
   // would free the model first).

@@ -96,6 +96,19 @@ bool Viewer::write_self_test_state(int frame) {
                  v.valid ? v.inspection.influences.size() : size_t(0), double(lbs.x), double(lbs.y),
                  double(lbs.z), v.live_valid ? v.live.count : 0);
   }
+  // The Joint tab's Sweep: its joint, state, playback position and every LBS score (axis by
+  // axis, step by step).
+  {
+    const SweepView& w = state_.sweep;
+    std::fprintf(f, "sweep node %d running %d steps %d play %.3f\nsweep_lbs", w.node,
+                 w.running ? 1 : 0, w.scores.empty() ? 0 : w.steps, double(w.play));
+    for (size_t m = 0; m < w.methods.size(); ++m) {
+      if (w.methods[m] != rig::SkinningMethod::Linear) continue;
+      for (int axis = 0; axis < 3; ++axis)
+        for (int k = 0; k < w.steps; ++k) std::fprintf(f, " %.7g", double(w.score(axis, k, m)));
+    }
+    std::fprintf(f, "\n");
+  }
   std::fprintf(f, "question_buttons");
   for (const float(&b)[4] : state_.edits.question_buttons)
     std::fprintf(f, " %.1f %.1f %.1f %.1f", double(b[0]), double(b[1]), double(b[2]), double(b[3]));

@@ -70,6 +70,9 @@ struct ViewerRequests {
   // Fix this joint: start the search for the selected joint (or the worst) over the current
   // clip; cancel it.
   bool fix_joint = false, cancel_fix_joint = false;
+  // The Joint tab's Sweep of the selected joint; its cancel; a click on its curves (pose the
+  // angle: SweepView::posed_axis / posed_angle); Play.
+  bool sweep = false, cancel_sweep = false, pose_sweep = false, play_sweep = false;
   std::string save_as;
   // The answers to the questions the viewer asks (EditStatus): recover the journal or not; what
   // to do with unsaved edits before opening another file or quitting.
@@ -107,6 +110,28 @@ struct EditStatus {
   // Where the open question's buttons were drawn (window pixels x, y, width, height): Recover or
   // Save, Discard, Cancel; all zero when no question is open (the X-event tests click them).
   float question_buttons[3][4] = {};
+};
+
+// The Joint tab's Sweep (range of motion): the selected joint turned about each local axis, every
+// step measured per method; then played back (the joint's hand rotation through the angles) with
+// a playhead on the curves, and a click on a curve poses that angle.
+struct SweepView {
+  int node = -1;  // the swept joint; -1: no sweep
+  bool running = false;
+  float progress = 0.0f;
+  std::string error;
+  float degrees = 120.0f;
+  int steps = 25;
+  std::vector<rig::SkinningMethod> methods;
+  std::vector<float> scores;  // per axis, step, method: score (NaN: none)
+  float score_max = 0.0f;
+  // Playback of the sweep: the position in [0, 3) (axis + fraction of its range); < 0: stopped.
+  float play = -1.0f;
+  int posed_axis = -1;  // a curve clicked: this axis at posed_angle
+  float posed_angle = 0.0f;
+  float score(int axis, int step, size_t method) const {
+    return scores[(size_t(axis) * size_t(steps) + size_t(step)) * methods.size() + method];
+  }
 };
 
 // The Vertex tab: the picked vertex, its inspection (analysis/vertex_inspection.h) at the pose it
@@ -221,6 +246,7 @@ struct ViewerState {
   WeightTools weight_tools;
   EditStatus edits;
   VertexInspectorState vertex;
+  SweepView sweep;
 };
 
 // The start state for the command line: skinning methods and compare, rest pose, bones.
