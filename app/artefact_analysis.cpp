@@ -6,7 +6,12 @@
 namespace rigview {
 
 ArtefactAnalysis::ArtefactAnalysis(const rig::Model& model, const rig::SkinLayer& skin)
-    : model_(&model), setup_(rig::ArtefactSetup::build(model, skin)) {
+    : ArtefactAnalysis(model, std::make_shared<const rig::ArtefactSetup>(
+                                  rig::ArtefactSetup::build(model, skin))) {}
+
+ArtefactAnalysis::ArtefactAnalysis(const rig::Model& model,
+                                   std::shared_ptr<const rig::ArtefactSetup> setup)
+    : model_(&model), setup_(std::move(setup)) {
   difference_.resize(model.draws.size());
   for (size_t d = 0; d < model.draws.size(); ++d) {
     const rig::DrawItem& item = model.draws[d];
@@ -27,7 +32,7 @@ void ArtefactAnalysis::analyze(const rig::Character& character,
     const size_t i = size_t(m);
     if (!frames_[i])
       frames_[i] = std::make_unique<rig::ArtefactFrame>(rig::ArtefactFrame::make(*model_));
-    rig::analyze_frame(setup_, character, m, *frames_[i]);
+    rig::analyze_frame(*setup_, character, m, *frames_[i]);
     analysed_[i] = true;
     std::vector<RankedJoint>& ranked = ranked_[i];
     ranked.clear();  // capacity kept: no allocation
@@ -55,7 +60,7 @@ float ArtefactAnalysis::difference(rig::SkinningMethod a, rig::SkinningMethod b)
   const rig::ArtefactFrame* fa = frame(a);
   const rig::ArtefactFrame* fb = frame(b);
   if (!fa || !fb) return 0.0f;
-  return rig::method_difference(setup_, *model_, *fa, *fb, difference_);
+  return rig::method_difference(*setup_, *model_, *fa, *fb, difference_);
 }
 
 void ArtefactAnalysis::refresh_deflation_field(rig::SkinningMethod method) {
@@ -99,7 +104,7 @@ void ArtefactAnalysis::request_scan(int clip, std::span<const float> dqs_amounts
     const auto all = rig::all_skinning_methods();
     options.methods.assign(all.begin(), all.end());
     const bool done = rig::scan_clip(
-        *model_, setup_, options, result_,
+        *model_, *setup_, options, result_,
         [](void* user, float fraction) {
           auto* self = static_cast<ArtefactAnalysis*>(user);
           self->progress_.store(fraction, std::memory_order_relaxed);

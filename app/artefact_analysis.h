@@ -27,6 +27,9 @@ class ArtefactAnalysis {
  public:
   // Builds the per-model constants (segments, areas, welding, rest pose). Allocates.
   ArtefactAnalysis(const rig::Model& model, const rig::SkinLayer& skin);
+  // With constants made before: they read only the model and the inverse bind matrices, so a
+  // weight edit need not rebuild them (Document::artefact_setup keeps them).
+  ArtefactAnalysis(const rig::Model& model, std::shared_ptr<const rig::ArtefactSetup> setup);
   ~ArtefactAnalysis();  // cancels and joins a running scan
   ArtefactAnalysis(const ArtefactAnalysis&) = delete;
   ArtefactAnalysis& operator=(const ArtefactAnalysis&) = delete;
@@ -54,7 +57,7 @@ class ArtefactAnalysis {
   const rig::ClipScan* scan() const;
   int scan_clip() const { return scan_clip_; }
 
-  const rig::ArtefactSetup& setup() const { return setup_; }
+  const rig::ArtefactSetup& setup() const { return *setup_; }
 
   // Heat maps of the last analysis: each method's deflation, and the difference of the first two
   // table methods (LBS vs DQS). Refilled by refresh_fields(); no allocation once shaped.
@@ -71,7 +74,7 @@ class ArtefactAnalysis {
   void join();
 
   const rig::Model* model_;
-  rig::ArtefactSetup setup_;
+  std::shared_ptr<const rig::ArtefactSetup> setup_;
   std::array<std::unique_ptr<rig::ArtefactFrame>, rig::kSkinningMethodCount> frames_;
   std::array<bool, rig::kSkinningMethodCount> analysed_{};
   std::array<std::vector<RankedJoint>, rig::kSkinningMethodCount> ranked_;

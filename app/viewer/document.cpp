@@ -120,9 +120,17 @@ const rig::render::BindBoxes& Document::bind_boxes() {
                                  rig::render::bind_boxes(*model, character->skin_meshes()));
 }
 
+std::shared_ptr<const rig::ArtefactSetup> Document::artefact_setup() {
+  if (const ArtefactSetupProduct* p = artefact_setup_product.get(revisions)) return p->setup;
+  return artefact_setup_product
+      .make(revisions, ArtefactSetupProduct{std::make_shared<const rig::ArtefactSetup>(
+                           rig::ArtefactSetup::build(*model, *skin))})
+      .setup;
+}
+
 ArtefactAnalysis& Document::make_artefacts() {
   if (ArtefactAnalysis* a = artefacts()) return *a;
-  return artefacts_product.make(revisions, *model, *skin);
+  return artefacts_product.make(revisions, *model, artefact_setup());
 }
 
 CompressedClips& Document::make_compression() {

@@ -66,6 +66,10 @@ inline constexpr rig::InputMask kArtefactsInputs =
     rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
                  rig::Input::RotationCenters});
 inline constexpr rig::InputMask kCompressionInputs = kBoundsInputs;
+// The artefact measures' constants (bone segments from the IBMs, areas, welding, the file's
+// dominant joints): kept across weight edits, so the analysis is remade in a millisecond.
+inline constexpr rig::InputMask kArtefactSetupInputs =
+    rig::inputs({rig::Input::Model, rig::Input::InverseBindMatrices});
 // "Fix this joint" (Weights tab) scans a clip with the weights and inverse bind matrices.
 inline constexpr rig::InputMask kFixJointInputs = kBoundsInputs;
 // Outside the document (viewer/viewer.cpp): the crowd. (The renderer needs no entry: it
@@ -78,6 +82,10 @@ inline constexpr rig::InputMask kSweepInputs =
     rig::inputs({rig::Input::Model, rig::Input::SkinWeights, rig::Input::InverseBindMatrices,
                  rig::Input::ClipSet, rig::Input::RotationCenters});
 inline constexpr rig::InputMask kCrowdAmountsInputs = rig::inputs({rig::Input::SkinningSettings});
+
+struct ArtefactSetupProduct {
+  std::shared_ptr<const rig::ArtefactSetup> setup;
+};
 
 struct Document {
   std::string path;
@@ -126,6 +134,7 @@ struct Document {
   rig::Derived<RigHealth> health_product{kRigHealthInputs};
   rig::Derived<rig::render::Bounds> bounds_product{kBoundsInputs};
   rig::Derived<rig::render::BindBoxes> bind_boxes_product{kBindBoxesInputs};
+  rig::Derived<ArtefactSetupProduct> artefact_setup_product{kArtefactSetupInputs};
   rig::Derived<ArtefactAnalysis> artefacts_product{kArtefactsInputs};
   rig::Derived<CompressedClips> compression_product{kCompressionInputs};
   rig::Derived<FixJointJob> fix_joint_product{kFixJointInputs};
@@ -136,6 +145,7 @@ struct Document {
     f(compression_product);  // first: it switches the character back to the file's clips
     f(fix_joint_product);
     f(artefacts_product);
+    f(artefact_setup_product);
     f(bind_boxes_product);
     f(bounds_product);
     f(health_product);
@@ -165,6 +175,8 @@ struct Document {
   // Skinning artefact analysis, made on first use (Artefacts panel, deflation heat maps); the
   // getters return null when it is not made.
   ArtefactAnalysis& make_artefacts();
+  // The analysis' constants, made on first use and kept until the model or IBMs change.
+  std::shared_ptr<const rig::ArtefactSetup> artefact_setup();
   ArtefactAnalysis* artefacts() { return artefacts_product.get(revisions); }
   const ArtefactAnalysis* artefacts() const { return artefacts_product.get(revisions); }
   // Background compression of every clip (Compression panel, compression heat map).

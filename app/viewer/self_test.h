@@ -63,7 +63,7 @@ inline constexpr std::array<SelfTestHookInfo, 18> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_WEIGHTS_OPS=OPS",
      "on frame 2, apply these `--weights-op` values (separated by `;`) as the Weights tab does: "
      "each one undoable skin edit; `fix` presses Fix this joint, `sweep` the Joint tab's Sweep "
-     "(of the selected joint)"},
+     "(of the selected joint), `paint` ticks the Weights tab's Paint"},
 }};
 
 struct SelfTest {

@@ -37,6 +37,7 @@ bool touches_binds(const SkinEditStep& step) { return !step.skins.empty(); }
 
 void SkinEditing::reset(const Document& doc) {
   history_ = SkinHistory{};
+  stroke_open_ = false;
   base_ = doc.skin ? capture_skin_state(*doc.skin) : SkinState{};
   source_path_ = save_path_ = doc.path;
   source_overwritten_ = false;
@@ -85,6 +86,20 @@ bool SkinEditing::apply(Document& doc, const std::string& label, bool weights, b
   const SkinState before = capture_skin_state(*doc.skin);
   doc.edit_skin(weights, inverse_binds, op);
   if (!history_.record(label, before, *doc.skin)) return false;
+  write_journal_now(doc);
+  return true;
+}
+
+void SkinEditing::begin_stroke(const Document& doc) {
+  if (!doc.skin) return;
+  stroke_before_ = capture_skin_state(*doc.skin);
+  stroke_open_ = true;
+}
+
+bool SkinEditing::end_stroke(Document& doc, const std::string& label) {
+  if (!stroke_open_ || !doc.skin) return false;
+  stroke_open_ = false;
+  if (!history_.record(label, stroke_before_, *doc.skin)) return false;
   write_journal_now(doc);
   return true;
 }

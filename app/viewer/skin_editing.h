@@ -31,6 +31,10 @@ class SkinEditing {
   // Returns whether it changed the layer.
   bool apply(Document& doc, const std::string& label, bool weights, bool inverse_binds,
              const std::function<void(rig::SkinLayer&)>& op);
+  // A paint stroke: many edits between a press and a release, recorded as one step at the end.
+  void begin_stroke(const Document& doc);
+  bool in_stroke() const { return stroke_open_; }
+  bool end_stroke(Document& doc, const std::string& label);
   bool undo(Document& doc, std::string& error);
   bool redo(Document& doc, std::string& error);
 
@@ -55,6 +59,8 @@ class SkinEditing {
 
   SkinHistory history_;
   SkinState base_;  // the layer as the file holds it
+  SkinState stroke_before_;
+  bool stroke_open_ = false;
   std::string source_path_, save_path_, journal_;
   bool source_overwritten_ = false;  // a save replaced the file the model was imported from
   bool recovery_pending_ = false;

@@ -183,6 +183,11 @@ int Viewer::run() {
         WeightsOp op;
         std::string error;
         // Buttons: the Weights tab's Fix this joint, the Joint tab's Sweep.
+        if (self_test_.weights_ops.compare(start, end - start, "paint") == 0) {
+          state_.weight_tools.paint = true;  // the Weights tab's Paint checkbox
+          start = end + 1;
+          continue;
+        }
         if (self_test_.weights_ops.compare(start, end - start, "fix") == 0 ||
             self_test_.weights_ops.compare(start, end - start, "sweep") == 0) {
           (self_test_.weights_ops[start] == 'f' ? state_.requests.fix_joint

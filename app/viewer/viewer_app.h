@@ -27,6 +27,7 @@
 #include "render/crowd_renderer.h"
 #include "render/renderer.h"
 #include "render/weight_view.h"
+#include "skin/weight_brush.h"
 #include "sweep_job.h"
 #include "viewer/actions.h"
 #include "viewer/camera_controls.h"
@@ -100,6 +101,8 @@ class Viewer {
   void update_sweep(float dt);
   void stop_sweep();
   void restore_swept_joint();
+  // The Weights tab's paint brush (viewer/viewer_paint.cpp): true when it took the left button.
+  bool handle_paint(glm::vec2 mouse, bool pressed);
   // The Vertex tab (viewer/viewer_vertex.cpp).
   void pick_vertex_at(glm::vec2 pointer);
   void update_vertex_inspector();
@@ -118,12 +121,15 @@ class Viewer {
   ViewerSettings settings_;
   ViewerState state_;
   Document doc_;
-  Document pending_doc_;                 // scratch for loads, so a failed load leaves doc_ alone
-  std::vector<int> test_bugs_;           // RIGVIEW_VIEWER_BUGS, parsed
-  PoseHandles handles_;                  // IK / look-at handles over the 3D view
-  RotationRings rings_;                  // the selected joint's rotation rings (Joint tab)
-  SkinEditing editing_;                  // undo, redo, journal and saving of doc_'s skin edits
-  VertexPickScratch vertex_scratch_;     // the Vertex tab's picking buffers
+  Document pending_doc_;              // scratch for loads, so a failed load leaves doc_ alone
+  std::vector<int> test_bugs_;        // RIGVIEW_VIEWER_BUGS, parsed
+  PoseHandles handles_;               // IK / look-at handles over the 3D view
+  RotationRings rings_;               // the selected joint's rotation rings (Joint tab)
+  SkinEditing editing_;               // undo, redo, journal and saving of doc_'s skin edits
+  VertexPickScratch vertex_scratch_;  // the Vertex tab's picking buffers
+  rig::WeightBrush brush_;            // the paint brush, prepared per skin layer
+  const rig::Model* brush_model_ = nullptr;
+  float brush_diagonal_ = 1.0f;          // that model's skinned bind-space diagonal
   uint64_t vertex_layer_revision_ = 0;   // the skin layer the inspection was made with
   bool title_modified_ = false;          // the window title shows the unsaved-edits mark
   bool quit_confirmed_ = false;          // the unsaved-edits question was answered: close

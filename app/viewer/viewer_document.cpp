@@ -217,6 +217,7 @@ void Viewer::open_model(const std::string& path) {
   settings_.add_recent(path);
   editing_.reset(doc_);
   state_.vertex = VertexInspectorState{};
+  state_.weight_tools.painting = false;
   title_modified_ = false;
   state_.edits.message.clear();
   platform_.set_title(doc_.window_title);

@@ -62,6 +62,11 @@ void Viewer::handle_mouse() {
   const PointerPress left = platform_.take_press(0), middle = platform_.take_press(2);
   const glm::vec2 left_at = left.pressed ? glm::vec2(left.x, left.y) : mouse;
   const glm::vec2 middle_at = middle.pressed ? glm::vec2(middle.x, middle.y) : mouse;
+  // Painting takes the left button first (the camera orbits with the middle one, or Shift).
+  if (!io.KeyShift && handle_paint(mouse, io.MouseClicked[0])) {
+    left_drag_.cancel();
+    return;
+  }
   // A handle or ring under the press, or being dragged, takes the left button from the camera.
   if (doc_.posing && (rings_.handle_mouse(*doc_.posing, state_, doc_.character->world(), left_at) ||
                       handles_.handle_mouse(*doc_.posing, state_, left_at))) {

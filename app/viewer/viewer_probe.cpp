@@ -109,6 +109,21 @@ bool Viewer::write_self_test_state(int frame) {
     }
     std::fprintf(f, "\n");
   }
+  // The selected joint's pixel in the single view, and the brush circle (radius 0: none).
+  {
+    glm::vec2 pixel(-1.0f);
+    const Rect v = scene_view(state_, width, height);
+    if (state_.selected_node >= 0 && size_t(state_.selected_node) < doc_.character->world().size())
+      rig::render::world_to_screen(
+          view_orbit(state_, width, height).camera(v.width / std::max(v.height, 1.0f)),
+          {v.x, v.y, v.width, v.height},
+          glm::vec3(doc_.character->world()[size_t(state_.selected_node)][3]), pixel);
+    std::fprintf(f, "selected_pixel %.1f %.1f\nbrush %.1f %.1f %.1f painting %d\n", double(pixel.x),
+                 double(pixel.y), double(state_.weight_tools.brush_pixel.x),
+                 double(state_.weight_tools.brush_pixel.y),
+                 double(state_.weight_tools.brush_pixel_radius),
+                 state_.weight_tools.painting ? 1 : 0);
+  }
   std::fprintf(f, "question_buttons");
   for (const float(&b)[4] : state_.edits.question_buttons)
     std::fprintf(f, " %.1f %.1f %.1f %.1f", double(b[0]), double(b[1]), double(b[2]), double(b[3]));

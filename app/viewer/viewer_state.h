@@ -90,6 +90,18 @@ struct WeightTools {
   int smooth_iterations = 10;
   bool smooth_selected_joint = false;  // only the selected joint's weights (else every joint)
   std::string save_as_field;
+  // The paint brush (skin/weight_brush.h) on the selected joint: a left drag on the surface
+  // paints while `paint` is on. Radius: a fraction of the skin's bind-space diagonal.
+  bool paint = false;
+  int brush_mode = 0;     // rig::BrushMode
+  int brush_falloff = 0;  // rig::BrushFalloff
+  float brush_radius = 0.05f;
+  float brush_strength = 0.3f;
+  float brush_value = 1.0f;
+  bool brush_mirror = false;
+  bool painting = false;        // a stroke is under way (the frame loop's)
+  glm::vec2 brush_pixel{0.0f};  // the brush circle: centre and radius in pixels (0: none)
+  float brush_pixel_radius = 0.0f;
 };
 
 // The document's edit state as the frame loop last saw it (viewer/skin_editing.h), for the

@@ -110,6 +110,41 @@ void draw_tools(ViewerState& state, const Document& doc) {
     ImGui::SetTooltip("left <-> right by joint names and mirrored positions");
 
   ImGui::Separator();
+  ImGui::BeginDisabled(!joint);
+  ImGui::Checkbox("Paint the selected joint", &t.paint);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(
+        "left drag on the surface paints (the camera orbits with the middle "
+        "button or Shift); one stroke, one undo; it works while the clip plays");
+  if (t.paint && joint) {
+    ImGui::RadioButton("Add", &t.brush_mode, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("Subtract", &t.brush_mode, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("Replace", &t.brush_mode, 2);
+    ImGui::SameLine();
+    ImGui::RadioButton("Smooth", &t.brush_mode, 3);
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SliderFloat("radius", &t.brush_radius, 0.005f, 0.3f, "%.3f");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SliderFloat("strength", &t.brush_strength, 0.0f, 1.0f, "%.2f");
+    if (t.brush_mode == 2) {
+      ImGui::SetNextItemWidth(120.0f);
+      ImGui::SliderFloat("weight", &t.brush_value, 0.0f, 1.0f, "%.2f");
+      ImGui::SameLine();
+    }
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::Combo("falloff", &t.brush_falloff, "smooth\0linear\0constant\0");
+    ImGui::SameLine();
+    ImGui::Checkbox("X symmetry", &t.brush_mirror);
+  }
+  if (t.paint && t.brush_pixel_radius > 0.0f)
+    ImGui::GetForegroundDrawList()->AddCircle(ImVec2(t.brush_pixel.x, t.brush_pixel.y),
+                                              t.brush_pixel_radius, IM_COL32(255, 255, 255, 200),
+                                              40, 1.5f);
+  ImGui::Separator();
   if (state.edits.fix_running) {
     ImGui::ProgressBar(state.edits.fix_progress,
                        ImVec2(ImGui::GetContentRegionAvail().x - 70.0f, 0.0f), "fixing...");

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "analysis/skinning_artefacts.h"
-#include "skin/weight_edit.h"
 
 namespace rig {
 
@@ -14,9 +13,11 @@ namespace {
 // Per skin, per joint: the worst score over the clip (NaN: none).
 using Worst = std::vector<std::vector<float>>;
 
-bool scan_worst(const Model& model, const std::shared_ptr<const SkinLayer>& layer,
-                const FixJointOptions& options, Worst& out) {
-  const ArtefactSetup setup = ArtefactSetup::build(model, *layer);
+// `setup`: the measures' constants, which read the model and the IBMs, not the weights (so one
+// serves every candidate).
+bool scan_worst(const Model& model, const ArtefactSetup& setup,
+                const std::shared_ptr<const SkinLayer>& layer, const FixJointOptions& options,
+                Worst& out) {
   ClipScanOptions scan;
   scan.clip = options.clip;
   scan.methods = {options.method};
@@ -32,26 +33,23 @@ bool scan_worst(const Model& model, const std::shared_ptr<const SkinLayer>& laye
   return true;
 }
 
-// Per prepared primitive, per vertex: 1 where skin `skin`'s joint `joint` has the vertex's largest
-// weight (the vertices whose deflation is the joint's score): extent 0 smooths only those.
+// Per prepared primitive, per vertex: 1 where the measures count the vertex for skin `skin`'s
+// joint `joint` (ArtefactSetup's dominant joint: the vertices whose deflation is the joint's
+// score): extent 0 smooths only those.
 std::vector<std::vector<uint8_t>> dominated_vertices(const Model& model, const SkinLayer& layer,
-                                                     int skin, int joint) {
+                                                     const ArtefactSetup& setup, int skin,
+                                                     int joint) {
   const SkinMeshes& meshes = layer.meshes();
   std::vector<std::vector<uint8_t>> out(meshes.primitives.size());
-  for (const SkinGroup& group : skin_groups(model, meshes)) {
-    if (group.skin != skin) continue;
-    for (uint32_t p : group.primitives) {
-      const SkinMesh& mesh = meshes.primitives[p];
-      out[p].assign(mesh.vertex_count, 0);
-      for (uint32_t v = 0; v < mesh.vertex_count && mesh.influences; ++v) {
-        const std::span<const float> w = mesh.vertex_weights(v);
-        const std::span<const uint16_t> j = mesh.vertex_joints(v);
-        size_t best = 0;
-        for (size_t i = 1; i < w.size(); ++i)
-          if (w[i] > w[best]) best = i;
-        out[p][v] = w[best] > 0.0f && j[best] == joint;
-      }
-    }
+  for (size_t d = 0; d < model.draws.size(); ++d) {
+    const DrawItem& item = model.draws[d];
+    if (item.skin != skin || size_t(item.mesh) >= meshes.first_of_mesh.size()) continue;
+    const size_t p = meshes.first_of_mesh[size_t(item.mesh)] + size_t(item.primitive);
+    const std::vector<int32_t>& dominant = setup.draws[d].dominant;
+    if (p >= out.size()) continue;
+    out[p].resize(dominant.size(), 0);
+    for (size_t v = 0; v < dominant.size(); ++v)
+      if (dominant[v] == joint) out[p][v] = 1;
   }
   return out;
 }
@@ -77,7 +75,8 @@ bool fix_joint(const Model& model, const SkinLayer& layer, const FixJointOptions
   FixJointResult r;
   const auto original = std::make_shared<SkinLayer>(layer);
   Worst before;
-  if (!scan_worst(model, original, options, before))
+  const ArtefactSetup setup = ArtefactSetup::build(model, layer);
+  if (!scan_worst(model, setup, original, options, before))
     return error = "the clip could not be scanned", false;
   r.skin = options.skin, r.joint = options.joint;
   if (r.joint < 0) {  // the worst joint
@@ -98,7 +97,8 @@ bool fix_joint(const Model& model, const SkinLayer& layer, const FixJointOptions
   Worst best_after = before;
   std::shared_ptr<SkinLayer> best;
   size_t done = 0;
-  const std::vector<std::vector<uint8_t>> own = dominated_vertices(model, layer, r.skin, r.joint);
+  const std::vector<std::vector<uint8_t>> own =
+      dominated_vertices(model, layer, setup, r.skin, r.joint);
   for (int extent = 0; extent <= options.extents; ++extent) {
     for (int iterations : options.iterations) {
       for (float factor : options.factors) {
@@ -110,7 +110,7 @@ bool fix_joint(const Model& model, const SkinLayer& layer, const FixJointOptions
         auto candidate = std::make_shared<SkinLayer>(layer);
         smooth_weights(*candidate, model, smooth);
         Worst after;
-        const bool scanned = scan_worst(model, candidate, options, after);
+        const bool scanned = scan_worst(model, setup, candidate, options, after);
         ++done;
         if (progress && !progress(user, float(done) / float(std::max<size_t>(total, 1))))
           return error = "cancelled", false;

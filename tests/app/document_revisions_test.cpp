@@ -38,7 +38,7 @@ void make_all(Document& doc) {
 }
 
 struct Present {
-  bool centers, health, bounds, bind_boxes, artefacts, compression, fix_joint;
+  bool centers, health, bounds, bind_boxes, artefacts, compression, fix_joint, artefact_setup;
 };
 
 // Held, fresh or not: a dropped product must be destroyed (its job cancelled), not only hidden.
@@ -46,7 +46,7 @@ Present present(const Document& doc) {
   return {doc.centers_work.held(),      doc.health_product.held(),
           doc.bounds_product.held(),    doc.bind_boxes_product.held(),
           doc.artefacts_product.held(), doc.compression_product.held(),
-          doc.fix_joint_product.held()};
+          doc.fix_joint_product.held(), doc.artefact_setup_product.held()};
 }
 
 TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
@@ -54,18 +54,19 @@ TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
   // document's masks): the centres from rest positions and weights; rig health and the bind
   // boxes from weights and inverse bind matrices; the framing bounds and the compression's
   // displacement also play the clips; the artefact measures skin with the centres too; "Fix this
-  // joint" smooths the weights and scans a clip with the inverse bind matrices.
+  // joint" smooths the weights and scans a clip with the inverse bind matrices; the artefact
+  // measures' constants read the model's geometry and file weights and the IBMs' bone segments.
   struct Row {
     rig::Input input;
     Present dropped;
   };
   const Row rows[] = {
-      {rig::Input::Model, {true, true, true, true, true, true, true}},
-      {rig::Input::SkinWeights, {true, true, true, true, true, true, true}},
-      {rig::Input::InverseBindMatrices, {false, true, true, true, true, true, true}},
-      {rig::Input::ClipSet, {false, false, true, false, false, true, true}},
-      {rig::Input::SkinningSettings, {false, false, false, false, false, false, false}},
-      {rig::Input::RotationCenters, {false, false, false, false, true, false, false}},
+      {rig::Input::Model, {true, true, true, true, true, true, true, true}},
+      {rig::Input::SkinWeights, {true, true, true, true, true, true, true, false}},
+      {rig::Input::InverseBindMatrices, {false, true, true, true, true, true, true, true}},
+      {rig::Input::ClipSet, {false, false, true, false, false, true, true, false}},
+      {rig::Input::SkinningSettings, {false, false, false, false, false, false, false, false}},
+      {rig::Input::RotationCenters, {false, false, false, false, true, false, false, false}},
   };
   static_assert(std::size(rows) == rig::kInputCount, "a row per input");
   Document doc = load("twist_arm.glb");
@@ -74,7 +75,8 @@ TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
     make_all(doc);
     const Present before = present(doc);
     ASSERT_TRUE(before.centers && before.health && before.bounds && before.bind_boxes &&
-                before.artefacts && before.compression && before.fix_joint);
+                before.artefacts && before.compression && before.fix_joint &&
+                before.artefact_setup);
     const ArtefactAnalysis* artefacts = doc.artefacts();
     doc.bump(row.input);
     const Present after = present(doc);
@@ -85,6 +87,7 @@ TEST(DocumentRevisions, EachInputDropsExactlyTheProductsThatReadIt) {
     EXPECT_EQ(after.artefacts, !row.dropped.artefacts);
     EXPECT_EQ(after.compression, !row.dropped.compression);
     EXPECT_EQ(after.fix_joint, !row.dropped.fix_joint);
+    EXPECT_EQ(after.artefact_setup, !row.dropped.artefact_setup);
     // What survives is the same object, fresh, not a remade one.
     EXPECT_EQ(doc.artefacts() != nullptr, after.artefacts);
     EXPECT_EQ(doc.compression() != nullptr, after.compression);

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
+#include "import/gltf_import.h"
 #include "xevents_harness.h"
 
 namespace {
@@ -125,6 +127,87 @@ TEST_F(ViewerXEventsEdits, FixThisJointIsOneUndoableEdit) {
   EXPECT_NE(p.text("edit_message").find("% lower"), std::string::npos);
   ctrl_tap(XK_z);
   until_edits("modified 0 undo 0 redo 1 recover_prompt 0 pending_open 0 pending_quit 0");
+}
+
+// The paint brush in the running viewer: with the Weights tab open and Paint on, a left drag
+// across the selected joint adds its weight under the pointer (the camera stays), the release
+// makes the stroke one undoable edit, and Ctrl+S saves it: the saved file has more vertices
+// weighted to the joint than the original, every vertex still summing to 1.
+TEST_F(ViewerXEventsEdits, APaintStrokeIsOneEditAndSaves) {
+  const std::string model = (dir_ / "mannequin.glb").string();
+  fs::copy_file(kMannequin, model);
+  const std::string cache = "XDG_CACHE_HOME=" + (dir_ / "cache").string();
+  ASSERT_EQ(new_session().start({model, "--weights", "LeftForeArm", "--animation-index", "0",
+                                 "--animation-time", "0.5"},
+                                {cache, "RIGVIEW_VIEWER_WEIGHTS_OPS=paint"}, kFrameMs),
+            "");
+  // The Weights tab: the strip's last button (the tour's layout: 8 px padding, 7 px glyphs).
+  ViewerProbe p = after_frames(1);
+  const std::vector<double> inspector = p.numbers("inspector");
+  ASSERT_EQ(inspector.size(), 4u);
+  // Where the tab strip puts "Weights" (the eighth tab) on a 400 px inspector: second row.
+  int x = int(inspector[0]) + 8, y = 8;
+  const char* tabs[] = {"Display", "Artefacts", "Compression", "Rig health",
+                        "Posing",  "Joint",     "Vertex",      "Weights"};
+  int cx = 0, cy = 0;
+  for (int i = 0; i < 8; ++i) {
+    const int w = 7 * int(std::strlen(tabs[i])) + 8;
+    if (i > 0) {
+      if (x + 8 + w <= int(inspector[0] + inspector[2]) - 8)
+        x += 8;
+      else
+        x = int(inspector[0]) + 8, y += 19 + 4;
+    }
+    cx = x + w / 2, cy = y + 9;
+    x += w;
+  }
+  session_->move(cx, cy);
+  after_frames(1);
+  session_->button(1, true);
+  after_frames(1);
+  session_->button(1, false);
+  p = after_frames(2);
+  ASSERT_EQ(p.text("tab"), "Weights") << "the tab click missed";
+  const std::vector<double> joint = p.numbers("selected_pixel");
+  ASSERT_EQ(joint.size(), 2u);
+  const double yaw = p.number("camera", "yaw");
+  // A stroke across the joint, 40 px, over several frames.
+  session_->move(int(joint[0]) - 20, int(joint[1]));
+  after_frames(1);
+  session_->button(1, true);
+  for (int k = -16; k <= 20; k += 6) {
+    session_->move(int(joint[0]) + k, int(joint[1]));
+    after_frames(1);
+  }
+  session_->button(1, false);
+  p = until_edits("modified 1 undo 1 redo 0 recover_prompt 0 pending_open 0 pending_quit 0");
+  EXPECT_DOUBLE_EQ(p.number("camera", "yaw"), yaw) << "the stroke turned the camera";
+  ctrl_tap(XK_s);
+  until_edits("modified 0 undo 1 redo 0 recover_prompt 0 pending_open 0 pending_quit 0");
+  rig::Model before, after;
+  std::string error;
+  ASSERT_TRUE(rig::import_gltf(kMannequin, before, error)) << error;
+  ASSERT_TRUE(rig::import_gltf(model, after, error)) << error;
+  int joint_index = -1;
+  for (size_t j = 0; j < before.skins[0].joints.size(); ++j)
+    if (before.nodes[size_t(before.skins[0].joints[j])].name == "LeftForeArm") joint_index = int(j);
+  ASSERT_GE(joint_index, 0);
+  auto weighted = [&](const rig::Model& m) {
+    int n = 0;
+    for (const rig::Primitive& prim : m.meshes[0].primitives)
+      for (size_t v = 0; v < prim.positions.size(); ++v) {
+        float sum = 0.0f, w = 0.0f;
+        for (uint32_t k = 0; k < prim.influences; ++k) {
+          sum += prim.weights[v * prim.influences + k];
+          if (prim.joints[v * prim.influences + k] == joint_index)
+            w += prim.weights[v * prim.influences + k];
+        }
+        EXPECT_NEAR(sum, 1.0f, 2e-3f) << v;
+        n += w > 0.5f;
+      }
+    return n;
+  };
+  EXPECT_GT(weighted(after), weighted(before));
 }
 
 }  // namespace
