@@ -77,6 +77,15 @@ rig::render::OrbitCamera view_orbit(const ViewerState& state, float width, float
   return rig::render::column_orbit(state.camera, view.width / view.height, views);
 }
 
+SingleView single_view(const ViewerState& state, float width, float height) {
+  SingleView out;
+  out.view = scene_view(state, width, height);
+  out.rect = {out.view.x, out.view.y, std::max(out.view.width, 1.0f),
+              std::max(out.view.height, 1.0f)};
+  out.camera = view_orbit(state, width, height).camera(out.rect.width / out.rect.height);
+  return out;
+}
+
 bool project_to_window(const glm::mat4& view_projection, glm::vec3 world, float viewport_x,
                        float viewport_y, float viewport_width, float viewport_height,
                        glm::vec2& out_pixel) {

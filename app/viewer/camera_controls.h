@@ -47,6 +47,17 @@ void zoom_camera(rig::render::OrbitCamera& camera, float wheel_steps);
 // use it, so a column is picked as it is drawn.
 rig::render::OrbitCamera view_orbit(const ViewerState& state, float width, float height);
 
+// The single view (compare columns aside) of a window `width` × `height`: its rectangle (at least
+// one pixel each way) and camera. The rotation rings, the bind-pose ghost, vertex picking and its
+// overlay, and the paint brush all draw and pick in it.
+struct SingleView {
+  Rect view;  // as scene_view gives it (empty when the window leaves no room)
+  rig::render::ScreenRect rect;
+  rig::render::Camera camera;
+  bool empty() const { return view.width <= 0.0f || view.height <= 0.0f; }
+};
+SingleView single_view(const ViewerState& state, float width, float height);
+
 // World point → window pixel (origin top left) inside the viewport rectangle (also top-left
 // based, window pixels). False when the point is behind the camera.
 bool project_to_window(const glm::mat4& view_projection, glm::vec3 world, float viewport_x,

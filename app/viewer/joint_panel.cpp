@@ -79,11 +79,11 @@ void draw_bind_ghost_overlay(const ViewerState& state) {
       state.crowd_count > 0 || state.bind_ghost.joints.empty())
     return;
   const ImGuiIO& io = ImGui::GetIO();
-  const Rect v = scene_view(state, io.DisplaySize.x, io.DisplaySize.y);
-  if (v.width <= 0.0f || v.height <= 0.0f) return;
-  const rig::render::ScreenRect rect{v.x, v.y, v.width, v.height};
-  const rig::render::Camera camera =
-      view_orbit(state, io.DisplaySize.x, io.DisplaySize.y).camera(v.width / v.height);
+  const SingleView single = single_view(state, io.DisplaySize.x, io.DisplaySize.y);
+  if (single.empty()) return;
+  const Rect& v = single.view;
+  const rig::render::ScreenRect& rect = single.rect;
+  const rig::render::Camera& camera = single.camera;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   draw->PushClipRect(ImVec2(v.x, v.y), ImVec2(v.right(), v.bottom()));
   const std::vector<BindPoseJoint>& joints = state.bind_ghost.joints;

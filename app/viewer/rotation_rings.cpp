@@ -17,18 +17,9 @@ constexpr ImU32 kRingColours[3] = {IM_COL32(230, 70, 70, 255), IM_COL32(90, 210,
                                    IM_COL32(80, 130, 255, 255)};
 
 // The single view the rings live in, and its camera.
-struct View {
-  rig::render::ScreenRect rect;
-  rig::render::Camera camera;
-};
-View single_view(const ViewerState& state) {
+SingleView ring_view(const ViewerState& state) {
   const ImGuiIO& io = ImGui::GetIO();
-  const Rect v = scene_view(state, io.DisplaySize.x, io.DisplaySize.y);
-  View out;
-  out.rect = {v.x, v.y, std::max(v.width, 1.0f), std::max(v.height, 1.0f)};
-  out.camera = view_orbit(state, io.DisplaySize.x, io.DisplaySize.y)
-                   .camera(out.rect.width / out.rect.height);
-  return out;
+  return single_view(state, io.DisplaySize.x, io.DisplaySize.y);
 }
 
 }  // namespace
@@ -46,7 +37,7 @@ bool RotationRings::handle_mouse(Posing& posing, ViewerState& state,
     axis_ = -1;
     return false;
   }
-  const View view = single_view(state);
+  const SingleView view = ring_view(state);
   const glm::vec2 mouse(io.MousePos.x, io.MousePos.y);
   if (axis_ >= 0) {
     if (!io.MouseDown[0]) {
@@ -73,7 +64,7 @@ bool RotationRings::handle_mouse(Posing& posing, ViewerState& state,
 void RotationRings::draw(const ViewerState& state, std::span<const glm::mat4> world) const {
   const int node = state.selected_node;
   if (!shown(state) || node < 0 || size_t(node) >= world.size()) return;
-  const View view = single_view(state);
+  const SingleView view = ring_view(state);
   const JointRings rings =
       joint_rings(world[size_t(node)], view.camera, view.rect, kRingRadiusPixels);
   ImDrawList* draw = ImGui::GetBackgroundDrawList();

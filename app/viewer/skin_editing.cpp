@@ -104,22 +104,13 @@ bool SkinEditing::end_stroke(Document& doc, const std::string& label) {
   return true;
 }
 
-bool SkinEditing::undo(Document& doc, std::string& error) {
-  const SkinEditStep* step = history_.next_undo();
-  if (!step || !doc.skin) return error = "nothing to undo", false;
+bool SkinEditing::step(Document& doc, bool redo, std::string& error) {
+  const SkinEditStep* step = redo ? history_.next_redo() : history_.next_undo();
+  if (!step || !doc.skin) return error = redo ? "nothing to redo" : "nothing to undo", false;
   bool ok = false;
-  doc.edit_skin(touches_weights(*step), touches_binds(*step),
-                [&](rig::SkinLayer& layer) { ok = history_.undo(layer, error); });
-  if (ok) write_journal_now(doc);
-  return ok;
-}
-
-bool SkinEditing::redo(Document& doc, std::string& error) {
-  const SkinEditStep* step = history_.next_redo();
-  if (!step || !doc.skin) return error = "nothing to redo", false;
-  bool ok = false;
-  doc.edit_skin(touches_weights(*step), touches_binds(*step),
-                [&](rig::SkinLayer& layer) { ok = history_.redo(layer, error); });
+  doc.edit_skin(touches_weights(*step), touches_binds(*step), [&](rig::SkinLayer& layer) {
+    ok = redo ? history_.redo(layer, error) : history_.undo(layer, error);
+  });
   if (ok) write_journal_now(doc);
   return ok;
 }

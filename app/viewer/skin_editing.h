@@ -35,8 +35,8 @@ class SkinEditing {
   void begin_stroke(const Document& doc);
   bool in_stroke() const { return stroke_open_; }
   bool end_stroke(Document& doc, const std::string& label);
-  bool undo(Document& doc, std::string& error);
-  bool redo(Document& doc, std::string& error);
+  bool undo(Document& doc, std::string& error) { return step(doc, false, error); }
+  bool redo(Document& doc, std::string& error) { return step(doc, true, error); }
 
   // Writes the document's file with the layer's edits to `path` (.glb or .gltf) atomically:
   // a failed save leaves the previous file as it was and says why in one line. Afterwards
@@ -55,6 +55,7 @@ class SkinEditing {
   const std::string& journal_file() const { return journal_; }
 
  private:
+  bool step(Document& doc, bool redo, std::string& error);
   void write_journal_now(const Document& doc);
 
   SkinHistory history_;

@@ -118,11 +118,11 @@ void draw_vertex_overlay(const ViewerState& state) {
       state.crowd_count > 0)
     return;
   const ImGuiIO& io = ImGui::GetIO();
-  const Rect view = scene_view(state, io.DisplaySize.x, io.DisplaySize.y);
-  if (view.width <= 0.0f || view.height <= 0.0f) return;
-  const rig::render::ScreenRect rect{view.x, view.y, view.width, view.height};
-  const rig::render::Camera camera =
-      view_orbit(state, io.DisplaySize.x, io.DisplaySize.y).camera(view.width / view.height);
+  const SingleView single = single_view(state, io.DisplaySize.x, io.DisplaySize.y);
+  if (single.empty()) return;
+  const Rect& view = single.view;
+  const rig::render::ScreenRect& rect = single.rect;
+  const rig::render::Camera& camera = single.camera;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   draw->PushClipRect(ImVec2(view.x, view.y), ImVec2(view.x + view.width, view.y + view.height));
   glm::vec2 lbs;

@@ -36,10 +36,7 @@ PickedVertex pick_vertex(const rig::Character& character, rig::SkinningMethod me
   if (best.draw < 0) return {};
   // The skinned primitive's number, as --inspect-vertex counts them.
   const rig::DrawItem& item = model.draws[size_t(best.draw)];
-  const std::vector<rig::SkinnedPrimitiveRef> skinned = rig::skinned_primitives(model);
-  for (size_t i = 0; i < skinned.size(); ++i)
-    if (skinned[i].mesh == item.mesh && skinned[i].primitive == item.primitive)
-      best.primitive = int(i);
+  best.primitive = rig::skinned_primitive_index(model, item.mesh, item.primitive);
   return best.primitive >= 0 ? best : PickedVertex{};
 }
 

@@ -35,10 +35,10 @@ bool Viewer::handle_paint(glm::vec2 mouse, bool pressed) {
     }
     return false;
   }
-  const Rect view = scene_view(state_, io.DisplaySize.x, io.DisplaySize.y);
-  const rig::render::ScreenRect rect{view.x, view.y, view.width, view.height};
-  const rig::render::Camera camera =
-      view_orbit(state_, io.DisplaySize.x, io.DisplaySize.y).camera(view.width / view.height);
+  const SingleView single = single_view(state_, io.DisplaySize.x, io.DisplaySize.y);
+  const Rect& view = single.view;
+  const rig::render::ScreenRect& rect = single.rect;
+  const rig::render::Camera& camera = single.camera;
   const PickedVertex hit = pick_vertex(*doc_.character, methods_shown(state_).front(), camera, rect,
                                        mouse, kVertexPickPixels, vertex_scratch_);
   if (brush_model_ != doc_.model.get()) {

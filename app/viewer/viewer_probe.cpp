@@ -112,11 +112,10 @@ bool Viewer::write_self_test_state(int frame) {
   // The selected joint's pixel in the single view, and the brush circle (radius 0: none).
   {
     glm::vec2 pixel(-1.0f);
-    const Rect v = scene_view(state_, width, height);
+    const SingleView single = single_view(state_, width, height);
     if (state_.selected_node >= 0 && size_t(state_.selected_node) < doc_.character->world().size())
       rig::render::world_to_screen(
-          view_orbit(state_, width, height).camera(v.width / std::max(v.height, 1.0f)),
-          {v.x, v.y, v.width, v.height},
+          single.camera, single.rect,
           glm::vec3(doc_.character->world()[size_t(state_.selected_node)][3]), pixel);
     std::fprintf(f, "selected_pixel %.1f %.1f\nbrush %.1f %.1f %.1f painting %d\n", double(pixel.x),
                  double(pixel.y), double(state_.weight_tools.brush_pixel.x),

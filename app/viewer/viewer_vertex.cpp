@@ -12,13 +12,11 @@ void Viewer::pick_vertex_at(glm::vec2 pointer) {
     return;
   }
   const ImGuiIO& io = ImGui::GetIO();
-  const Rect view = scene_view(state_, io.DisplaySize.x, io.DisplaySize.y);
-  if (view.width <= 0.0f || view.height <= 0.0f || !view.contains(pointer.x, pointer.y)) return;
-  const rig::render::ScreenRect rect{view.x, view.y, view.width, view.height};
-  const rig::render::Camera camera =
-      view_orbit(state_, io.DisplaySize.x, io.DisplaySize.y).camera(view.width / view.height);
-  const PickedVertex picked = pick_vertex(*doc_.character, methods_shown(state_).front(), camera,
-                                          rect, pointer, kVertexPickPixels, vertex_scratch_);
+  const SingleView view = single_view(state_, io.DisplaySize.x, io.DisplaySize.y);
+  if (view.empty() || !view.view.contains(pointer.x, pointer.y)) return;
+  const PickedVertex picked =
+      pick_vertex(*doc_.character, methods_shown(state_).front(), view.camera, view.rect, pointer,
+                  kVertexPickPixels, vertex_scratch_);
   if (picked.primitive < 0) return;  // a click beside the surface keeps the last pick
   state_.vertex.picked = picked;
   state_.vertex.inspect = true;

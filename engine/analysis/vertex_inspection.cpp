@@ -12,6 +12,17 @@ std::vector<SkinnedPrimitiveRef> skinned_primitives(const Model& model) {
   return out;
 }
 
+int skinned_primitive_index(const Model& model, int mesh, int primitive) {
+  int index = 0;
+  for (size_t m = 0; m < model.meshes.size(); ++m)
+    for (size_t p = 0; p < model.meshes[m].primitives.size(); ++p) {
+      if (!model.meshes[m].primitives[p].skinned()) continue;
+      if (int(m) == mesh && int(p) == primitive) return index;
+      ++index;
+    }
+  return -1;
+}
+
 int inspected_draw(const Model& model, int primitive, int vertex, std::string& error) {
   const std::vector<SkinnedPrimitiveRef> skinned = skinned_primitives(model);
   if (skinned.empty()) return error = "the model has no skinned primitive", -1;

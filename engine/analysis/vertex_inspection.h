@@ -32,6 +32,9 @@ struct SkinnedPrimitiveRef {
 };
 // The skinned primitives in document order (mesh, then primitive).
 std::vector<SkinnedPrimitiveRef> skinned_primitives(const Model& model);
+// The number skinned_primitives gives mesh `mesh`'s primitive `primitive`, -1 when it is not a
+// skinned primitive. No allocation (the paint brush picks every frame).
+int skinned_primitive_index(const Model& model, int mesh, int primitive);
 
 struct VertexInfluence {
   int joint = -1;  // skin joint index
