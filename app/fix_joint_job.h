@@ -4,42 +4,25 @@
 // cancels the search and joins the thread, so the model must outlive the job.
 #pragma once
 
-#include <atomic>
-#include <memory>
 #include <string>
-#include <thread>
 
 #include "analysis/fix_joint.h"
+#include "worker_job.h"
 
 namespace rigview {
 
-class FixJointJob {
+class FixJointJob : public WorkerJob {
  public:
-  FixJointJob() = default;
-  ~FixJointJob() { cancel(); }
-  FixJointJob(const FixJointJob&) = delete;
-  FixJointJob& operator=(const FixJointJob&) = delete;
+  ~FixJointJob() override { cancel(); }
 
   void start(const rig::Model& model, const rig::SkinLayer& layer, rig::FixJointOptions options);
-  void cancel();
-  bool running() const { return thread_.joinable() && !done_.load(); }
-  bool done() const { return done_.load(); }
-  float progress() const { return progress_.load(); }
-  // Once done(): whether the search finished (not cancelled, no error), its one-line error, the
-  // result and the fixed layer (a copy of the original when nothing improved).
-  bool succeeded() const { return done() && succeeded_; }
-  const std::string& error() const { return error_; }
+  // Once done(): the result and the fixed layer (a copy of the original when nothing improved).
   const rig::FixJointResult& result() const { return result_; }
   const rig::SkinLayer& fixed() const { return fixed_; }
   const rig::FixJointOptions& options() const { return options_; }
 
  private:
-  std::thread thread_;
-  std::atomic<bool> cancel_{false}, done_{false};
-  std::atomic<float> progress_{0.0f};
-  // Written by the worker before done_.
-  bool succeeded_ = false;
-  std::string error_;
+  // Written by the worker before done().
   rig::FixJointResult result_;
   rig::SkinLayer fixed_;
   rig::FixJointOptions options_;

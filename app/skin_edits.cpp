@@ -35,7 +35,7 @@ bool parse_count(std::string_view text, uint32_t low, uint32_t high, uint32_t& o
 using Parse = bool (*)(std::string_view args, WeightsOp& op, std::string& why);
 using Apply = bool (*)(const WeightsOp& op, const rig::Model& model,
                        const std::shared_ptr<rig::SkinLayer>& layer, rig::WeightEditResult& result,
-                       std::string& error);
+                       std::string& error, const WeightsOpProgress& progress);
 
 struct WeightsOpRow {
   std::string_view name;
@@ -92,31 +92,48 @@ bool parse_smooth(std::string_view args, WeightsOp& op, std::string& why) {
 }
 
 bool apply_normalize(const WeightsOp&, const rig::Model&, const std::shared_ptr<rig::SkinLayer>& l,
-                     rig::WeightEditResult& r, std::string&) {
+                     rig::WeightEditResult& r, std::string&, const WeightsOpProgress&) {
   r = rig::normalize_weights(*l);
   return true;
 }
 
 bool apply_clean(const WeightsOp& op, const rig::Model&, const std::shared_ptr<rig::SkinLayer>& l,
-                 rig::WeightEditResult& r, std::string&) {
+                 rig::WeightEditResult& r, std::string&, const WeightsOpProgress&) {
   r = rig::clean_weights(*l, op.value);
   return true;
 }
 
 bool apply_limit(const WeightsOp& op, const rig::Model& model,
-                 const std::shared_ptr<rig::SkinLayer>& l, rig::WeightEditResult& r, std::string&) {
+                 const std::shared_ptr<rig::SkinLayer>& l, rig::WeightEditResult& r, std::string&,
+                 const WeightsOpProgress& progress) {
   if (!op.refit) {
     r = rig::limit_influences(*l, op.count);
     return true;
   }
-  const rig::SkinPoseSamples poses = rig::sample_clip_poses(model, l);
-  r = rig::limit_influences_refit(*l, model, poses, op.count);
+  // Sampling the poses is the first third of the work, the refit the rest.
+  struct Span {
+    const WeightsOpProgress* to;
+    float from, width;
+    static bool report(void* user, float fraction) {
+      const Span* s = static_cast<const Span*>(user);
+      return !s->to->report || s->to->report(s->to->user, s->from + s->width * fraction);
+    }
+  };
+  Span sampling{&progress, 0.0f, 1.0f / 3.0f}, refitting{&progress, 1.0f / 3.0f, 2.0f / 3.0f};
+  bool stopped = false;
+  const rig::SkinPoseSamples poses =
+      rig::sample_clip_poses(model, l, rig::kRefitSampleRateHz, Span::report, &sampling, &stopped);
+  if (stopped) {
+    r.cancelled = true;
+    return true;
+  }
+  r = rig::limit_influences_refit(*l, model, poses, op.count, Span::report, &refitting);
   return true;
 }
 
 bool apply_smooth(const WeightsOp& op, const rig::Model& model,
                   const std::shared_ptr<rig::SkinLayer>& l, rig::WeightEditResult& r,
-                  std::string& error) {
+                  std::string& error, const WeightsOpProgress&) {
   rig::SmoothOptions options;
   options.factor = op.value;
   options.iterations = int(op.count);
@@ -136,8 +153,8 @@ bool apply_smooth(const WeightsOp& op, const rig::Model& model,
 }
 
 bool apply_mirror(const WeightsOp&, const rig::Model& model,
-                  const std::shared_ptr<rig::SkinLayer>& l, rig::WeightEditResult& r,
-                  std::string&) {
+                  const std::shared_ptr<rig::SkinLayer>& l, rig::WeightEditResult& r, std::string&,
+                  const WeightsOpProgress&) {
   r = rig::mirror_weights(*l, model);
   return true;
 }
@@ -182,10 +199,10 @@ bool parse_weights_op(std::string_view text, WeightsOp& out, std::string& error)
 
 bool apply_weights_op(const WeightsOp& op, const rig::Model& model,
                       const std::shared_ptr<rig::SkinLayer>& layer, rig::WeightEditResult& result,
-                      std::string& error) {
+                      std::string& error, const WeightsOpProgress& progress) {
   if (op.row < 0 || size_t(op.row) >= kWeightsOps.size() || !layer)
     return error = "not a weights operation", false;
-  return kWeightsOps[size_t(op.row)].apply(op, model, layer, result, error);
+  return kWeightsOps[size_t(op.row)].apply(op, model, layer, result, error, progress);
 }
 
 int edited_skin_layer(const Options& options, const rig::Model& model,

@@ -33,11 +33,18 @@ bool parse_weights_op(std::string_view text, WeightsOp& out, std::string& error)
 // The OP forms, for --help and the README ("normalize, clean=T, ...").
 std::string weights_op_forms();
 
+// Where a long op (limit=N:refit) reports its fraction done; `report` returning false stops it
+// (result.cancelled, the layer partly edited).
+struct WeightsOpProgress {
+  rig::EditProgress report = nullptr;
+  void* user = nullptr;
+};
+
 // Applies one parsed op to `layer` (the command line and the viewer's Weights tab run the same
 // rows). false + one-line error (a joint the model lacks).
 bool apply_weights_op(const WeightsOp& op, const rig::Model& model,
                       const std::shared_ptr<rig::SkinLayer>& layer, rig::WeightEditResult& result,
-                      std::string& error);
+                      std::string& error, const WeightsOpProgress& progress = {});
 
 // 0, or the exit status with a one-line `error` (2: a usage error such as an unknown joint).
 // Builds the model's skin layer (its influences as skinned, no centres of rotation) and applies

@@ -8,10 +8,6 @@ void SweepJob::start(const rig::Model& model, const rig::SkinLayer& layer,
                      const rig::ClipSet& clips, rig::PoseSettings base, int node,
                      std::vector<rig::SkinningMethod> methods, float degrees, int steps) {
   cancel();
-  cancel_ = false;
-  done_ = false;
-  progress_ = 0.0f;
-  succeeded_ = false;
   node_ = node;
   methods_ = std::move(methods);
   base_ = std::move(base);
@@ -20,7 +16,7 @@ void SweepJob::start(const rig::Model& model, const rig::SkinLayer& layer,
   auto own_layer = std::make_shared<rig::SkinLayer>(layer);
   auto own_clips = std::make_shared<rig::ClipSet>(clips);
   own_clips->restore_all();
-  thread_ = std::thread([this, &model, own_layer, own_clips, degrees, steps]() {
+  launch([this, &model, own_layer, own_clips, degrees, steps](std::string& error) {
     rig::Character character(model, own_layer, own_clips);
     rig::PoseBuilder builder(character);
     const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, *own_layer);
@@ -35,26 +31,11 @@ void SweepJob::start(const rig::Model& model, const rig::SkinLayer& layer,
     job_.steps = steps;
     samples_.assign(job_.sample_count(), {});
     job_.out = samples_;
-    if (!job_.validate(error_)) {
-      done_ = true;
-      return;
-    }
-    auto report = [](void* user, float fraction) {
-      auto* self = static_cast<SweepJob*>(user);
-      self->progress_ = fraction;
-      return !self->cancel_.load();
-    };
-    succeeded_ = job_.run(report, this);
-    if (!succeeded_ && error_.empty()) error_ = "cancelled";
+    const bool ran = job_.validate(error) && job_.run(report, report_user());
     // The setup, builder and character die with this scope: the job's pointers must not be read.
     job_.setup = nullptr, job_.builder = nullptr, job_.character = nullptr, job_.base = nullptr;
-    done_ = true;
+    return ran;
   });
-}
-
-void SweepJob::cancel() {
-  cancel_ = true;
-  if (thread_.joinable()) thread_.join();
 }
 
 }  // namespace rigview

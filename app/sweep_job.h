@@ -5,46 +5,32 @@
 // sweep and joins the thread; the model must outlive the job.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "analysis/range_of_motion.h"
 #include "anim/clip_set.h"
 #include "character/character.h"
+#include "worker_job.h"
 
 namespace rigview {
 
-class SweepJob {
+class SweepJob : public WorkerJob {
  public:
-  SweepJob() = default;
-  ~SweepJob() { cancel(); }
-  SweepJob(const SweepJob&) = delete;
-  SweepJob& operator=(const SweepJob&) = delete;
+  ~SweepJob() override { cancel(); }
 
   // `layer` with centres of rotation when a method needs them; `clips` the character's clip set
   // (copied, raw sources); `base` the pose to sweep on (its compressed playback is dropped).
   void start(const rig::Model& model, const rig::SkinLayer& layer, const rig::ClipSet& clips,
              rig::PoseSettings base, int node, std::vector<rig::SkinningMethod> methods,
              float degrees, int steps);
-  void cancel();
-  bool done() const { return done_.load(); }
-  float progress() const { return progress_.load(); }
-  bool succeeded() const { return done() && succeeded_; }
-  const std::string& error() const { return error_; }
   // Once done(): the job's layout (angles, index) and its samples.
   const rig::RangeOfMotionJob& job() const { return job_; }
   const std::vector<rig::RangeOfMotionSample>& samples() const { return samples_; }
   const std::vector<rig::SkinningMethod>& methods() const { return methods_; }
 
  private:
-  std::thread thread_;
-  std::atomic<bool> cancel_{false}, done_{false};
-  std::atomic<float> progress_{0.0f};
-  bool succeeded_ = false;  // written by the worker before done_
-  std::string error_;
   int node_ = -1;
   std::vector<rig::SkinningMethod> methods_;
   rig::PoseSettings base_;

@@ -20,6 +20,7 @@
 #include "rotation_centers_job.h"
 #include "viewer/posing.h"
 #include "viewer/rig_health.h"
+#include "weights_op_job.h"
 
 namespace rigview {
 
@@ -72,6 +73,8 @@ inline constexpr rig::InputMask kArtefactSetupInputs =
     rig::inputs({rig::Input::Model, rig::Input::InverseBindMatrices});
 // "Fix this joint" (Weights tab) scans a clip with the weights and inverse bind matrices.
 inline constexpr rig::InputMask kFixJointInputs = kBoundsInputs;
+// The Weights tab's Limit with refit samples every clip's poses with the weights and IBMs.
+inline constexpr rig::InputMask kWeightsOpInputs = kBoundsInputs;
 // Outside the document (viewer/viewer.cpp): the crowd. (The renderer needs no entry: it
 // uploads the skin layer's edits by the layer's own revision, Renderer::update.)
 inline constexpr rig::InputMask kCrowdInputs =
@@ -138,12 +141,14 @@ struct Document {
   rig::Derived<ArtefactAnalysis> artefacts_product{kArtefactsInputs};
   rig::Derived<CompressedClips> compression_product{kCompressionInputs};
   rig::Derived<FixJointJob> fix_joint_product{kFixJointInputs};
+  rig::Derived<WeightsOpJob> weights_op_product{kWeightsOpInputs};
 
   // Every derived product, the one place they are listed.
   template <typename F>
   void for_each_product(F&& f) {
     f(compression_product);  // first: it switches the character back to the file's clips
     f(fix_joint_product);
+    f(weights_op_product);
     f(artefacts_product);
     f(artefact_setup_product);
     f(bind_boxes_product);

@@ -91,6 +91,7 @@ class Viewer {
   void serve_edit_requests();
   void refresh_edit_status();
   void run_weights_op(const WeightsOp& op);
+  void finish_weights_op();
   void run_ibm_repair(bool recover);
   void start_fix_joint();
   void finish_fix_joint();

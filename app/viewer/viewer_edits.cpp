@@ -13,24 +13,55 @@ void set_text(std::string& to, const std::string& from) {
   if (to != from) to = from;
 }
 
+// The one line an op leaves in the Weights tab.
+std::string weights_op_message(const WeightsOp& op, const rig::WeightEditResult& result,
+                               bool changed) {
+  return op.text + ": " + std::to_string(result.vertices_changed) + " vertices changed" +
+         (op.text == "mirror" ? ", " + std::to_string(result.unmatched.size()) + " without a mirror"
+                              : std::string()) +
+         (changed ? "" : " (nothing to undo)");
+}
+
 }  // namespace
 
+// A refit samples every clip's poses: it runs in the background (progress, Cancel), the other
+// operations at once.
 void Viewer::run_weights_op(const WeightsOp& op) {
+  if (op.refit) {
+    doc_.weights_op_product.make(doc_.revisions).start(*doc_.model, *doc_.skin, op);
+    state_.edits.message.clear();
+    return;
+  }
   rig::WeightEditResult result;
   std::string error;
   bool ok = true;
   const bool changed = editing_.apply(doc_, op.text, true, false, [&](rig::SkinLayer&) {
     ok = apply_weights_op(op, *doc_.model, doc_.skin, result, error);
   });
-  if (!ok) {
-    state_.edits.message = error;
+  state_.edits.message = ok ? weights_op_message(op, result, changed) : error;
+}
+
+// The background operation's end: its edited weights become one undoable edit.
+void Viewer::finish_weights_op() {
+  WeightsOpJob* job = doc_.weights_op_product.get(doc_.revisions);
+  if (!job || !job->done()) return;
+  if (!job->succeeded()) {
+    state_.edits.message = job->op().text + ": " + job->error();
+    doc_.weights_op_product.reset();
     return;
   }
-  state_.edits.message =
-      op.text + ": " + std::to_string(result.vertices_changed) + " vertices changed" +
-      (op.text == "mirror" ? ", " + std::to_string(result.unmatched.size()) + " without a mirror"
-                           : std::string()) +
-      (changed ? "" : " (nothing to undo)");
+  // Copied out first: the edit moves the weights on, which drops (destroys) the job.
+  const WeightsOp op = job->op();
+  const rig::WeightEditResult result = job->result();
+  const SkinState edited = capture_skin_state(job->edited());
+  const bool changed = editing_.apply(doc_, op.text, true, false, [&](rig::SkinLayer& layer) {
+    std::string ignored;
+    for (size_t p = 0; p < edited.slots.size(); ++p)
+      layer.restore_influences(uint32_t(p), edited.slots[p], edited.joints[p], edited.weights[p],
+                               ignored);
+  });
+  state_.edits.message = weights_op_message(op, result, changed);
+  doc_.weights_op_product.reset();
 }
 
 void Viewer::run_ibm_repair(bool recover) {
@@ -136,6 +167,13 @@ void Viewer::serve_edit_requests() {
     r.weights_op = false;
     run_weights_op(r.op);
   }
+  if (r.cancel_weights_op) {
+    r.cancel_weights_op = false;
+    if (const WeightsOpJob* job = doc_.weights_op_product.get(doc_.revisions))
+      state_.edits.message = job->op().text + ": cancelled";
+    doc_.weights_op_product.reset();
+  }
+  finish_weights_op();
   if (r.repair_ibm || r.recover_ibm) {
     run_ibm_repair(r.recover_ibm);
     r.repair_ibm = r.recover_ibm = false;
@@ -197,6 +235,9 @@ void Viewer::refresh_edit_status() {
   const FixJointJob* fix = doc_.fix_joint_product.get(doc_.revisions);
   e.fix_running = fix && !fix->done();
   e.fix_progress = fix ? fix->progress() : 0.0f;
+  const WeightsOpJob* op = doc_.weights_op_product.get(doc_.revisions);
+  e.op_running = op && !op->done();
+  e.op_progress = op ? op->progress() : 0.0f;
   e.modified = editing_.modified() && doc_.simulated_bug < 0;
   static const std::string kNone;
   const SkinEditStep* undo = editing_.history().next_undo();

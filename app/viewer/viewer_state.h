@@ -70,6 +70,8 @@ struct ViewerRequests {
   // Fix this joint: start the search for the selected joint (or the worst) over the current
   // clip; cancel it.
   bool fix_joint = false, cancel_fix_joint = false;
+  // Cancel the weights operation running in the background (Limit with refit).
+  bool cancel_weights_op = false;
   // The Joint tab's Sweep of the selected joint; its cancel; a click on its curves (pose the
   // angle: SweepView::posed_axis / posed_angle); Play.
   bool sweep = false, cancel_sweep = false, pose_sweep = false, play_sweep = false;
@@ -119,6 +121,9 @@ struct EditStatus {
   // Fix this joint: its search runs (progress in [0, 1]).
   bool fix_running = false;
   float fix_progress = 0.0f;
+  // A weights operation (Limit with refit) runs in the background (progress in [0, 1]).
+  bool op_running = false;
+  float op_progress = 0.0f;
   // Where the open question's buttons were drawn (window pixels x, y, width, height): Recover or
   // Save, Discard, Cancel; all zero when no question is open (the X-event tests click them).
   float question_buttons[3][4] = {};

@@ -70,19 +70,28 @@ void draw_tools(ViewerState& state, const Document& doc) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("drop weights below the threshold, renormalize");
 
-  ImGui::SetNextItemWidth(120.0f);
-  ImGui::SliderInt("##limit", &t.limit, 1, int(rig::kMaxInfluences));
-  ImGui::SameLine();
-  ImGui::Checkbox("refit", &t.refit);
-  ImGui::SameLine();
-  if (ImGui::Button("Limit")) {
-    std::snprintf(text, sizeof text, "limit=%d%s", t.limit, t.refit ? ":refit" : "");
-    post_op(state, text);
+  if (state.edits.op_running) {
+    // Limit with refit, in the background.
+    ImGui::ProgressBar(state.edits.op_progress,
+                       ImVec2(ImGui::GetContentRegionAvail().x - 70.0f, 0.0f), "refitting...");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel##op")) state.requests.cancel_weights_op = true;
+  } else {
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SliderInt("##limit", &t.limit, 1, int(rig::kMaxInfluences));
+    ImGui::SameLine();
+    ImGui::Checkbox("refit", &t.refit);
+    ImGui::SameLine();
+    if (ImGui::Button("Limit")) {
+      std::snprintf(text, sizeof text, "limit=%d%s", t.limit, t.refit ? ":refit" : "");
+      post_op(state, text);
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "at most N influences per vertex; refit: the weights that best reproduce the "
+          "deformation over every clip's sampled poses (least squares, >= 0, sum 1), in the "
+          "background with a progress bar and Cancel");
   }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "at most N influences per vertex; refit: the weights that best reproduce the "
-        "deformation over every clip's sampled poses (least squares, >= 0, sum 1)");
 
   ImGui::SetNextItemWidth(120.0f);
   ImGui::SliderFloat("##smooth_factor", &t.smooth_factor, 0.0f, 1.0f, "factor %.2f");

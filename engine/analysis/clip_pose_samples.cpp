@@ -6,8 +6,10 @@
 namespace rig {
 
 SkinPoseSamples sample_clip_poses(const Model& model, std::shared_ptr<const SkinLayer> layer,
-                                  float rate_hz) {
+                                  float rate_hz, EditProgress progress, void* user, bool* stopped) {
   SkinPoseSamples out;
+  size_t total = 0;
+  for (const Clip& clip : model.clips) total += clip_sample_times(clip, rate_hz).size();
   out.matrices.resize(model.skins.size());
   Character character(model, std::move(layer));
   auto keep = [&](const PoseSelection& selection) {
@@ -18,8 +20,13 @@ SkinPoseSamples sample_clip_poses(const Model& model, std::shared_ptr<const Skin
     }
     ++out.pose_count;
   };
-  for (size_t c = 0; c < model.clips.size(); ++c)
+  for (size_t c = 0; c < model.clips.size(); ++c) {
     for (float t : clip_sample_times(model.clips[c], rate_hz)) keep(PoseSelection{int(c), t});
+    if (progress && !progress(user, float(double(out.pose_count) / double(total)))) {
+      if (stopped) *stopped = true;
+      return out;
+    }
+  }
   if (model.clips.empty()) keep(PoseSelection{});
   return out;
 }

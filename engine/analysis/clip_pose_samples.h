@@ -13,8 +13,12 @@ namespace rig {
 
 inline constexpr float kRefitSampleRateHz = 30.0f;
 
-// The skinning matrices use `layer`'s inverse bind matrices. Allocates.
+// The skinning matrices use `layer`'s inverse bind matrices. Allocates. `progress` (optional)
+// is told the fraction of poses sampled; when it returns false the sampling stops and `*stopped`
+// (when given) is set, the poses sampled so far kept.
 SkinPoseSamples sample_clip_poses(const Model& model, std::shared_ptr<const SkinLayer> layer,
-                                  float rate_hz = kRefitSampleRateHz);
+                                  float rate_hz = kRefitSampleRateHz,
+                                  EditProgress progress = nullptr, void* user = nullptr,
+                                  bool* stopped = nullptr);
 
 }  // namespace rig

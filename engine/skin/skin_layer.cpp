@@ -1,5 +1,6 @@
 #include "skin/skin_layer.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rig {
@@ -18,6 +19,20 @@ SkinLayer::SkinLayer(const Model& model, SkinMeshes meshes) : meshes_(std::move(
 }
 
 void SkinLayer::log(const SkinEditRange& range) {
+  // An edit on the last entry's primitive within kLogMergeGap vertices of its range (a brush dab,
+  // an operation walking the vertices in order) widens that entry instead of taking a new one. A
+  // consumer that synced between the two gets the union, a superset; and a dab of hundreds of
+  // vertices stays one small upload instead of overflowing the log into a whole refresh.
+  if (log_count_ > 0) {
+    LogEntry& last = log_[(log_count_ - 1) % kLogSize];
+    if (last.range.primitive == range.primitive && range.begin <= last.range.end + kLogMergeGap &&
+        last.range.begin <= range.end + kLogMergeGap) {
+      last.range.begin = std::min(last.range.begin, range.begin);
+      last.range.end = std::max(last.range.end, range.end);
+      last.revision = revision_;
+      return;
+    }
+  }
   LogEntry& slot = log_[log_count_ % kLogSize];
   // The entry about to be overwritten is lost: a consumer that has not seen it must refresh all.
   if (log_count_ >= kLogSize) log_floor_ = slot.revision;

@@ -79,7 +79,8 @@ class SkinLayer {
   bool set_rotation_centers(const SkinMeshes& computed);
 
   // Calls f(const SkinEditRange&) for every influence range edited after `since` (oldest
-  // first; ranges may overlap). Returns false when the log no longer reaches back to `since`:
+  // first; ranges may overlap, and cover at least the edited vertices: nearby edits of one
+  // primitive share a widened range). Returns false when the log no longer reaches back to `since`:
   // the caller then refreshes every primitive. No allocation.
   template <typename F>
   bool for_each_edit_since(uint64_t since, F&& f) const {
@@ -99,6 +100,7 @@ class SkinLayer {
   };
   // Edits remembered for consumers that lag behind; an older consumer refreshes everything.
   static constexpr size_t kLogSize = 64;
+  static constexpr uint32_t kLogMergeGap = 256;  // vertices (see log())
   void log(const SkinEditRange& range);
 
   SkinMeshes meshes_;

@@ -58,7 +58,14 @@ struct VertexRef {
 struct WeightEditResult {
   size_t vertices_changed = 0;
   std::vector<VertexRef> unmatched;  // mirror: the vertices that found no mirror (unchanged)
+  // The operation's progress callback asked it to stop: the layer holds the vertices committed
+  // until then (run a long operation on a copy, and drop the copy when this is set).
+  bool cancelled = false;
 };
+
+// A long operation's progress, `fraction` in [0, 1], from the thread running it; return false to
+// stop it (WeightEditResult::cancelled). Called at most a few hundred times per operation.
+using EditProgress = bool (*)(void* user, float fraction);
 
 // The prepared primitives drawn with skin `skin` (the first skin a draw item gives their mesh):
 // they share one bind space, so positions and joint indices of all of them can be compared.

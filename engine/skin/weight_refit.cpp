@@ -168,8 +168,12 @@ void vertex_gram(const PairSums& pairs, const InfluenceList& list, const glm::ve
 }  // namespace
 
 WeightEditResult limit_influences_refit(SkinLayer& layer, const Model& model,
-                                        const SkinPoseSamples& poses, uint32_t n) {
+                                        const SkinPoseSamples& poses, uint32_t n,
+                                        EditProgress progress, void* user) {
   WeightEditResult result;
+  // The work counted as poses summed into each group's pair sums, then vertices solved: both
+  // known before the first step, so the fraction rises evenly.
+  size_t total = 0, done = 0;
   const SkinMeshes& meshes = layer.meshes();
   // Meshes grouped by the skins that draw them: one set of pair sums per group.
   std::map<std::vector<int>, std::vector<int>> by_skins;
@@ -182,6 +186,22 @@ WeightEditResult limit_influences_refit(SkinLayer& layer, const Model& model,
   auto primitives_of = [&](int mesh) {
     const uint32_t first = meshes.first_of_mesh[size_t(mesh)];
     return std::pair(first, first + uint32_t(model.meshes[size_t(mesh)].primitives.size()));
+  };
+  for (const auto& [skins, group_meshes] : by_skins) {
+    total += skins.size() * poses.pose_count;
+    for (int mesh : group_meshes) {
+      const auto [first, last] = primitives_of(mesh);
+      for (uint32_t p = first; p < last; ++p)
+        if (meshes.primitives[p].skinned()) total += meshes.primitives[p].vertex_count;
+    }
+  }
+  // Called once per pose and once per primitive: false when asked to stop.
+  auto step = [&](size_t work) {
+    done += work;
+    if (!progress || progress(user, total ? float(double(done) / double(total)) : 1.0f))
+      return true;
+    result.cancelled = true;
+    return false;
   };
   for (const auto& [skins, group_meshes] : by_skins) {
     size_t joints = std::numeric_limits<size_t>::max();
@@ -228,8 +248,11 @@ WeightEditResult limit_influences_refit(SkinLayer& layer, const Model& model,
                 a[size_t(r * 4 + c)] += double(mk[r][0]) * ml[c][0] + double(mk[r][1]) * ml[c][1] +
                                         double(mk[r][2]) * ml[c][2];
           }
+          if (!step(1)) return result;
         }
       }
+    } else if (!step(skins.size() * poses.pose_count)) {
+      return result;
     }
     std::array<double, kK * kK> gram{};
     std::array<float, kK> out{};
@@ -255,6 +278,7 @@ WeightEditResult limit_influences_refit(SkinLayer& layer, const Model& model,
           }
           if (commit_influences(layer, p, v, list)) ++result.vertices_changed;
         }
+        if (!step(meshes.primitives[p].vertex_count)) return result;
       }
     }
   }

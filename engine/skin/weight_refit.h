@@ -48,7 +48,9 @@ void refit_vertex_weights(std::span<const double> gram, std::span<const float> o
 // Every skinned vertex with more than n influences, refitted over the poses of the skins that
 // draw its mesh (all of them, when several do); a mesh no skin draws, or a vertex naming a joint
 // its skin lacks, gets the plain truncation (weight_ops.h limit_influences).
+// `progress` (optional) is told the fraction done and may stop the refit (result.cancelled).
 WeightEditResult limit_influences_refit(SkinLayer& layer, const Model& model,
-                                        const SkinPoseSamples& poses, uint32_t n);
+                                        const SkinPoseSamples& poses, uint32_t n,
+                                        EditProgress progress = nullptr, void* user = nullptr);
 
 }  // namespace rig

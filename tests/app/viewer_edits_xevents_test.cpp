@@ -11,6 +11,7 @@
 #include <string>
 
 #include "import/gltf_import.h"
+#include "test_support.h"
 #include "xevents_harness.h"
 
 namespace {
@@ -127,6 +128,46 @@ TEST_F(ViewerXEventsEdits, FixThisJointIsOneUndoableEdit) {
   EXPECT_NE(p.text("edit_message").find("% lower"), std::string::npos);
   ctrl_tap(XK_z);
   until_edits("modified 0 undo 0 redo 1 recover_prompt 0 pending_open 0 pending_quit 0");
+}
+
+// Limit with refit in the running viewer samples every clip's poses in the background while
+// frames go on (progress, Cancel), then lands as one undoable edit whose count of changed
+// vertices is the command line's for the same op; the saved file's weights have at most one
+// influences per vertex.
+TEST_F(ViewerXEventsEdits, LimitWithRefitRunsInTheBackgroundAndIsOneUndoableEdit) {
+  const std::string model = (dir_ / "mannequin.glb").string();
+  fs::copy_file(kMannequin, model);
+  const rig::test::RunResult cli =
+      rig::test::run_rigview("--export-obj " + rig::test::quote((dir_ / "limited.obj").string()) +
+                             " --weights-op limit=1:refit " + rig::test::quote(model));
+  ASSERT_EQ(cli.status, 0) << cli.err;
+  const std::string prefix = "rigview: --weights-op limit=1:refit: ";
+  ASSERT_EQ(cli.err.rfind(prefix, 0), 0u) << cli.err;
+  const std::string line = cli.err.substr(prefix.size(), cli.err.find('\n') - prefix.size());
+  const std::string cache = "XDG_CACHE_HOME=" + (dir_ / "cache").string();
+  ASSERT_EQ(
+      new_session().start({model}, {cache, "RIGVIEW_VIEWER_WEIGHTS_OPS=limit=1:refit"}, kFrameMs),
+      "");
+  ViewerProbe p = after_frames(1);
+  for (int i = 0; i < 400 && p.text("edits").rfind("modified 1 undo 1", 0) != 0; ++i)
+    p = after_frames(1);
+  ASSERT_EQ(p.text("edits").rfind("modified 1 undo 1", 0), 0u) << session_->viewer_log();
+  EXPECT_EQ(p.text("edit_message"), "limit=1:refit: " + line);
+  ctrl_tap(XK_s);
+  until_edits("modified 0 undo 1 redo 0 recover_prompt 0 pending_open 0 pending_quit 0");
+  rig::Model saved;
+  std::string error;
+  ASSERT_TRUE(rig::import_gltf(model, saved, error)) << error;
+  size_t vertices = 0;
+  for (const rig::Mesh& mesh : saved.meshes)
+    for (const rig::Primitive& prim : mesh.primitives)
+      for (size_t v = 0; prim.influences > 0 && v < prim.positions.size(); ++v, ++vertices) {
+        int nonzero = 0;
+        for (uint32_t k = 0; k < prim.influences; ++k)
+          nonzero += prim.weights[v * prim.influences + k] > 0.0f;
+        EXPECT_LE(nonzero, 1) << "vertex " << v;
+      }
+  EXPECT_GT(vertices, 0u);
 }
 
 // The paint brush in the running viewer: with the Weights tab open and Paint on, a left drag

@@ -2,8 +2,8 @@
 // (app/viewer/viewer_paint.cpp), goal ≤ 8 ms of CPU time: the vertex under the pointer picked on
 // the CPU-posed surface, the dab (Add, radius 5 % of the skin's bind diagonal, smooth falloff) on
 // the forearm, and the deflation field refreshed (the measures' setup rebuilt from the new weights,
-// the frame analysed for LBS). The GPU upload of the edited range is the renderer's (measured in
-// rig_render_bench); the layer's edit log that feeds it is part of the dab.
+// the frame analysed for LBS). The GPU upload of the edited range, with a frame drawn, is measured by
+// rig_brush_frame_bench (tests/render/tools); the layer's edit log that feeds it is part of the dab.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>

@@ -184,14 +184,32 @@ TEST(SkinLayer, RefusedEditsChangeNothing) {
   EXPECT_EQ(layer.meshes().primitives[0].weights, before.primitives[0].weights);
 }
 
+// two_primitive_model with its skinned primitive widened to `n` vertices (copies of the first).
+Model wide_model(uint32_t n) {
+  Model m = two_primitive_model();
+  Primitive& p = m.meshes[0].primitives[0];
+  p.positions.assign(n, p.positions[0]);
+  p.normals.assign(n, p.normals[0]);
+  const std::vector<uint16_t> joints(p.joints.begin(), p.joints.begin() + 4);
+  const std::vector<float> weights(p.weights.begin(), p.weights.begin() + 4);
+  p.joints.clear(), p.weights.clear();
+  for (uint32_t v = 0; v < n; ++v) {
+    p.joints.insert(p.joints.end(), joints.begin(), joints.end());
+    p.weights.insert(p.weights.end(), weights.begin(), weights.end());
+  }
+  return m;
+}
+
 TEST(SkinLayer, ALogThatNoLongerReachesBackAsksForEverything) {
-  const Model m = two_primitive_model();
+  const Model m = wide_model(2000);
   SkinLayer layer(m);
   const uint64_t start = layer.revision();
   std::string error;
   const uint16_t joints[] = {0};
   const float weights[] = {1.0f};
-  for (int i = 0; i < 64; ++i) ASSERT_TRUE(layer.set_influences(0, i % 3, joints, weights, error));
+  // Vertices 0 and 1000 in turn: too far apart to share a range, one entry each.
+  for (int i = 0; i < 64; ++i)
+    ASSERT_TRUE(layer.set_influences(0, (i % 2) * 1000, joints, weights, error));
   bool answered = false;
   EXPECT_EQ(edits_since(layer, start, answered).size(), 64u);
   EXPECT_TRUE(answered);  // 64 entries: still all kept
@@ -202,6 +220,37 @@ TEST(SkinLayer, ALogThatNoLongerReachesBackAsksForEverything) {
   EXPECT_EQ(edits_since(layer, after_first, answered).size(), 64u);
   EXPECT_TRUE(answered);
   EXPECT_FALSE(layer.for_each_edit_since(0, [](const SkinEditRange&) {}));  // never synced
+}
+
+// Edits within 256 vertices of the last one's range widen it (a brush dab's hundreds of vertices
+// stay a few ranges): a consumer that synced in between gets the union, one that synced after the
+// widened entry's last edit does not get it.
+TEST(SkinLayer, NearbyEditsShareOneWidenedRange) {
+  const Model m = wide_model(2000);
+  SkinLayer layer(m);
+  const uint64_t start = layer.revision();
+  std::string error;
+  const uint16_t joints[] = {0};
+  const float weights[] = {1.0f};
+  for (uint32_t v : {10u, 12u, 200u, 600u, 11u})
+    ASSERT_TRUE(layer.set_influences(0, v, joints, weights, error));
+  bool answered = false;
+  const std::vector<SkinEditRange> all = edits_since(layer, start, answered);
+  EXPECT_TRUE(answered);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].begin, 10u);  // 10, 12 and 200 (within 256 of [10, 13))
+  EXPECT_EQ(all[0].end, 201u);
+  EXPECT_EQ(all[1].begin, 600u);  // 387 past 201: an entry of its own
+  EXPECT_EQ(all[1].end, 601u);
+  EXPECT_EQ(all[2].begin, 11u);  // [600, 601) is 589 past 12: no widening to [11, 601)
+  EXPECT_EQ(all[2].end, 12u);
+  // Synced after the edit of vertex 10: the union [10, 201) still comes (12 and 200 came after).
+  EXPECT_EQ(edits_since(layer, start + 1, answered).size(), 3u);
+  // Synced after the edit of vertex 200: only 600 and 11.
+  const std::vector<SkinEditRange> late = edits_since(layer, start + 3, answered);
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[0].begin, 600u);
+  EXPECT_EQ(late[1].begin, 11u);
 }
 
 // The character skins with the layer: an inverse bind edit moves its skinning matrices at the

@@ -110,6 +110,65 @@ TEST(WeightRefit, DuplicatedJointIsRefittedExactly) {
   EXPECT_NEAR(v0[1].second, 0.5f, 1e-5f);
 }
 
+// The progress a refit reports: one step per sampled pose summed, then one per primitive solved,
+// counted in poses + vertices (31 + 4 here), so the first report is 1/35 and the last 1. A stop
+// at the first report leaves every vertex as it was.
+TEST(WeightRefit, ProgressCountsPosesThenVerticesAndAStopEditsNothing) {
+  const std::vector<glm::vec3> positions = {
+      {0.5f, 0.2f, 0.1f}, {1.2f, -0.1f, 0.3f}, {1.6f, 0.3f, -0.2f}, {0.9f, 0.0f, 0.4f}};
+  const std::vector<test::TestInfluences> influences = {{{0, 0.5f}, {1, 0.3f}, {2, 0.2f}},
+                                                        {{0, 0.2f}, {1, 0.35f}, {2, 0.45f}},
+                                                        {{1, 0.4f}, {2, 0.3f}, {3, 0.3f}},
+                                                        {{0, 0.34f}, {1, 0.33f}, {2, 0.33f}}};
+  const Model model = duplicated_joint_model(influences, positions);
+  auto original = std::make_shared<SkinLayer>(model);
+  struct Log {
+    std::vector<float> fractions;
+    size_t stop_at = size_t(-1);
+    static bool report(void* user, float f) {
+      auto* log = static_cast<Log*>(user);
+      log->fractions.push_back(f);
+      return log->fractions.size() < log->stop_at;
+    }
+  };
+  Log sampling;
+  bool stopped = false;
+  const SkinPoseSamples poses =
+      sample_clip_poses(model, original, kRefitSampleRateHz, Log::report, &sampling, &stopped);
+  EXPECT_FALSE(stopped);
+  EXPECT_EQ(sampling.fractions, std::vector<float>{1.0f});  // one clip: one report, at its end
+
+  SkinLayer plain(*original), reported(*original), stopped_layer(*original);
+  limit_influences_refit(plain, model, poses, 2);
+  Log log;
+  const WeightEditResult r = limit_influences_refit(reported, model, poses, 2, Log::report, &log);
+  EXPECT_FALSE(r.cancelled);
+  ASSERT_EQ(log.fractions.size(), 32u);  // 31 poses, 1 primitive
+  EXPECT_FLOAT_EQ(log.fractions.front(), 1.0f / 35.0f);
+  EXPECT_FLOAT_EQ(log.fractions[30], 31.0f / 35.0f);
+  EXPECT_EQ(log.fractions.back(), 1.0f);
+  for (uint32_t v = 0; v < positions.size(); ++v)
+    EXPECT_EQ(test::layer_influences(reported.meshes().primitives[0], v),
+              test::layer_influences(plain.meshes().primitives[0], v));
+
+  Log stop;
+  stop.stop_at = 1;
+  const WeightEditResult s =
+      limit_influences_refit(stopped_layer, model, poses, 2, Log::report, &stop);
+  EXPECT_TRUE(s.cancelled);
+  EXPECT_EQ(s.vertices_changed, 0u);
+  EXPECT_EQ(stop.fractions.size(), 1u);
+  for (uint32_t v = 0; v < positions.size(); ++v)
+    EXPECT_EQ(test::layer_influences(stopped_layer.meshes().primitives[0], v),
+              test::layer_influences(original->meshes().primitives[0], v));
+
+  Log stop_sampling;
+  stop_sampling.stop_at = 1;
+  stopped = false;
+  sample_clip_poses(model, original, kRefitSampleRateHz, Log::report, &stop_sampling, &stopped);
+  EXPECT_TRUE(stopped);
+}
+
 TEST(WeightRefit, FitMatchesABruteForceSearchOverThePoses) {
   // Three distinct joints, keep two: no exact answer; the best one is found here by trying
   // every pair of joints with weights on a 1/1000 grid, skinned pose by pose.
