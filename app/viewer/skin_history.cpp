@@ -50,6 +50,13 @@ SkinEditStep diff_skin_states(std::string label, const SkinState& before, const 
   return step;
 }
 
+void restore_skin_influences(const SkinState& state, rig::SkinLayer& layer) {
+  std::string ignored;  // the same layout as the layer it was captured from: nothing refused
+  for (size_t p = 0; p < state.slots.size(); ++p)
+    layer.restore_influences(uint32_t(p), state.slots[p], state.joints[p], state.weights[p],
+                             ignored);
+}
+
 bool apply_skin_step(const SkinEditStep& step, bool after, rig::SkinLayer& layer,
                      std::string& error) {
   for (const PrimitiveChange& c : step.primitives) {

@@ -25,6 +25,9 @@ struct SkinState {
 
 // A copy of `layer`'s state (allocates: once per edit, not per frame).
 SkinState capture_skin_state(const rig::SkinLayer& layer);
+// Puts `state`'s influences (not its inverse bind matrices) into `layer`, which must have the
+// same prepared primitives: a background job's edited copy taken back as an edit.
+void restore_skin_influences(const SkinState& state, rig::SkinLayer& layer);
 
 // One primitive's or one skin's state on either side of a step.
 struct PrimitiveChange {

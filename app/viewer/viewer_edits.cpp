@@ -55,10 +55,7 @@ void Viewer::finish_weights_op() {
   const rig::WeightEditResult result = job->result();
   const SkinState edited = capture_skin_state(job->edited());
   const bool changed = editing_.apply(doc_, op.text, true, false, [&](rig::SkinLayer& layer) {
-    std::string ignored;
-    for (size_t p = 0; p < edited.slots.size(); ++p)
-      layer.restore_influences(uint32_t(p), edited.slots[p], edited.joints[p], edited.weights[p],
-                               ignored);
+    restore_skin_influences(edited, layer);
   });
   state_.edits.message = weights_op_message(op, result, changed);
   doc_.weights_op_product.reset();
@@ -123,12 +120,8 @@ void Viewer::finish_fix_joint() {
       doc_.node_labels[size_t(doc_.model->skins[size_t(r.skin)].joints[size_t(r.joint)])];
   char line[256];
   if (r.improved) {
-    editing_.apply(doc_, "Fix " + name, true, false, [&](rig::SkinLayer& layer) {
-      std::string ignored;
-      for (size_t p = 0; p < fixed.slots.size(); ++p)
-        layer.restore_influences(uint32_t(p), fixed.slots[p], fixed.joints[p], fixed.weights[p],
-                                 ignored);
-    });
+    editing_.apply(doc_, "Fix " + name, true, false,
+                   [&](rig::SkinLayer& layer) { restore_skin_influences(fixed, layer); });
     std::snprintf(line, sizeof line,
                   "Fix %s: worst score %.4g -> %.4g (%.1f%% lower), smoothing %.2f x %d %s; "
                   "largest rise of another joint %.1f%%",

@@ -27,6 +27,13 @@ void post_op(ViewerState& state, const char* text, std::vector<std::string> join
   state.requests.weights_op = true;
 }
 
+// A running background job's row: its progress bar and a Cancel button; true when clicked.
+bool progress_row(float progress, const char* overlay, const char* cancel_label) {
+  ImGui::ProgressBar(progress, ImVec2(ImGui::GetContentRegionAvail().x - 70.0f, 0.0f), overlay);
+  ImGui::SameLine();
+  return ImGui::Button(cancel_label);
+}
+
 void draw_history(ViewerState& state) {
   const EditStatus& e = state.edits;
   ImGui::BeginDisabled(e.undo_label.empty());
@@ -72,10 +79,8 @@ void draw_tools(ViewerState& state, const Document& doc) {
 
   if (state.edits.op_running) {
     // Limit with refit, in the background.
-    ImGui::ProgressBar(state.edits.op_progress,
-                       ImVec2(ImGui::GetContentRegionAvail().x - 70.0f, 0.0f), "refitting...");
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel##op")) state.requests.cancel_weights_op = true;
+    if (progress_row(state.edits.op_progress, "refitting...", "Cancel##op"))
+      state.requests.cancel_weights_op = true;
   } else {
     ImGui::SetNextItemWidth(120.0f);
     ImGui::SliderInt("##limit", &t.limit, 1, int(rig::kMaxInfluences));
@@ -155,10 +160,8 @@ void draw_tools(ViewerState& state, const Document& doc) {
                                               40, 1.5f);
   ImGui::Separator();
   if (state.edits.fix_running) {
-    ImGui::ProgressBar(state.edits.fix_progress,
-                       ImVec2(ImGui::GetContentRegionAvail().x - 70.0f, 0.0f), "fixing...");
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel##fix")) state.requests.cancel_fix_joint = true;
+    if (progress_row(state.edits.fix_progress, "fixing...", "Cancel##fix"))
+      state.requests.cancel_fix_joint = true;
   } else {
     ImGui::BeginDisabled(doc.playback.clip() < 0);
     if (ImGui::Button(joint ? "Fix this joint" : "Fix the worst joint"))

@@ -68,15 +68,21 @@ double max_distance(const std::vector<glm::dvec3>& a, const std::vector<glm::dve
   return d;
 }
 
+// Four vertices that each lean on B and B2 (one joint twice over); the truncation to two drops
+// B2 or a third joint.
+std::vector<glm::vec3> twin_positions() {
+  return {{0.5f, 0.2f, 0.1f}, {1.2f, -0.1f, 0.3f}, {1.6f, 0.3f, -0.2f}, {0.9f, 0.0f, 0.4f}};
+}
+std::vector<test::TestInfluences> twin_influences() {
+  return {{{0, 0.5f}, {1, 0.3f}, {2, 0.2f}},
+          {{0, 0.2f}, {1, 0.35f}, {2, 0.45f}},
+          {{1, 0.4f}, {2, 0.3f}, {3, 0.3f}},
+          {{0, 0.34f}, {1, 0.33f}, {2, 0.33f}}};
+}
+
 TEST(WeightRefit, DuplicatedJointIsRefittedExactly) {
-  const std::vector<glm::vec3> positions = {
-      {0.5f, 0.2f, 0.1f}, {1.2f, -0.1f, 0.3f}, {1.6f, 0.3f, -0.2f}, {0.9f, 0.0f, 0.4f}};
-  // Every vertex leans on B and B2 (one joint twice over); the truncation drops B2 or a third.
-  const std::vector<test::TestInfluences> influences = {{{0, 0.5f}, {1, 0.3f}, {2, 0.2f}},
-                                                        {{0, 0.2f}, {1, 0.35f}, {2, 0.45f}},
-                                                        {{1, 0.4f}, {2, 0.3f}, {3, 0.3f}},
-                                                        {{0, 0.34f}, {1, 0.33f}, {2, 0.33f}}};
-  const Model model = duplicated_joint_model(influences, positions);
+  const std::vector<glm::vec3> positions = twin_positions();
+  const Model model = duplicated_joint_model(twin_influences(), positions);
   auto original = std::make_shared<SkinLayer>(model);
   const SkinPoseSamples poses = sample_clip_poses(model, original);
   ASSERT_EQ(poses.pose_count, 31u);  // 0, 1/30, ..., 1 s
@@ -114,13 +120,8 @@ TEST(WeightRefit, DuplicatedJointIsRefittedExactly) {
 // counted in poses + vertices (31 + 4 here), so the first report is 1/35 and the last 1. A stop
 // at the first report leaves every vertex as it was.
 TEST(WeightRefit, ProgressCountsPosesThenVerticesAndAStopEditsNothing) {
-  const std::vector<glm::vec3> positions = {
-      {0.5f, 0.2f, 0.1f}, {1.2f, -0.1f, 0.3f}, {1.6f, 0.3f, -0.2f}, {0.9f, 0.0f, 0.4f}};
-  const std::vector<test::TestInfluences> influences = {{{0, 0.5f}, {1, 0.3f}, {2, 0.2f}},
-                                                        {{0, 0.2f}, {1, 0.35f}, {2, 0.45f}},
-                                                        {{1, 0.4f}, {2, 0.3f}, {3, 0.3f}},
-                                                        {{0, 0.34f}, {1, 0.33f}, {2, 0.33f}}};
-  const Model model = duplicated_joint_model(influences, positions);
+  const std::vector<glm::vec3> positions = twin_positions();
+  const Model model = duplicated_joint_model(twin_influences(), positions);
   auto original = std::make_shared<SkinLayer>(model);
   struct Log {
     std::vector<float> fractions;
