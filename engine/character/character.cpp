@@ -278,6 +278,9 @@ void Character::skin_draw_item(const DrawItem& item, SkinningMethod method,
     // Per the spec the skinned mesh node's own transform is ignored: joints alone place it.
     method_info(method).skin(mesh, palette(item.skin, method), out_positions, out_normals,
                              out_positions, out_normals);
+    if (method == SkinningMethod::Linear && mesh.raw_weight_sums.size() == out_positions.size())
+      for (size_t v = 0; v < out_positions.size(); ++v)
+        if (mesh.raw_weight_sums[v] > 0.0f) out_positions[v] *= mesh.raw_weight_sums[v];
     return;
   }
   const glm::mat4& w = world_[size_t(item.node)];
