@@ -218,6 +218,7 @@ int pose_from_options(const Options& options, const rig::Model& model, PosedChar
   out.character = std::make_unique<rig::Character>(model, std::move(meshes), clips);
   rig::Character& character = *out.character;
   character.set_dqs_amounts(dqs_amounts);
+  character.set_pitfalls(options.pitfalls);
   out.builder = std::make_unique<rig::PoseBuilder>(character);
   if (options.compressed) {
     // The clips the pose samples: the base, the crossfade target and the layers'.

@@ -10,7 +10,9 @@
 #include <span>
 #include <string_view>
 
+#include "model/model.h"
 #include "skin/dual_quat.h"
+#include "skin/skin_mesh.h"
 
 namespace rig {
 
@@ -67,5 +69,20 @@ glm::vec3 linear_blend_point(std::span<const glm::mat4> matrices, std::span<cons
 // Keeps the `keep` largest weights of `weights` (ties: the lower index wins), zeroes the others
 // and renormalizes the kept ones to sum 1 (all zero stays all zero). In place.
 void keep_largest_weights(std::span<float> weights, size_t keep);
+
+// The lerp-quaternions pitfall on a sampled pose: every LINEAR rotation channel of `clip`
+// whose key segment holds `time` (strictly inside the keys) writes lerp_quat_unnormalized of
+// its two keys into local[node].rotation; the local → world job then turns that q into a
+// matrix with the unit formula, as unit_formula_matrix does. Other channels are left alone.
+// No allocation.
+void lerp_rotation_keys(const Clip& clip, float time, std::span<Transform> local);
+
+// DQS of a whole primitive from its dual-quaternion palette (skin_kernels.h) exactly as
+// skin_dual_quat_reference does, but blended with blend_dual_quats(…, align = false): the
+// no-hemisphere pitfall. Spans as the kernels take them.
+void skin_dual_quat_unaligned(const SkinMesh& mesh, std::span<const glm::vec4> palette,
+                              std::span<const glm::vec3> positions,
+                              std::span<const glm::vec3> normals,
+                              std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals);
 
 }  // namespace rig

@@ -67,8 +67,44 @@ std::string six_influence_model() {
                      {{"POS", pos}, {"J0", j0}, {"W0", w0}, {"J1", j1}, {"W1", w1}}));
 }
 
+// Two root joints without inverse bind matrices: J0 the identity, J1 turned −135° about Z. As
+// unit quaternions from its matrix (the largest component positive) J1 is
+// (w, z) = (−cos 67.5°, sin 67.5°), in the other hemisphere from J0's (1, 0): v0 = (1,0,0) at
+// 50/50 blends the short way with the flip, R_z(−67.5°) v0 = (cos 67.5°, −sin 67.5°, 0), and
+// the long way without it, R_z(112.5°) v0 = (−cos 67.5°, sin 67.5°, 0). v1 = (0,1,0) on J0 and
+// v2 = (0,0,1) on J1 stay where they are.
+std::string opposite_hemisphere_model() {
+  GltfWriter g;
+  const int pos = g.floats({1, 0, 0, 0, 1, 0, 0, 0, 1}, "VEC3");
+  const int joints = g.data<uint8_t>({0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}, 5121, "VEC4");
+  const int weights = g.floats({0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4");
+  return g.json(fill(R"(
+    "scenes":[{"nodes":[0,1,2]}],
+    "nodes":[{"name":"J0"},{"name":"J1","rotation":[0,0,-0.9238795325112867,0.3826834323650898]},
+             {"name":"Body","mesh":0,"skin":0}],
+    "skins":[{"joints":[0,1]}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":{POS},"JOINTS_0":{J},"WEIGHTS_0":{W}}}]}])",
+                     {{"POS", pos}, {"J", joints}, {"W", weights}}));
+}
+
 std::string scratch(const std::string& name) {
   return (rig::test::scratch_dir() / ("learn_" + name)).string();
+}
+
+Json export_pose(const std::string& model, const std::string& flags) {
+  const std::string path = scratch("pose.json");
+  std::filesystem::remove(path);
+  const rig::test::RunResult r =
+      run_rigview(quote(model) + " " + flags + " --export-pose " + quote(path));
+  EXPECT_EQ(r.status, 0) << flags << ": " << r.err;
+  return parse_json(slurp(path));
+}
+
+const Json* node_named(const Json& pose, const std::string& name) {
+  for (const Json& node : pose["nodes"].items)
+    if (node["name"].text == name) return &node;
+  ADD_FAILURE() << "no node " << name;
+  return nullptr;
 }
 
 Json cross_section(const std::string& flags) {
@@ -215,6 +251,81 @@ TEST(LearnCli, TwistDemoReachesTheObjExport) {
     EXPECT_NEAR(std::hypot(b[0].v[i].y - 1.0, b[0].v[i].z), 0.0, 1e-6);
   }
   EXPECT_GE(on_ring, 32u);
+}
+
+TEST(LearnCli, NoHemisphereBlendsTheLongWayRound) {
+  const std::string model = opposite_hemisphere_model();
+  const double c = std::cos(67.5 * kPi / 180.0), s = std::sin(67.5 * kPi / 180.0);
+  expect_objects(export_obj("hemisphere_dqs", model, "--skinning dqs"),
+                 {{"Body#0", {{c, -s, 0}, {0, 1, 0}, {0, 0, 1}}}});
+  expect_objects(export_obj("hemisphere_flip", model, "--skinning dqs --pitfall no-hemisphere"),
+                 {{"Body#0", {{-c, s, 0}, {0, 1, 0}, {0, 0, 1}}}});
+  // LBS has no hemispheres: 0.5 v0 + 0.5 R_z(−135°) v0.
+  const double h = 0.5 * kSqrtHalf;
+  expect_objects(export_obj("hemisphere_lbs", model, "--pitfall no-hemisphere"),
+                 {{"Body#0", {{0.5 - h, -h, 0}, {0, 1, 0}, {0, 0, 1}}}});
+}
+
+// The twist arm's Twist clip keys ArmTwist at k/30 s with R_x(θ_k), θ_k = 180° (1 − cos(πk/30))
+// / 2 (assets/generator/twist_arm.cpp). Halfway between keys 14 and 15 the pitfall's q is the
+// mean of the two keys, of length cos((θ_15 − θ_14) / 4) < 1, and the world matrix is the unit
+// formula of that q: its Y column (0, 1 − 2x², 2wx).
+TEST(LearnCli, LerpQuaternionsAveragesTheKeysAndUsesTheUnitFormula) {
+  auto theta = [](int k) { return 90.0 * (1.0 - std::cos(kPi * k / 30.0)) * kPi / 180.0; };
+  const double a = theta(14) / 2.0, b = theta(15) / 2.0;
+  const double w = (std::cos(a) + std::cos(b)) / 2.0, x = (std::sin(a) + std::sin(b)) / 2.0;
+  const std::string time = "--animation-time " + std::to_string(14.5 / 30.0);
+  const Json right = export_pose(kTwistArm, time);
+  const Json wrong = export_pose(kTwistArm, time + " --pitfall lerp-quaternions");
+  const Json* r = node_named(right, "ArmTwist");
+  const Json* l = node_named(wrong, "ArmTwist");
+  ASSERT_TRUE(r && l);
+  // The slerp: unit length, half way in angle.
+  const Json& rq = (*r)["rotation"];
+  EXPECT_NEAR(std::hypot(rq[0].num(), rq[3].num()), 1.0, 1e-6);
+  EXPECT_NEAR(2.0 * std::atan2(rq[0].num(), rq[3].num()), a + b, 1e-5);
+  // The lerp: the keys' mean, shorter than 1 by about 8.4e-4.
+  const Json& lq = (*l)["rotation"];
+  EXPECT_NEAR(lq[0].num(), x, 1e-6);
+  EXPECT_NEAR(lq[1].num(), 0.0, 1e-6);
+  EXPECT_NEAR(lq[2].num(), 0.0, 1e-6);
+  EXPECT_NEAR(lq[3].num(), w, 1e-6);
+  EXPECT_NEAR(std::hypot(w, x), std::cos((b - a) / 2.0), 1e-12);
+  EXPECT_LT(std::hypot(lq[0].num(), lq[3].num()), 1.0 - 5e-4);
+  const Json& world = (*l)["world"];
+  EXPECT_NEAR(world[4].num(), 0.0, 1e-6);
+  EXPECT_NEAR(world[5].num(), 1.0 - 2.0 * x * x, 1e-6);
+  EXPECT_NEAR(world[6].num(), 2.0 * w * x, 1e-6);
+}
+
+// A crossfade of Walk (clip 1 at 0.3 s) into Wave (clip 3 at 0.5 s) at weight 0.3: with the
+// pitfall every world and skinning matrix is 0.7 A + 0.3 B, entry by entry, of the two clips'
+// own poses; the right crossfade (local poses blended) is not.
+TEST(LearnCli, AverageMatricesAveragesTheTwoClipsWorldMatrices) {
+  const Json a = export_pose(kMannequin, "--animation-index 1 --animation-time 0.3");
+  const Json b = export_pose(kMannequin, "--animation-index 3 --animation-time 0.5");
+  const std::string fade =
+      "--animation-index 1 --animation-time 0.3 --blend-index 3 --blend-time 0.5 "
+      "--blend-weight 0.3";
+  const Json right = export_pose(kMannequin, fade);
+  const Json wrong = export_pose(kMannequin, fade + " --pitfall average-matrices");
+  ASSERT_EQ(a["nodes"].size(), wrong["nodes"].size());
+  double apart = 0.0;
+  for (size_t n = 0; n < a["nodes"].size(); ++n)
+    for (size_t e = 0; e < 16; ++e) {
+      const double want =
+          0.7 * a["nodes"][n]["world"][e].num() + 0.3 * b["nodes"][n]["world"][e].num();
+      EXPECT_NEAR(wrong["nodes"][n]["world"][e].num(), want, 2e-6) << n << " " << e;
+      apart = std::max(apart, std::abs(right["nodes"][n]["world"][e].num() - want));
+    }
+  EXPECT_GT(apart, 1e-2);  // the mistake is visible: the right crossfade differs
+  const Json& sa = a["skins"][0]["skinning_matrices"];
+  const Json& sb = b["skins"][0]["skinning_matrices"];
+  const Json& sw = wrong["skins"][0]["skinning_matrices"];
+  ASSERT_EQ(sa.size(), sw.size());
+  for (size_t j = 0; j < sa.size(); ++j)
+    for (size_t e = 0; e < 16; ++e)
+      EXPECT_NEAR(sw[j][e].num(), 0.7 * sa[j][e].num() + 0.3 * sb[j][e].num(), 2e-6) << j;
 }
 
 }  // namespace

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 #include <vector>
+
+#include "skin/skin_kernels.h"
+#include "skin/skin_reference.h"
 
 namespace {
 
@@ -115,6 +119,73 @@ TEST(Pitfalls, FourInfluenceTruncationMatchesAHandWorkedVertex) {
   const std::vector<float> expect = {0.1f / 0.85f,  0.3f / 0.85f, 0.0f,
                                      0.25f / 0.85f, 0.2f / 0.85f, 0.0f};
   for (size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(w[i], expect[i], 1e-6f) << i;
+}
+
+}  // namespace
+
+namespace {
+
+// One LINEAR rotation channel on node 0 with keys identity (t = 0) and 180° about Z (t = 2),
+// and a STEP channel on node 1 with the same keys.
+rig::Clip half_turn_clip() {
+  rig::Clip clip;
+  for (const auto mode : {rig::Interpolation::Linear, rig::Interpolation::Step}) {
+    rig::Channel c;
+    c.node = mode == rig::Interpolation::Linear ? 0 : 1;
+    c.path = rig::TargetPath::Rotation;
+    c.interpolation = mode;
+    c.components = 4;
+    c.times = {0.0f, 2.0f};
+    c.values = {0, 0, 0, 1, 0, 0, 1, 0};  // x, y, z, w
+    clip.channels.push_back(c);
+  }
+  clip.end = 2.0f;
+  return clip;
+}
+
+// At t = 0.5 s (a quarter of the segment) the lerp is (w, z) = (0.75, 0.25), unnormalized;
+// the STEP channel and times on the ends are left as sampled.
+TEST(Pitfalls, LerpRotationKeysWritesTheUnnormalizedMeanOfLinearKeys) {
+  const rig::Clip clip = half_turn_clip();
+  std::vector<rig::Transform> local(2);
+  local[1].rotation = glm::quat(0.0f, 1.0f, 0.0f, 0.0f);  // a marker the STEP channel keeps
+  rig::lerp_rotation_keys(clip, 0.5f, local);
+  EXPECT_FLOAT_EQ(local[0].rotation.w, 0.75f);
+  EXPECT_FLOAT_EQ(local[0].rotation.z, 0.25f);
+  EXPECT_FLOAT_EQ(local[0].rotation.x, 0.0f);
+  EXPECT_FLOAT_EQ(local[1].rotation.x, 1.0f);
+  for (const float end : {0.0f, 2.0f, 3.0f}) {
+    std::vector<rig::Transform> at_end(2);
+    at_end[0].rotation = glm::quat(0.0f, 0.0f, 1.0f, 0.0f);
+    rig::lerp_rotation_keys(clip, end, at_end);
+    EXPECT_FLOAT_EQ(at_end[0].rotation.y, 1.0f) << end;
+  }
+}
+
+// Two joints whose rotations are both near the identity (one hemisphere): without a flip to
+// make, the unaligned DQS is the reference DQS, vertex for vertex.
+TEST(Pitfalls, UnalignedDqsMatchesTheReferenceWhenNothingFlips) {
+  rig::SkinMesh mesh;
+  mesh.influences = 4;
+  mesh.vertex_count = 3;
+  mesh.joints = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0};
+  mesh.weights = {0.5f, 0.5f, 0, 0, 0.2f, 0.8f, 0, 0, 1, 0, 0, 0};
+  const std::vector<glm::mat4> skinning = {
+      glm::translate(glm::mat4(1.0f), glm::vec3(1, 2, 3)) *
+          glm::mat4_cast(glm::angleAxis(0.3f, glm::normalize(glm::vec3(1, 1, 0)))),
+      glm::mat4_cast(glm::angleAxis(-0.5f, glm::vec3(0, 0, 1)))};
+  std::vector<glm::vec4> palette(skinning.size() * rig::kDualQuatPaletteRows);
+  rig::write_dual_quat_palette(skinning, palette);
+  const std::vector<glm::vec3> p = {{1, 0, 0}, {0, 1, 0}, {0.3f, 0.2f, 1}};
+  const std::vector<glm::vec3> n = {{0, 1, 0}, {1, 0, 0}, {0, 0, 1}};
+  std::vector<glm::vec3> ref_p(3), ref_n(3), got_p(3), got_n(3);
+  rig::skin_dual_quat_reference(mesh, palette, p, n, ref_p, ref_n);
+  rig::skin_dual_quat_unaligned(mesh, palette, p, n, got_p, got_n);
+  for (size_t v = 0; v < 3; ++v)
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(got_p[v][c], ref_p[v][c], 1e-6f) << v;
+      EXPECT_NEAR(got_n[v][c], ref_n[v][c], 1e-6f) << v;
+    }
 }
 
 }  // namespace
