@@ -292,10 +292,14 @@ TEST(LearnCli, LerpQuaternionsAveragesTheKeysAndUsesTheUnitFormula) {
   EXPECT_NEAR(lq[3].num(), w, 1e-6);
   EXPECT_NEAR(std::hypot(w, x), std::cos((b - a) / 2.0), 1e-12);
   EXPECT_LT(std::hypot(lq[0].num(), lq[3].num()), 1.0 - 5e-4);
+  // The world matrix is the unit formula of the q written (the file's keys are floats, so the
+  // exported q, not the double one above, is the formula's input).
+  const double qx = lq[0].num(), qw = lq[3].num();
   const Json& world = (*l)["world"];
   EXPECT_NEAR(world[4].num(), 0.0, 1e-6);
-  EXPECT_NEAR(world[5].num(), 1.0 - 2.0 * x * x, 1e-6);
-  EXPECT_NEAR(world[6].num(), 2.0 * w * x, 1e-6);
+  EXPECT_NEAR(world[5].num(), 1.0 - 2.0 * qx * qx, 1e-6);
+  EXPECT_NEAR(world[6].num(), 2.0 * qw * qx, 1e-6);
+  EXPECT_GT(std::abs(world[5].num() - std::cos(a + b)), 1e-4);  // not the rotation's cos θ
 }
 
 // A crossfade of Walk (clip 1 at 0.3 s) into Wave (clip 3 at 0.5 s) at weight 0.3: with the
