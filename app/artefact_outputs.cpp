@@ -105,7 +105,7 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
 bool write_artefact_report(const std::string& path, const rig::Model& model,
                            const std::vector<rig::SkinningMethod>& methods, bool progress,
                            std::string& error, const std::vector<float>& dqs_amounts,
-                           const rig::SkinLayer* skin) {
+                           const rig::SkinLayer* skin, rig::Pitfalls pitfalls) {
   const rig::Character character(model, prepared_skin_layer(model, methods, progress, skin));
   const rig::ArtefactSetup setup = rig::ArtefactSetup::build(model, character.skin_layer());
   std::string j = "{\"file\":" + json_string(model.file) + ",\"clips\":[";
@@ -124,6 +124,7 @@ bool write_artefact_report(const std::string& path, const rig::Model& model,
     options.methods = methods;
     options.skin_layer = character.shared_skin_layer();
     options.dqs_amounts = dqs_amounts;
+    options.pitfalls = pitfalls;
     rig::ClipScan scan;
     Progress p{started, &model.clips[c].name, progress, 0.0};
     rig::scan_clip(

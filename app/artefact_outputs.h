@@ -24,10 +24,11 @@ bool write_artefact_ply(const std::string& path, const rig::Character& character
 // Scans every clip of `character.model()` for `methods` and writes the report (schema in the
 // README). Progress goes to stderr when `progress` is set. `dqs_amounts`: the mix's per-node
 // DQS amounts (rig::Character::set_dqs_amounts; empty: all 0). `skin`: the skin layer scanned
-// (null: the model's influences). false + one-line error.
+// (null: the model's influences); `pitfalls`: Learn mode's mistakes the scan makes. false +
+// one-line error.
 bool write_artefact_report(const std::string& path, const rig::Model& model,
                            const std::vector<rig::SkinningMethod>& methods, bool progress,
                            std::string& error, const std::vector<float>& dqs_amounts = {},
-                           const rig::SkinLayer* skin = nullptr);
+                           const rig::SkinLayer* skin = nullptr, rig::Pitfalls pitfalls = {});
 
 }  // namespace rigview

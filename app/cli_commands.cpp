@@ -204,7 +204,7 @@ int export_artefacts(const Options& options, const rig::Model& model, const rig:
       return 2;
     }
     if (!write_artefact_report(options.report, model, methods_to_scan(options), true, error,
-                               dqs_amounts, skin)) {
+                               dqs_amounts, skin, options.pitfalls)) {
       std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
       return 1;
     }

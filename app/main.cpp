@@ -4,6 +4,7 @@
 
 #include "cli_commands.h"
 #include "compression_outputs.h"
+#include "learn_outputs.h"
 #include "load_model.h"
 #include "modes.h"
 #include "options.h"
@@ -38,13 +39,14 @@ int main(int argc, char** argv) {
   std::string path =
       options.model_path.empty() ? rigview::default_model_path(argv[0]) : options.model_path;
 
-  const bool batch =
-      options.info || !options.export_obj.empty() || !options.output_png.empty() ||
-      !options.export_ply.empty() || !options.report.empty() || !options.write_copy.empty() ||
-      !options.compress_report.empty() || !options.save.empty() || !options.repair_ibm.empty() ||
-      !options.optimize_animations.empty() || !options.export_pose.empty() ||
-      options.bench_skinning > 0 || options.bench_crowd > 0 || !options.rom_report.empty() ||
-      options.inspect_primitive >= 0 || !options.fix_report.empty();
+  const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
+                     !options.export_ply.empty() || !options.report.empty() ||
+                     !options.write_copy.empty() || !options.compress_report.empty() ||
+                     !options.save.empty() || !options.repair_ibm.empty() ||
+                     !options.optimize_animations.empty() || !options.export_pose.empty() ||
+                     options.bench_skinning > 0 || options.bench_crowd > 0 ||
+                     !options.rom_report.empty() || options.inspect_primitive >= 0 ||
+                     !options.fix_report.empty() || !options.cross_section.empty();
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -55,11 +57,11 @@ int main(int argc, char** argv) {
   // The skin layer every skinning output uses and --save writes: the model's influences and
   // inverse bind matrices after --repair-ibm, --weights-op and --fix-joint.
   std::shared_ptr<rig::SkinLayer> skin;
-  const bool skins = !options.export_obj.empty() || !options.export_ply.empty() ||
-                     !options.report.empty() || !options.export_pose.empty() ||
-                     !options.output_png.empty() || options.bench_skinning > 0 ||
-                     options.bench_crowd > 0 || !options.save.empty() ||
-                     !options.repair_ibm.empty() || !options.fix_report.empty();
+  const bool skins =
+      !options.export_obj.empty() || !options.export_ply.empty() || !options.report.empty() ||
+      !options.export_pose.empty() || !options.output_png.empty() || options.bench_skinning > 0 ||
+      options.bench_crowd > 0 || !options.save.empty() || !options.repair_ibm.empty() ||
+      !options.fix_report.empty() || !options.cross_section.empty();
   if (skins) {
     if (const int rc = rigview::edited_skin_layer(options, model, skin, error); rc != 0) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
@@ -92,6 +94,10 @@ int main(int argc, char** argv) {
   }
   if (!options.export_ply.empty() || !options.report.empty()) {
     int rc = rigview::export_artefacts(options, model, skin.get());
+    if (rc != 0) return rc;
+  }
+  if (!options.cross_section.empty()) {
+    int rc = rigview::write_cross_section(options, model, skin.get());
     if (rc != 0) return rc;
   }
   if (options.inspect_primitive >= 0) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "skin/pitfalls.h"
 #include "skin/skinning_method.h"
 
 namespace rigview {
@@ -45,6 +46,11 @@ struct Options {
   std::string rom_report;                // --rom-report FILE.json
   int inspect_primitive = -1;            // --inspect-vertex PRIM:INDEX (-1: off)
   int inspect_index = -1;
+  // Learn mode (app/learn_options.cpp parses these):
+  rig::Pitfalls pitfalls;           // --pitfall NAME (repeatable)
+  std::optional<float> twist_demo;  // --twist-demo DEG: the twist arm's twist
+  std::optional<float> bend_demo;   // --bend-demo DEG: the twist arm's bend
+  std::string cross_section;        // --cross-section FILE.json
   // --weights-op OP (repeatable, in order): skin weight edits (app/skin_edits.h).
   std::vector<std::string> weights_ops;
   // Rig doctor and hardening:

@@ -13,6 +13,7 @@
 #include "character/fk_rotation.h"
 #include "compression_outputs.h"
 #include "json_text.h"
+#include "learn_pose.h"
 #include "pose_options.h"
 #include "rotation_centers_job.h"
 #include "save_outputs.h"
@@ -175,6 +176,7 @@ bool pose_settings_from_options(const Options& options, const rig::Model& model,
     if (!parse_pose_joint(model, text, edit, error)) return false;
     out.fk_edits.push_back(edit);
   }
+  if (!learn_fk_edits(options, model, out.fk_edits, error)) return false;
   if (!options.root_motion.empty())
     out.root_motion = options.root_motion == "in-place" ? rig::RootMotionMode::InPlace
                                                         : rig::RootMotionMode::Extract;
@@ -216,6 +218,7 @@ int pose_from_options(const Options& options, const rig::Model& model, PosedChar
   out.character = std::make_unique<rig::Character>(model, std::move(meshes), clips);
   rig::Character& character = *out.character;
   character.set_dqs_amounts(dqs_amounts);
+  character.set_pitfalls(options.pitfalls);
   out.builder = std::make_unique<rig::PoseBuilder>(character);
   if (options.compressed) {
     // The clips the pose samples: the base, the crossfade target and the layers'.

@@ -8,6 +8,7 @@
 
 #include "analysis/clip_pose_samples.h"
 #include "anim/joint_mask.h"
+#include "learn_pose.h"
 #include "save_outputs.h"
 #include "skin/weight_mirror.h"
 #include "skin/weight_ops.h"
@@ -207,7 +208,9 @@ bool apply_weights_op(const WeightsOp& op, const rig::Model& model,
 
 int edited_skin_layer(const Options& options, const rig::Model& model,
                       std::shared_ptr<rig::SkinLayer>& out, std::string& error) {
-  out = std::make_shared<rig::SkinLayer>(model);
+  // The weight pitfalls (--pitfall raw-weights, four-influences) on the file's influences.
+  out = pitfall_skin_layer(options, model);
+  if (!out) out = std::make_shared<rig::SkinLayer>(model);
   // --repair-ibm first: the weight edits (a refit) then skin with the repaired matrices.
   for (const rig::InverseBindRepair& r : repair_from_options(options, model, *out, stderr))
     if (!r.repaired) {

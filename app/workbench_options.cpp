@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "analysis/range_of_motion.h"
+#include "learn_options.h"
 #include "skin_edits.h"
 
 namespace rigview {
@@ -96,6 +97,7 @@ void add_workbench_flags(std::vector<FlagInfo>& f) {
                "write what `--fix-joint` measured: every joint's worst score before and after, "
                "and every candidate tried (schema below)",
                ""});
+  add_learn_flags(f);
 }
 
 int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
@@ -164,7 +166,7 @@ int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
     if (v.empty()) return error = "--save needs a file name", -1;
     o.save = v;
   } else {
-    return 0;
+    return parse_learn_flag(a, value, o, error);
   }
   return 1;
 }
@@ -198,7 +200,7 @@ bool check_workbench_options(const Options& o, std::string& error) {
   if (o.rom_joints.empty() &&
       (o.rom_steps != Options{}.rom_steps || o.rom_degrees != Options{}.rom_degrees))
     return error = "--rom-degrees and --rom-steps need --range-of-motion", false;
-  return true;
+  return check_learn_options(o, error);
 }
 
 }  // namespace rigview

@@ -374,6 +374,7 @@ bool scan_clip(const Model& model, const ArtefactSetup& setup, const ClipScanOpt
   out.times = clip_sample_times(clip, out.rate_hz);
   Character character(model, options.skin_layer);
   character.set_dqs_amounts(options.dqs_amounts);
+  character.set_pitfalls(options.pitfalls);
 
   // One frame per scanned method, plus the two compared ones if they are not scanned.
   std::vector<SkinningMethod> analysed = options.methods;

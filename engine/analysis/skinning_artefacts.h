@@ -119,6 +119,8 @@ struct ClipScanOptions {
   std::shared_ptr<const SkinLayer> skin_layer;
   // The mix's DQS amount per node (Character::set_dqs_amounts); empty: every amount 0.
   std::vector<float> dqs_amounts;
+  // Learn mode's mistakes the scanned character makes (Character::set_pitfalls).
+  Pitfalls pitfalls;
 };
 
 struct JointScoreOverClip {

@@ -103,6 +103,14 @@ void Character::sample(int clip, float time, std::span<uint32_t> cursors, Pose& 
   const SamplingJob job{clip_sources_[size_t(clip)], time,      cursors,          skeleton_.rest,
                         model_->rest_morph_weights,  out.local, out.morph_weights};
   job.run();
+  if (pitfalls_.has(Pitfall::LerpQuaternions))
+    if (const auto* raw = dynamic_cast<const RawClipSource*>(clip_sources_[size_t(clip)]))
+      lerp_rotation_keys(raw->clip(), time, out.local);
+}
+
+void Character::set_pitfalls(Pitfalls pitfalls) {
+  pitfalls_ = pitfalls;
+  blend_world_.assign(pitfalls.has(Pitfall::AverageMatrices) ? world_.size() : 0, glm::mat4(1.0f));
 }
 
 std::span<const int> Character::crossfade_nodes(int clip_a, int clip_b) {
@@ -151,7 +159,13 @@ void Character::run_pipeline(const PoseSelection& sel, std::span<uint32_t> curso
   if (valid_clip(sel.clip)) {
     sample(sel.clip, sel.time, cursors, pose_);
     root_motion(sel.clip, pose_.local);
-    if (valid_clip(sel.blend_clip)) {
+    average_weight_ = -1.0f;
+    if (valid_clip(sel.blend_clip) && blend_world_.size() == world_.size()) {
+      // average-matrices: the two clips' poses stay apart until their world matrices.
+      sample(sel.blend_clip, sel.blend_time, blend_cursors, blend_pose_);
+      root_motion(sel.blend_clip, blend_pose_.local);
+      average_weight_ = sel.blend_weight;
+    } else if (valid_clip(sel.blend_clip)) {
       sample(sel.blend_clip, sel.blend_time, blend_cursors, blend_pose_);
       root_motion(sel.blend_clip, blend_pose_.local);
       // The two layers are members set up once (their buffers never move): building them per
@@ -163,6 +177,7 @@ void Character::run_pipeline(const PoseSelection& sel, std::span<uint32_t> curso
     }
   } else {
     reset_to_rest(m, pose_);
+    average_weight_ = -1.0f;
   }
   if (stack) apply_stack(*stack);
   finish_frame();
@@ -224,6 +239,12 @@ void Character::finish_frame() {
   const Model& m = *model_;
   const LocalToWorldJob to_world{&skeleton_, pose_.local, world_, -1};  // by depth
   to_world.run();
+  if (average_weight_ >= 0.0f && blend_world_.size() == world_.size()) {
+    const LocalToWorldJob target{&skeleton_, blend_pose_.local, blend_world_, -1};
+    target.run();
+    for (size_t i = 0; i < world_.size(); ++i)
+      world_[i] = average_matrices(world_[i], blend_world_[i], average_weight_);
+  }
 
   // The constraint stage: after blending, with current world matrices.
   if (!constraints_.empty()) {
@@ -276,8 +297,15 @@ void Character::skin_draw_item(const DrawItem& item, SkinningMethod method,
   const SkinMesh& mesh = skin_->get(item.mesh, item.primitive);
   if (item.skin >= 0 && mesh.skinned()) {
     // Per the spec the skinned mesh node's own transform is ignored: joints alone place it.
-    method_info(method).skin(mesh, palette(item.skin, method), out_positions, out_normals,
-                             out_positions, out_normals);
+    if (method == SkinningMethod::DualQuaternion && pitfalls_.has(Pitfall::NoHemisphere))
+      skin_dual_quat_unaligned(mesh, palette(item.skin, method), out_positions, out_normals,
+                               out_positions, out_normals);
+    else
+      method_info(method).skin(mesh, palette(item.skin, method), out_positions, out_normals,
+                               out_positions, out_normals);
+    if (method == SkinningMethod::Linear && mesh.raw_weight_sums.size() == out_positions.size())
+      for (size_t v = 0; v < out_positions.size(); ++v)
+        if (mesh.raw_weight_sums[v] > 0.0f) out_positions[v] *= mesh.raw_weight_sums[v];
     return;
   }
   const glm::mat4& w = world_[size_t(item.node)];

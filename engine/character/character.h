@@ -31,6 +31,7 @@
 #include "anim/skeleton.h"
 #include "character/pose_stack.h"
 #include "model/model.h"
+#include "skin/pitfalls.h"
 #include "skin/skin_layer.h"
 #include "skin/skin_mesh.h"
 #include "skin/skinning_method.h"
@@ -134,6 +135,15 @@ class Character {
   void set_dqs_amounts(std::span<const float> per_node);
   std::span<const float> dqs_amounts() const { return node_dqs_amount_; }
 
+  // Learn mode's classic mistakes (skin/pitfalls.h) this character makes from the next
+  // evaluate: lerp-quaternions (raw clips' LINEAR rotation keys lerped, not slerped),
+  // average-matrices (a crossfade averages the two clips' world matrices instead of blending
+  // their local poses; the stack and constraints apply to the averaged pose, local() keeps the
+  // first clip's) and no-hemisphere (skin_draw_item's DQS blends unaligned). Not per frame: it
+  // allocates a second world buffer for average-matrices.
+  void set_pitfalls(Pitfalls pitfalls);
+  Pitfalls pitfalls() const { return pitfalls_; }
+
   // Morph weights of node `node` under the current pose (empty without targets).
   std::span<const float> morph_weights(int node) const;
 
@@ -179,6 +189,9 @@ class Character {
   std::array<BlendNodeSet, kBlendNodeSets> blend_node_sets_;
   size_t blend_node_next_ = 0;  // the entry a new pair takes
   std::vector<glm::mat4> world_;
+  Pitfalls pitfalls_;
+  std::vector<glm::mat4> blend_world_;   // average-matrices: the crossfade target's world
+  float average_weight_ = -1.0f;         // average-matrices this frame: the weight, else < 0
   std::vector<glm::mat4> skinning_;      // all skins, flat
   std::vector<uint32_t> skin_offset_;    // first joint of each skin in skinning_, plus the total
   std::vector<float> node_dqs_amount_;   // set_dqs_amounts, per node

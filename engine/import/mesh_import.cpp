@@ -227,7 +227,10 @@ bool import_influences(ImportContext& context, const tinygltf::Primitive& source
     }
   }
 
-  // Per vertex: renormalize to sum 1 and count what needed repair.
+  // Per vertex: renormalize to sum 1 and count what needed repair; the sums are kept when one
+  // was not exactly 1.
+  std::vector<float> sums(vertex_count, 0.0f);
+  bool all_one = true;
   for (uint64_t v = 0; v < vertex_count; ++v) {
     float* weights = primitive.weights.data() + v * primitive.influences;
     const uint16_t* joints = primitive.joints.data() + v * primitive.influences;
@@ -241,6 +244,8 @@ bool import_influences(ImportContext& context, const tinygltf::Primitive& source
         ++counts.zero_weight_joints;
     }
     if (non_zero > kMaxInfluences) ++counts.over_gpu_limit;
+    sums[v] = static_cast<float>(sum);
+    all_one = all_one && sum == 1.0;
     if (sum == 0.0) {
       ++counts.all_zero;
       continue;
@@ -253,6 +258,11 @@ bool import_influences(ImportContext& context, const tinygltf::Primitive& source
     for (uint32_t i = 0; i < primitive.influences; ++i) {
       weights[i] = static_cast<float>(weights[i] / sum);
     }
+  }
+  if (!all_one) {
+    if (!context.budget.charge(vertex_count * sizeof(float), at + " weight sums", error))
+      return false;
+    primitive.weight_sums = std::move(sums);
   }
   return true;
 }

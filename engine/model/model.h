@@ -84,6 +84,9 @@ struct Primitive {
   uint32_t influences = 0;
   std::vector<uint16_t> joints;
   std::vector<float> weights;
+  // The file's weight sum per vertex before that renormalization (what the raw-weights pitfall
+  // skins with); empty when every vertex's sum was exactly 1, or the primitive is not skinned.
+  std::vector<float> weight_sums;
   std::vector<MorphTarget> targets;
   int material = -1;
 

@@ -22,6 +22,10 @@ struct SkinMesh {
   // Per-method per-vertex data, filled by the methods that need it (empty otherwise): e.g. the
   // precomputed centres of rotation of centre-of-rotation skinning, one per vertex.
   std::vector<glm::vec3> rotation_centers;
+  // The raw-weights pitfall (skin/pitfalls.h): the file's weight sum per vertex, empty when off.
+  // LBS without renormalization is Σ w_i M_i p = s · (the renormalized blend): the CPU's linear
+  // blend scales its result by s about the world origin (Character::skin_draw_item).
+  std::vector<float> raw_weight_sums;
 
   bool skinned() const { return influences > 0; }
   std::span<const uint16_t> vertex_joints(uint32_t v) const {
