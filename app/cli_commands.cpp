@@ -7,6 +7,7 @@
 
 #include "artefact_outputs.h"
 #include "character/character.h"
+#include "clip_files.h"
 #include "json_text.h"
 #include "modes.h"
 #include "pose_options.h"
@@ -17,7 +18,7 @@
 
 namespace rigview {
 
-int print_info(const rig::Model& model, std::FILE* out) {
+int print_info(const rig::Model& model, std::FILE* out, const std::vector<ClipFile>* files) {
   std::string j = "{";
   j += "\"file\":" + json_string(model.file);
   j += ",\"skins\":[";
@@ -52,7 +53,25 @@ int print_info(const rig::Model& model, std::FILE* out) {
     }
     j += "]}";
   }
-  j += "],\"warnings\":[";
+  j += "]";
+  // Numbered after the file's animations, as --animation-index counts them.
+  if (files && !files->empty()) {
+    j += ",\"added_clips\":[";
+    size_t index = model.clips.size();
+    for (const ClipFile& file : *files)
+      for (const FileClip& clip : file.clips) {
+        j += std::string(index > model.clips.size() ? "," : "") +
+             "{\"index\":" + std::to_string(index) + ",\"name\":" + json_string(clip.name) +
+             ",\"file\":" + json_string(file.path) + ",\"origin\":" +
+             json_string(clip.origin == rig::ClipOrigin::Retargeted ? "retargeted" : "added") +
+             ",\"start\":" + json_number(clip.keys.start) +
+             ",\"end\":" + json_number(clip.keys.end) +
+             ",\"channels\":" + std::to_string(clip.keys.channels.size()) + "}";
+        ++index;
+      }
+    j += "]";
+  }
+  j += ",\"warnings\":[";
   for (size_t i = 0; i < model.warnings.size(); ++i) {
     const rig::ImportWarning& w = model.warnings[i];
     if (i) j += ",";

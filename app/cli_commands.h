@@ -4,14 +4,18 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
+#include "clip_files.h"
 #include "model/model.h"
 #include "options.h"
 #include "skin/skin_layer.h"
 
 namespace rigview {
 
-int print_info(const rig::Model& model, std::FILE* out);
+// `files`: the --clips files, listed as "added_clips" after the file's animations when any.
+int print_info(const rig::Model& model, std::FILE* out,
+               const std::vector<ClipFile>* files = nullptr);
 // `skin`: the skin layer to skin with (app/skin_edits.h: the --weights-op edits); null: the
 // model's own influences.
 int export_obj(const Options& options, const rig::Model& model, const rig::SkinLayer* skin);

@@ -11,6 +11,7 @@
 
 #include "artefact_analysis.h"
 #include "character/character.h"
+#include "clip_files.h"
 #include "leak_check.h"
 #include "modes.h"
 #include "pose_options.h"
@@ -187,7 +188,9 @@ int run_skinning_bench(const Options& options, const rig::Model& model,
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(model.file, "no headless OpenGL: " + error);
-  rig::Character character(model, prepared_skin_layer(model, methods, true, skin));
+  const std::shared_ptr<rig::ClipSet> clips = clip_set_from_options(options, model, error);
+  if (!clips) return fail(model.file, error);
+  rig::Character character(model, prepared_skin_layer(model, methods, true, skin), clips);
   character.set_dqs_amounts(dqs_amounts);
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_layer(), error))

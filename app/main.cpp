@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli_commands.h"
+#include "clip_files.h"
 #include "compression_outputs.h"
 #include "learn_outputs.h"
 #include "load_model.h"
@@ -54,6 +55,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 1;
   }
+  // Every --clips file is read (and retargeted) once, before any output: a file that cannot be
+  // used stops here with one line naming it.
+  if (!options.clip_files.empty() && !rigview::clip_files_from_options(options, model, error)) {
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+    return 1;
+  }
   // The skin layer every skinning output uses and --save writes: the model's influences and
   // inverse bind matrices after --repair-ibm, --weights-op and --fix-joint.
   std::shared_ptr<rig::SkinLayer> skin;
@@ -69,7 +76,8 @@ int main(int argc, char** argv) {
     }
   }
   if (options.info) {
-    int rc = rigview::print_info(model, stdout);
+    int rc =
+        rigview::print_info(model, stdout, rigview::clip_files_from_options(options, model, error));
     if (rc != 0) return rc;
   }
   if (!options.save.empty()) {

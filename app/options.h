@@ -51,6 +51,11 @@ struct Options {
   std::optional<float> twist_demo;  // --twist-demo DEG: the twist arm's twist
   std::optional<float> bend_demo;   // --bend-demo DEG: the twist arm's bend
   std::string cross_section;        // --cross-section FILE.json
+  // Clips from other files and retargeting (app/retarget_options.cpp parses these):
+  std::vector<std::string> clip_files;  // --clips FILE (repeatable)
+  std::string bone_map;                 // --bone-map FILE.json
+  std::string retarget_report;          // --retarget-report FILE.json
+  bool retarget_feet = false;           // --retarget-feet
   // --weights-op OP (repeatable, in order): skin weight edits (app/skin_edits.h).
   std::vector<std::string> weights_ops;
   // Rig doctor and hardening:

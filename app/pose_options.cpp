@@ -3,12 +3,14 @@
 #include <algorithm>
 
 #include "anim/joint_mask.h"
+#include "clip_files.h"
 
 namespace rigview {
 
 bool pose_selection_from_options(const Options& o, const rig::Model& model, rig::PoseSelection& out,
                                  std::string& error) {
-  return pose_selection_from_options(o, *rig::ClipSet::from_model(model), out, error);
+  const std::shared_ptr<rig::ClipSet> set = clip_set_from_options(o, model, error);
+  return set && pose_selection_from_options(o, *set, out, error);
 }
 
 bool pose_selection_from_options(const Options& o, const rig::ClipSet& set, rig::PoseSelection& out,

@@ -11,6 +11,7 @@
 
 #include "anim/joint_mask.h"
 #include "character/fk_rotation.h"
+#include "clip_files.h"
 #include "compression_outputs.h"
 #include "json_text.h"
 #include "learn_pose.h"
@@ -65,20 +66,27 @@ int joint_node(const rig::Model& model, std::string_view name, const char* flag,
   return node;
 }
 
-// CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]; mask joint names may contain ':'.
+// CLIP:WEIGHT[:additive][:mask=JOINT,...][:time=T]; mask joint names may contain ':', and so
+// may CLIP when it names a --clips clip ("walk:Run:0.5").
 bool parse_layer(const rig::Model& model, const rig::ClipSet& clips, std::string_view text,
                  rig::LayerSetting& layer, std::string& error) {
   const std::vector<std::string_view> fields = split(text, ':');
   const std::string bad = "--layer '" + std::string(text) + "': ";
   if (fields.size() < 2) return error = bad + "expected CLIP:WEIGHT", false;
+  size_t weight_field = 1;
   layer.clip = find_clip(clips, fields[0]);
+  if (fields.size() >= 3) {
+    const int named = clips.find_name(std::string(fields[0]) + ":" + std::string(fields[1]));
+    if (named >= 0) layer.clip = named, weight_field = 2;
+  }
   if (layer.clip < 0) return error = bad + "no clip '" + std::string(fields[0]) + "'", false;
-  if (!parse_number(fields[1], layer.weight) || layer.weight < 0.0f || layer.weight > 1.0f)
+  if (!parse_number(fields[weight_field], layer.weight) || layer.weight < 0.0f ||
+      layer.weight > 1.0f)
     return error = bad + "WEIGHT must be a number in [0, 1]", false;
   layer.time = clips[size_t(layer.clip)].start;
   std::vector<std::string> mask;
   bool in_mask = false;
-  for (size_t i = 2; i < fields.size(); ++i) {
+  for (size_t i = weight_field + 1; i < fields.size(); ++i) {
     const std::string_view f = fields[i];
     if (f == "additive") {
       layer.additive = true;
@@ -206,7 +214,8 @@ bool pose_settings_from_options(const Options& options, const rig::Model& model,
 int pose_from_options(const Options& options, const rig::Model& model, PosedCharacter& out,
                       std::string& error, std::shared_ptr<const rig::SkinLayer> meshes) {
   // The clips the flags name and the character plays: the file's, by index or name.
-  const std::shared_ptr<rig::ClipSet> clips = rig::ClipSet::from_model(model);
+  const std::shared_ptr<rig::ClipSet> clips = clip_set_from_options(options, model, error);
+  if (!clips) return 1;
   if (!pose_selection_from_options(options, *clips, out.selection, error)) return 2;
   if (!pose_settings_from_options(options, model, *clips, out.selection, out.settings, error))
     return 2;

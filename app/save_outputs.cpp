@@ -2,6 +2,7 @@
 
 #include "analysis/rig_doctor.h"
 #include "analysis/skin_layer_edits.h"
+#include "clip_files.h"
 #include "write/gltf_document.h"
 
 namespace rigview {
@@ -55,8 +56,7 @@ std::vector<rig::InverseBindRepair> repair_from_options(const Options& options,
                  "largest change %.6g); the rig doctor %s\n",
                  label.c_str(), model.skins[size_t(r.skin)].joints.size(),
                  r.method == "rest pose" ? "from the rest pose" : ("with the " + r.method).c_str(),
-                 r.reason.c_str(),
-                 r.largest_change,
+                 r.reason.c_str(), r.largest_change,
                  still.empty() ? "no longer flags IBM_MISSING or IBM_SUSPECT"
                                : ("still flags" + still).c_str());
   }
@@ -78,6 +78,19 @@ int save_document(const Options& options, const rig::Model& model, const rig::Sk
     std::fprintf(stderr, "rigview: error: %s: %s\n", options.save.c_str(), error.c_str());
     return 1;
   }
+  // The --clips files' clips become new animations after the file's.
+  const std::vector<ClipFile>* files = nullptr;
+  if (!options.clip_files.empty() && !(files = clip_files_from_options(options, model, error))) {
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+    return 1;
+  }
+  size_t added = 0;
+  if (files)
+    for (const ClipFile& file : *files)
+      for (const FileClip& clip : file.clips) {
+        edits.edits.push_back(rig::write::AddClip{rig::write::clip_data(clip.keys)});
+        ++added;
+      }
   // The writer's errors name the file (the input when it cannot be read, else the output).
   if (!rig::write::write_document(model_path, edits.edits, options.save, error)) {
     std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
@@ -86,6 +99,9 @@ int save_document(const Options& options, const rig::Model& model, const rig::Sk
   std::printf("rigview: saved %s (influences of %s, inverse bind matrices of %s written)\n",
               options.save.c_str(), plural(edits.primitives, "primitive", "primitives").c_str(),
               plural(edits.skins, "skin", "skins").c_str());
+  if (added > 0)
+    std::printf("rigview: %s added from --clips\n",
+                plural(added, "animation", "animations").c_str());
   return 0;
 }
 }  // namespace rigview

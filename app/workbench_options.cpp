@@ -5,6 +5,7 @@
 
 #include "analysis/range_of_motion.h"
 #include "learn_options.h"
+#include "retarget_options.h"
 #include "skin_edits.h"
 
 namespace rigview {
@@ -98,6 +99,7 @@ void add_workbench_flags(std::vector<FlagInfo>& f) {
                "and every candidate tried (schema below)",
                ""});
   add_learn_flags(f);
+  add_retarget_flags(f);
 }
 
 int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
@@ -165,8 +167,10 @@ int parse_workbench_flag(std::string_view a, const FlagValue& value, Options& o,
     if (!value(v)) return -1;
     if (v.empty()) return error = "--save needs a file name", -1;
     o.save = v;
+  } else if (const int learn = parse_learn_flag(a, value, o, error); learn != 0) {
+    return learn;
   } else {
-    return parse_learn_flag(a, value, o, error);
+    return parse_retarget_flag(a, value, o, error);
   }
   return 1;
 }
@@ -200,7 +204,7 @@ bool check_workbench_options(const Options& o, std::string& error) {
   if (o.rom_joints.empty() &&
       (o.rom_steps != Options{}.rom_steps || o.rom_degrees != Options{}.rom_degrees))
     return error = "--rom-degrees and --rom-steps need --range-of-motion", false;
-  return check_learn_options(o, error);
+  return check_learn_options(o, error) && check_retarget_options(o, error);
 }
 
 }  // namespace rigview

@@ -9,6 +9,7 @@
 #include "analysis/range_of_motion.h"
 #include "analysis/vertex_inspection.h"
 #include "anim/joint_mask.h"
+#include "clip_files.h"
 #include "json_text.h"
 #include "pose_options.h"
 #include "posed_character.h"
@@ -30,7 +31,8 @@ std::string json_vec3(glm::vec3 v) {
 // The pose flags resolved without posing: usage errors surface before the centres of rotation
 // are computed.
 bool check_pose_flags(const Options& options, const rig::Model& model, std::string& error) {
-  const std::shared_ptr<rig::ClipSet> clips = rig::ClipSet::from_model(model);
+  const std::shared_ptr<rig::ClipSet> clips = clip_set_from_options(options, model, error);
+  if (!clips) return false;
   rig::PoseSelection selection;
   rig::PoseSettings settings;
   std::vector<float> amounts;

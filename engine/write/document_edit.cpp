@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/model.h"
+
 namespace rig::write {
 
 AccessorData float_accessor(std::span<const float> values, int type, bool bounds) {
@@ -26,6 +28,25 @@ AccessorData float_accessor(std::span<const float> values, int type, bool bounds
 
 AccessorData key_times(std::span<const float> times) {
   return float_accessor(times, kScalar, true);
+}
+
+ClipData clip_data(const Clip& clip) {
+  static const char* const kInterpolation[] = {"STEP", "LINEAR", "CUBICSPLINE"};
+  static const char* const kPath[] = {"translation", "rotation", "scale", "weights"};
+  ClipData out;
+  out.name = clip.name;
+  for (const Channel& ch : clip.channels) {
+    ClipSampler sampler;
+    sampler.interpolation = kInterpolation[size_t(ch.interpolation)];
+    sampler.input = key_times(ch.times);
+    const int type = ch.path == TargetPath::Weights    ? kScalar
+                     : ch.path == TargetPath::Rotation ? kVec4
+                                                       : kVec3;
+    sampler.output = float_accessor(ch.values, type, false);
+    out.channels.push_back({int(out.samplers.size()), ch.node, kPath[size_t(ch.path)]});
+    out.samplers.push_back(std::move(sampler));
+  }
+  return out;
 }
 
 }  // namespace rig::write

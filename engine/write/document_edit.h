@@ -15,6 +15,10 @@
 #include <variant>
 #include <vector>
 
+namespace rig {
+struct Clip;
+}
+
 namespace rig::write {
 
 // glTF's codes (the constants tinygltf names TINYGLTF_COMPONENT_TYPE_* and TINYGLTF_TYPE_*),
@@ -66,6 +70,10 @@ struct ClipData {
   std::vector<ClipSampler> samplers;
   std::vector<ClipChannel> channels;
 };
+
+// `clip`'s channels as glTF samplers and channels (FLOAT, one sampler per channel, the keys as
+// they are: CUBICSPLINE's in-tangent, value, out-tangent triples included), named `clip.name`.
+ClipData clip_data(const Clip& clip);
 
 // The file's animation `animation` gets `clip`'s samplers and channels; its name, extras and
 // extensions stay.
