@@ -115,6 +115,9 @@ std::vector<ViewerAction> build_actions() {
   quit.while_typing = true;
   rows.push_back(std::move(quit));
   rows.push_back(pointer("drop a `.gltf`/`.glb`", "open it"));
+  rows.push_back(pointer("Shift+drop a `.gltf`/`.glb`",
+                         "add its animations to the clip list (retargeted when its skeleton "
+                         "differs; File panel: Add clips from file)"));
   for (ViewerAction& row : rows) {
     row.help_input = markdown_plain(row.input);
     row.help_description = markdown_plain(row.description);

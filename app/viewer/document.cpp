@@ -52,7 +52,8 @@ void Document::list_clips() {
   for (size_t c = 0; c < clips.size(); ++c) {
     const rig::ClipEntry& clip = clips[c];
     clip_labels.push_back(clip.name.empty() ? "animation " + std::to_string(c) : clip.name);
-    std::snprintf(buffer, sizeof buffer, "  (%.3f s)", static_cast<double>(clip.end - clip.start));
+    std::snprintf(buffer, sizeof buffer, "  (%.3f s)%s", static_cast<double>(clip.end - clip.start),
+                  clip.origin == rig::ClipOrigin::Retargeted ? "  retargeted" : "");
     clip_list_rows.push_back(clip_labels.back() + buffer);
   }
 }

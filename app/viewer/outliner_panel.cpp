@@ -93,6 +93,11 @@ void draw_file_panel(ViewerState& state, const Document& doc, const ViewerSettin
     ImGui::SetTooltip("%s\nor drop a .gltf / .glb onto the window", doc.path.c_str());
   ImGui::SameLine();
   if (ImGui::Button("Open") || entered) state.requests.open_path = state.open_field;
+  if (ImGui::SmallButton("Add clips from file")) state.requests.add_clips_path = state.open_field;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "add the animations of the file in the field above to the clip list,\n"
+        "retargeted when its skeleton differs (or Shift+drop a .gltf / .glb)");
   if (!settings.recent_files().empty()) {
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::BeginCombo("##recent", "Recent files")) {

@@ -147,6 +147,8 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
   });
   glfwSetDropCallback(window_, [](GLFWwindow* window, int count, const char** paths) {
     auto* platform = static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window));
+    platform->dropped_with_shift_ = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                                    glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
     for (int i = 0; i < count; ++i) {
       if (has_model_extension(paths[i])) {
         platform->dropped_ = paths[i];
@@ -233,9 +235,10 @@ PointerPress GlfwPlatform::take_press(int button) {
   return p;
 }
 
-std::string GlfwPlatform::take_drop() {
+std::string GlfwPlatform::take_drop(bool* with_shift) {
   std::string out;
   out.swap(dropped_);
+  if (with_shift) *with_shift = dropped_with_shift_;
   return out;
 }
 

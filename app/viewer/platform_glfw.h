@@ -51,8 +51,9 @@ class GlfwPlatform {
   // Key presses since the last take_keys (fixed storage: no allocation per event).
   void queue_key(const KeyPress& press);
   std::span<const KeyPress> take_keys();
-  // The last file dropped since the last take_drop ("" when none).
-  std::string take_drop();
+  // The last file dropped since the last take_drop ("" when none); `with_shift`: Shift was held
+  // when it was dropped (the viewer then adds its clips instead of opening it).
+  std::string take_drop(bool* with_shift = nullptr);
   // The first press of mouse `button` (0 left, 1 right, 2 middle) since the last take. ImGui
   // 1.86 only sees the pointer where it is when the frame starts; at llvmpipe's 3 frames per
   // second the pointer has often moved on from where the button went down.
@@ -66,6 +67,7 @@ class GlfwPlatform {
   KeyPress taken_[kMaxQueuedKeys] = {};
   int queued_count_ = 0;
   std::string dropped_;
+  bool dropped_with_shift_ = false;
   static constexpr int kTrackedButtons = 3;
   PointerPress presses_[kTrackedButtons] = {};
   float cursor_x_ = 0.0f, cursor_y_ = 0.0f;  // the last motion event's position

@@ -26,6 +26,7 @@ SelfTest self_test_from_environment() {
   t.frames = env_int("RIGVIEW_VIEWER_FRAMES", 0);
   t.screenshot = env_string("RIGVIEW_VIEWER_SCREENSHOT");
   t.drop = env_string("RIGVIEW_VIEWER_DROP");
+  t.add_clips = env_string("RIGVIEW_VIEWER_ADD_CLIPS");
   t.keys = env_string("RIGVIEW_VIEWER_KEYS");
   t.weights_ops = env_string("RIGVIEW_VIEWER_WEIGHTS_OPS");
   t.posing = env_string("RIGVIEW_VIEWER_POSING");

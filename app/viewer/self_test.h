@@ -12,10 +12,12 @@ struct SelfTestHookInfo {
   const char* name;
   const char* meaning;
 };
-inline constexpr std::array<SelfTestHookInfo, 18> kSelfTestHooks = {{
+inline constexpr std::array<SelfTestHookInfo, 19> kSelfTestHooks = {{
     {"RIGVIEW_VIEWER_FRAMES=N", "render N frames with a fixed 1/30 s step, then exit 0"},
     {"RIGVIEW_VIEWER_SCREENSHOT=F", "write the last frame (UI included) to the PNG F"},
     {"RIGVIEW_VIEWER_DROP=PATH", "on frame 2, open PATH as if it had been dropped on the window"},
+    {"RIGVIEW_VIEWER_ADD_CLIPS=PATH",
+     "on frame 2, add PATH's clips as if it had been dropped with Shift held"},
     {"RIGVIEW_VIEWER_HELP=1", "start with the Help panel open"},
     {"RIGVIEW_VIEWER_HIDE_UI=1", "start with the panels hidden (as after Tab)"},
     {"RIGVIEW_VIEWER_KEYS=KEYS", "on frame 2, press these shortcut keys (letters, digits)"},
@@ -69,6 +71,7 @@ inline constexpr std::array<SelfTestHookInfo, 18> kSelfTestHooks = {{
 struct SelfTest {
   int frames = 0;  // > 0: a self-test run (fixed step, no vsync, window size from the options)
   std::string screenshot, drop, keys;
+  std::string add_clips;            // RIGVIEW_VIEWER_ADD_CLIPS
   std::string posing, export_pose;  // RIGVIEW_VIEWER_POSING, RIGVIEW_VIEWER_EXPORT_POSE
   bool help = false;
   bool hide_ui = false;

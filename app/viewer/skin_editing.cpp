@@ -1,5 +1,6 @@
 #include "viewer/skin_editing.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -41,6 +42,7 @@ void SkinEditing::reset(const Document& doc) {
   base_ = doc.skin ? capture_skin_state(*doc.skin) : SkinState{};
   source_path_ = save_path_ = doc.path;
   source_overwritten_ = false;
+  clips_in_source_.clear();
   journal_ = journal_path(doc.path);
   recovery_pending_ = false;
   recovery_summary_.clear();
@@ -129,9 +131,25 @@ bool SkinEditing::save(Document& doc, const std::string& path, std::string& erro
     error = path + ": " + error;
     return false;
   }
+  // Clips added from other files become new animations, except those a save over the opened
+  // file already wrote into it.
+  std::vector<uint32_t> written;
+  for (const rig::ClipEntry& clip : doc.character->clips().entries()) {
+    const bool added =
+        clip.origin == rig::ClipOrigin::Added || clip.origin == rig::ClipOrigin::Retargeted;
+    if (!added || !clip.keys ||
+        std::find(clips_in_source_.begin(), clips_in_source_.end(), clip.id) !=
+            clips_in_source_.end())
+      continue;
+    edits.edits.push_back(rig::write::AddClip{rig::write::clip_data(*clip.keys)});
+    written.push_back(clip.id);
+  }
   if (!rig::write::write_document(source_path_, edits.edits, path, error)) return false;
   std::error_code ec;
-  if (std::filesystem::equivalent(path, source_path_, ec)) source_overwritten_ = true;
+  if (std::filesystem::equivalent(path, source_path_, ec)) {
+    source_overwritten_ = true;
+    clips_in_source_.insert(clips_in_source_.end(), written.begin(), written.end());
+  }
   history_.mark_saved();
   save_path_ = path;
   remove_journal(journal_);

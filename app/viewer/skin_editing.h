@@ -63,7 +63,8 @@ class SkinEditing {
   SkinState stroke_before_;
   bool stroke_open_ = false;
   std::string source_path_, save_path_, journal_;
-  bool source_overwritten_ = false;  // a save replaced the file the model was imported from
+  bool source_overwritten_ = false;        // a save replaced the file the model was imported from
+  std::vector<uint32_t> clips_in_source_;  // ids of added clips such a save wrote into it
   bool recovery_pending_ = false;
   std::string recovery_summary_;
   JournalContents found_;

@@ -1,4 +1,5 @@
 // The viewer's start-up (first model, command-line pose, window) and its frame loop.
+#include "clip_files.h"
 #include "viewer/viewer_app.h"
 
 namespace rigview {
@@ -20,6 +21,15 @@ int Viewer::load_initial(const std::string& path) {
   }
   state_.playback = &doc_.playback;
   editing_.reset(doc_);
+  // --clips: the other files' clips join the set before the flags index it.
+  for (const std::string& clip_path : options_.clip_files) {
+    ClipFile file;
+    if (!load_clip_file(clip_path, *doc_.model, options_, file, error)) {
+      std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+      return 1;
+    }
+    for (FileClip& clip : file.clips) doc_.add_clip(std::move(clip.keys), clip.origin);
+  }
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options_, doc_.character->clips(), selection, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
@@ -165,9 +175,12 @@ int Viewer::run() {
   int exit_status = 0;
   for (int frame = 1; !platform_.should_close() || !close_allowed(); ++frame) {
     platform_.poll_events();
-    if (std::string dropped = platform_.take_drop(); !dropped.empty())
-      state_.requests.open_path = dropped;
+    bool shift = false;
+    if (std::string dropped = platform_.take_drop(&shift); !dropped.empty())
+      (shift ? state_.requests.add_clips_path : state_.requests.open_path) = dropped;
     if (frame == 2 && !self_test_.drop.empty()) state_.requests.open_path = self_test_.drop;
+    if (frame == 2 && !self_test_.add_clips.empty())
+      state_.requests.add_clips_path = self_test_.add_clips;
     if (frame == 2 && self_test_.measure_cost_draws > 0) {
       state_.cost_draws = self_test_.measure_cost_draws;
       state_.requests.measure_cost = true;

@@ -67,6 +67,9 @@ class Viewer {
  private:
   // Opens `path` as the new document; on failure the current one stays and the error is shown.
   void open_model(const std::string& path);
+  // Adds another file's clips to the clip set (retargeted when its skeleton differs); a file
+  // that cannot be used leaves the clips as they were and says why in the error line.
+  void add_clip_file(const std::string& path);
   void frame_joint(int node);
   void frame_finding(int finding);
   // Teaching aids: replaces the document by one derived from its pristine model with `bug`

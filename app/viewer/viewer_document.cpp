@@ -1,6 +1,7 @@
 // The viewer's document: opening files, simulated bugs, the requests panels post, and the
 // derived products it keeps up to date every frame (centres of rotation, artefact measures,
 // compression, the crowd).
+#include "clip_files.h"
 #include "viewer/viewer_app.h"
 
 namespace rigview {
@@ -180,6 +181,30 @@ void Viewer::update_compression() {
   c.play_compressed(state_.play_compressed);
 }
 
+void Viewer::add_clip_file(const std::string& path) {
+  if (!doc_.model || !doc_.character) return;
+  ClipFile file;
+  std::string error;
+  if (!load_clip_file(path, *doc_.model, options_, file, error)) {
+    state_.error_message = error;
+    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+    return;
+  }
+  int first = -1;
+  for (FileClip& clip : file.clips) {
+    const int index = doc_.add_clip(std::move(clip.keys), clip.origin);
+    if (first < 0) first = index;
+  }
+  state_.error_message.clear();
+  state_.edits.message = std::to_string(file.clips.size()) + " clip" +
+                         (file.clips.size() == 1 ? "" : "s") + " added from " + file.stem +
+                         (file.retargeted ? " (retargeted)" : "");
+  if (first >= 0) {
+    doc_.playback.select_clip(first);
+    state_.scroll_to_clip = true;
+  }
+}
+
 void Viewer::open_model(const std::string& path) {
   if (!has_model_extension(path)) {
     state_.error_message = path + ": not a .gltf or .glb file";
@@ -248,6 +273,11 @@ void Viewer::serve_requests() {
       state_.edits.pending_open = path;
     else
       open_model(path);
+  }
+  if (!r.add_clips_path.empty()) {
+    std::string path;
+    path.swap(r.add_clips_path);
+    add_clip_file(path);
   }
   serve_edit_requests();
   // focus_open_field is served (and cleared) by the File panel.

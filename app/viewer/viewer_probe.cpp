@@ -56,6 +56,8 @@ bool Viewer::write_self_test_state(int frame) {
                clip >= 0 && size_t(clip) < doc_.clip_labels.size()
                    ? doc_.clip_labels[size_t(clip)].c_str()
                    : "-");
+  std::fprintf(f, "clips %zu\n", doc_.clip_labels.size());
+  std::fprintf(f, "error_message %s\n", state_.error_message.c_str());
   std::fprintf(f, "open_field %s\n", state_.open_field.c_str());
   std::fprintf(f, "want_text_input %d\n", io.WantTextInput ? 1 : 0);
 

@@ -46,6 +46,7 @@ struct ViewerRequests {
   bool focus_open_field = false;  // keyboard focus to the Open field (O)
   bool quit = false;              // close the window (Ctrl+Q)
   std::string open_path;          // open this file next frame (Open, recent files, drop)
+  std::string add_clips_path;     // add this file's clips next frame (Add clips, Shift+drop)
   int frame_node = -1;            // frame the camera on this joint's part of the mesh
   bool measure_cost = false;      // measure every method's skinning cost (Measure cost)
   int frame_finding = -1;         // frame the joints of this Rig health row (finding index)

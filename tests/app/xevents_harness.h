@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
