@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "import/gltf_import.h"
 #include "test_support.h"
 #include "xevents_harness.h"
 
@@ -50,6 +51,32 @@ TEST_F(ViewerXEventsClips, AddedFileJoinsTheListAndPlays) {
   EXPECT_EQ(p.text("clip"), "moves:Idle");
   EXPECT_EQ(p.text("edit_message"), "6 clips added from moves");
   EXPECT_EQ(p.text("error_message"), "");
+}
+
+// Ctrl+S writes the added clips into the opened file as new animations after its own; a second
+// save does not write them twice.
+TEST_F(ViewerXEventsClips, SavingWritesTheAddedClipsOnce) {
+  const std::string model = (dir_ / "character.glb").string();
+  fs::copy_file(kMannequin, model);
+  const std::string cache = "XDG_CACHE_HOME=" + (dir_ / "cache").string();
+  ASSERT_EQ(new_session().start({model}, {cache, "RIGVIEW_VIEWER_ADD_CLIPS=" + moves()}, kFrameMs),
+            "");
+  until_clips("12");
+  for (int save = 0; save < 2; ++save) {
+    at_frame_start();
+    session_->key(XK_Control_L, true);
+    session_->tap(XK_s);
+    session_->key(XK_Control_L, false);
+    ViewerProbe p = after_frames(2);
+    for (int i = 0; i < 30 && p.text("edit_message") != "saved " + model; ++i) p = after_frames(1);
+    ASSERT_EQ(p.text("edit_message"), "saved " + model) << session_->viewer_log();
+  }
+  rig::Model saved;
+  std::string error;
+  ASSERT_TRUE(rig::import_gltf(model, saved, error)) << error;
+  ASSERT_EQ(saved.clips.size(), 12u);
+  EXPECT_EQ(saved.clips[6].name, "moves:Idle");
+  EXPECT_EQ(saved.clips[11].name, "moves:Bend");
 }
 
 TEST_F(ViewerXEventsClips, AFileThatCannotBeUsedLeavesTheClips) {
