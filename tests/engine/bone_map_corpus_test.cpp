@@ -72,6 +72,27 @@ TEST(BoneMapBundled, MannequinMapsByItsMixamoStyleNames) {
   EXPECT_EQ(model.nodes[size_t(map[HumanBone::RightToes])].name, "RightToeBase");
 }
 
+TEST(BoneMapBundled, APoseHumanoidMapsByItsRigifyStyleNames) {
+  const Model model = load(std::filesystem::path(RIGVIEW_SOURCE_DIR) / "assets/humanoid_apose.glb");
+  check(model, 0, "humanoid_apose.glb",
+        sided("hips", "spine", "chest", "neck", "head",
+              {"upper_arm.L", "forearm.L", "hand.L", "thigh.L", "shin.L", "foot.L"},
+              {"upper_arm.R", "forearm.R", "hand.R", "thigh.R", "shin.R", "foot.R"}));
+  // The structure alone agrees on every core part (the A-pose arms, the toes' facing).
+  const HumanoidMap by_name = find_humanoid_by_name(model, 0);
+  const HumanoidMap by_structure = find_humanoid_by_structure(model, 0);
+  for (size_t i = 0; i < kHumanBoneCount; ++i) {
+    if (is_core_human_bone(HumanBone(i))) {
+      EXPECT_EQ(by_structure.node[i], by_name.node[i]) << human_bone_name(HumanBone(i));
+    }
+  }
+  // No joint name is shared with the mannequin's convention.
+  const Model mannequin = load(std::filesystem::path(RIGVIEW_SOURCE_DIR) / "assets/mannequin.glb");
+  for (int node : model.skins[0].joints)
+    for (int other : mannequin.skins[0].joints)
+      EXPECT_NE(model.nodes[size_t(node)].name, mannequin.nodes[size_t(other)].name);
+}
+
 TEST(BoneMapCorpus, EveryHumanoidMapsItsCoreBones) {
   RIG_REQUIRE_CORPUS(corpus);
   std::printf("| model | core bones found | missing |\n|---|---|---|\n");
