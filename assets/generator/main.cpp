@@ -1,6 +1,7 @@
 // rig_asset_generator: builds the bundled assets procedurally and writes them as .glb.
 //
-//   rig_asset_generator <output-dir>      writes <output-dir>/mannequin.glb and twist_arm.glb
+//   rig_asset_generator <output-dir>      writes <output-dir>/mannequin.glb, twist_arm.glb and
+//                                         humanoid_apose.glb
 //
 // Regenerate the committed files with
 //   cmake --build <build-dir> --target regenerate_assets
@@ -33,6 +34,11 @@ int main(int argc, char** argv) {
     std::printf("twist_arm.glb: %zu joints, %zu vertices, %zu triangles, %zu clips\n",
                 arm.joints.size(), arm.mesh.positions.size(), arm.mesh.indices.size() / 3,
                 arm.clips.size());
+    const rig::gen::Asset apose = rig::gen::build_humanoid_apose();
+    rig::gen::write_glb(apose, (dir / "humanoid_apose.glb").string());
+    std::printf("humanoid_apose.glb: %zu joints, %zu vertices, %zu triangles, %zu clips\n",
+                apose.joints.size(), apose.mesh.positions.size(), apose.mesh.indices.size() / 3,
+                apose.clips.size());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", dir.string().c_str(), e.what());
     return 1;

@@ -1,4 +1,4 @@
-// The two bundled assets.
+// The bundled assets.
 #pragma once
 
 #include "asset.h"
@@ -7,6 +7,9 @@ namespace rig::gen {
 
 // Humanoid mannequin: 24 joints, tubes and capsules, Idle/Walk/Run/Wave/Twist/Bend clips.
 Asset build_mannequin();
+
+// Second humanoid for retargeting: 1.44 m, A-pose rest, Rigify-like names, one ArmRaise clip.
+Asset build_humanoid_apose();
 
 // A striped cylinder along +X with two joints and one Twist clip (0 -> 180 -> 0 degrees).
 Asset build_twist_arm();
