@@ -27,6 +27,7 @@ struct Spec {
   float size = 1.0f;      // every length
   float legs = 1.0f;      // leg lengths on top of size
   float arms = 1.0f;      // arm lengths on top of size
+  float shins = 1.0f;     // the lower legs' length on top of legs
   float arm_down = 0.0f;  // degrees the upper arms hang below horizontal (40: an A-pose)
   float roll = 0.0f;      // degrees of rest roll about each limb bone's own axis
   glm::quat armature{1.0f, 0.0f, 0.0f, 0.0f};  // the root node's rotation
@@ -130,7 +131,7 @@ inline Humanoid make(const Spec& spec) {
     const float l = s * spec.legs * u;
     const int upper_leg = add(name("upper_leg"), hips, glm::vec3(0.1f * x, 0, 0) * s * u, roll_y);
     const int lower_leg = add(name("lower_leg"), upper_leg, glm::vec3(0, -0.45f, 0) * l, roll_y);
-    const int foot = add(name("foot"), lower_leg, glm::vec3(0, -0.47f, 0) * l, roll_y);
+    const int foot = add(name("foot"), lower_leg, glm::vec3(0, -0.47f, 0) * l * spec.shins, roll_y);
     const int toes = add(name("toes"), foot, glm::vec3(0, -0.08f, 0.12f) * l);
     add(name("toes_end"), toes, glm::vec3(0, 0, 0.05f) * l);
     h.twists.push_back(add(name("upper_leg_twist"), upper_leg, glm::vec3(0, -0.2f, 0) * l));
@@ -164,7 +165,7 @@ inline Clip wave_clip(const Humanoid& h, float seconds, float rate, float amplit
   Clip clip;
   clip.name = "wave";
   const int keys = int(std::lround(seconds * rate)) + 1;
-  std::vector<float> times(size_t(keys));
+  std::vector<float> times(static_cast<size_t>(keys));
   for (int k = 0; k < keys; ++k) times[size_t(k)] = float(k) / rate;
   clip.start = 0.0f;
   clip.end = times.back();
