@@ -16,7 +16,7 @@ std::vector<float> retarget_frame_times(const Clip& clip) {
   const float frame = clip_frame_duration(clip);
   const float length = std::max(clip.end - clip.start, 0.0f);
   const size_t count =
-      length > 0.0f ? size_t(std::max(1.0f, std::ceil(length / frame - 1e-3f))) + 1 : 1;
+      length > 0.0f ? size_t(std::max(1.0f, std::ceil(length / frame - 0.05f))) + 1 : 1;
   std::vector<float> times(count);
   for (size_t i = 0; i < count; ++i) times[i] = clip.start + frame * float(i);
   times.back() = std::max(clip.end, clip.start);

@@ -20,7 +20,8 @@
 //
 // Frames: the source clip's frame grid, frame_duration = clip_frame_duration(source clip),
 // times start + i·frame_duration for i = 0 .. count−2 and the last frame exactly at end
-// (count = ceil((end − start)/frame_duration − 0.001) + 1; one frame for a clip of no length).
+// (count = ceil((end − start)/frame_duration − 0.05) + 1, so float noise in the key times
+// adds no sliver of a frame; one frame for a clip of no length).
 //
 // Feet (RetargetSettings::keep_feet_planted): the source's foot contacts (anim/foot_contacts.h,
 // sampled at the frame grid; feet = the LeftFoot / RightFoot pairs). On the first frame of a
