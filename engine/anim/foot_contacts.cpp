@@ -6,6 +6,7 @@
 #include "anim/clip_source.h"
 #include "anim/local_to_world_job.h"
 #include "anim/pose.h"
+#include "anim/skeleton.h"
 
 namespace rig {
 
@@ -61,9 +62,18 @@ FootContacts detect_foot_contacts(const Model& model, int clip, std::span<const 
     out.feet[f].foot = feet[f];
     out.feet[f].positions.resize(size_t(n));
   }
+  // What clip_world_matrices does per sample, with the clip's sampler, skeleton and buffers made
+  // once (preparing a long clip's sampler per sample made detection quadratic in its length).
+  const RawClipSource source(model, c);
+  const Skeleton skeleton = Skeleton::build(model);
+  Pose rest, pose;
+  init_rest_pose(model, rest);
+  std::vector<glm::mat4> world(model.nodes.size());
   for (int i = 0; i < n; ++i) {
-    const std::vector<glm::mat4> world =
-        clip_world_matrices(model, clip, out.times[size_t(i)], settings.root_motion);
+    pose = rest;
+    source.sample(out.times[size_t(i)], {}, pose.local, pose.morph_weights);
+    if (settings.root_motion) settings.root_motion->apply(pose.local);
+    LocalToWorldJob{&skeleton, pose.local, world, -1}.run();
     for (size_t f = 0; f < feet.size(); ++f) {
       if (feet[f] < 0 || size_t(feet[f]) >= world.size()) continue;
       FootContactTrack& t = out.feet[f];
