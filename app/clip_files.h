@@ -11,6 +11,7 @@
 
 #include "anim/clip_set.h"
 #include "character/bone_map.h"
+#include "character/retarget.h"
 #include "model/model.h"
 #include "options.h"
 
@@ -20,6 +21,8 @@ struct FileClip {
   std::string name;  // "stem:clip-name" ("stem:N" for an unnamed animation N)
   rig::ClipOrigin origin = rig::ClipOrigin::Added;  // Added (same skeleton) or Retargeted
   rig::Clip keys;                                   // on the character's nodes
+  std::string source_clip;                          // its name in the file
+  rig::RetargetMeasures measures;                   // when retargeted
 };
 
 struct ClipFile {
