@@ -97,19 +97,18 @@ bool load_clip_file(const std::string& path, const rig::Model& target, const Opt
   out.stem = std::filesystem::path(path).stem().string();
   Options load = options;  // the clip file is imported as it is: no simulated bug
   load.simulate_bug.clear();
-  rig::Model source;
-  if (!import_model(path, load, source, error)) return error = path + ": " + error, false;
-  if (source.clips.empty()) return error = path + ": the file has no animations", false;
+  auto source = std::make_shared<rig::Model>();
+  if (!import_model(path, load, *source, error)) return error = path + ": " + error, false;
+  if (source->clips.empty()) return error = path + ": the file has no animations", false;
   std::vector<int> node_of;
-  if (same_skeleton(source, target, node_of)) {
-    moved_by_name(source, target, node_of, out);
+  if (same_skeleton(*source, target, node_of)) {
+    moved_by_name(*source, target, node_of, out);
+    out.source = std::move(source);
     return true;
   }
-  out.feet_planted = options.retarget_feet;
-  if (!retarget_clip_file(source, target, options, out, error))
+  if (!retarget_clip_file(*source, target, options, out, error))
     return error = path + ": " + error, false;
-  for (const rig::BonePair& pair : out.map.pairs)
-    out.source_names.push_back(source.nodes[size_t(pair.source)].name);
+  out.source = std::move(source);
   return true;
 }
 

@@ -31,6 +31,7 @@ struct ClipFile {
   bool retargeted = false;
   rig::BoneMap map;                          // the pairs used, when retargeted
   std::vector<std::string> source_names;     // per pair: its source joint's name
+  std::shared_ptr<const rig::Model> source;  // the file's model (the viewer's ghost, remaps)
   float source_hip_height = 0.0f, target_hip_height = 0.0f;  // when retargeted (model units)
   bool feet_planted = false;                                 // --retarget-feet
   std::vector<std::string> unmapped_source;  // the source's joints no pair uses

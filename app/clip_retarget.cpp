@@ -99,18 +99,28 @@ bool retarget_clip_file(const rig::Model& source, const rig::Model& target, cons
       if (!rig::apply_bone_map_override(out.map, source, target, from, to, &error))
         return error = options.bone_map + ": " + error, false;
   }
-  if (const std::string problem = rig::check_bone_map(source, target, out.map); !problem.empty())
-    return error = "the bone map cannot be used: " + problem, false;
   if (!out.map.find(rig::HumanBone::Hips))
     return error = "the bone map has no hips pair (give one with --bone-map)", false;
+  out.feet_planted = options.retarget_feet;
+  return retarget_clips(source, target, out, error);
+}
+
+bool retarget_clips(const rig::Model& source, const rig::Model& target, ClipFile& out,
+                    std::string& error) {
+  if (const std::string problem = rig::check_bone_map(source, target, out.map); !problem.empty())
+    return error = "the bone map cannot be used: " + problem, false;
   out.retargeted = true;
+  out.clips.clear();
+  out.source_names.clear();
+  for (const rig::BonePair& pair : out.map.pairs)
+    out.source_names.push_back(source.nodes[size_t(pair.source)].name);
   out.unmapped_source = unmapped(source, out.map, true);
   out.unmapped_target = unmapped(target, out.map, false);
   const rig::RetargetRig rig = rig::build_retarget_rig(source, target, out.map);
   out.source_hip_height = rig.source.hip_height;
   out.target_hip_height = rig.target.hip_height;
   rig::RetargetSettings settings;
-  settings.keep_feet_planted = options.retarget_feet;
+  settings.keep_feet_planted = out.feet_planted;
   for (size_t c = 0; c < source.clips.size(); ++c) {
     FileClip clip;
     clip.name = file_clip_name(out.stem, source.clips[c], c);

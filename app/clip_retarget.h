@@ -26,6 +26,12 @@ bool read_bone_map(const std::string& path, std::vector<std::pair<std::string, s
 bool retarget_clip_file(const rig::Model& source, const rig::Model& target, const Options& options,
                         ClipFile& out, std::string& error);
 
+// Retargets every clip of `source` through out.map (edited, say, in the viewer's Bone map
+// window) into out.clips, and refreshes the names, the unmapped joints and the hip heights.
+// false + one line when the map cannot drive `target` (a joint driven twice, say).
+bool retarget_clips(const rig::Model& source, const rig::Model& target, ClipFile& out,
+                    std::string& error);
+
 // --retarget-report: per file the map used, the unmapped joints and per clip its measures (README
 // "Clips from other files and retargeting" gives the schema). false + one line naming the file.
 bool write_retarget_report(const std::string& path, const rig::Model& target,
