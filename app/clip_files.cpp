@@ -6,6 +6,7 @@
 #include <map>
 
 #include "anim/joint_mask.h"
+#include "clip_retarget.h"
 #include "load_model.h"
 
 namespace rigview {
@@ -58,15 +59,12 @@ uint32_t morph_count(const rig::Model& model, int node) {
   return uint32_t(model.meshes[size_t(mesh)].primitives.front().targets.size());
 }
 
-std::string clip_name(const std::string& stem, const rig::Clip& clip, size_t index) {
-  return stem + ":" + (clip.name.empty() ? std::to_string(index) : clip.name);
-}
-
 void moved_by_name(const rig::Model& source, const rig::Model& target,
                    const std::vector<int>& node_of, ClipFile& out) {
   for (size_t c = 0; c < source.clips.size(); ++c) {
     FileClip clip;
-    clip.name = clip_name(out.stem, source.clips[c], c);
+    clip.name = file_clip_name(out.stem, source.clips[c], c);
+    clip.source_clip = source.clips[c].name;
     clip.origin = rig::ClipOrigin::Added;
     clip.keys = source.clips[c];
     clip.keys.name = clip.name;
@@ -88,6 +86,10 @@ void moved_by_name(const rig::Model& source, const rig::Model& target,
 
 }  // namespace
 
+std::string file_clip_name(const std::string& stem, const rig::Clip& clip, size_t index) {
+  return stem + ":" + (clip.name.empty() ? std::to_string(index) : clip.name);
+}
+
 bool load_clip_file(const std::string& path, const rig::Model& target, const Options& options,
                     ClipFile& out, std::string& error) {
   out = ClipFile{};
@@ -95,17 +97,19 @@ bool load_clip_file(const std::string& path, const rig::Model& target, const Opt
   out.stem = std::filesystem::path(path).stem().string();
   Options load = options;  // the clip file is imported as it is: no simulated bug
   load.simulate_bug.clear();
-  rig::Model source;
-  if (!import_model(path, load, source, error)) return error = path + ": " + error, false;
-  if (source.clips.empty()) return error = path + ": the file has no animations", false;
+  auto source = std::make_shared<rig::Model>();
+  if (!import_model(path, load, *source, error)) return error = path + ": " + error, false;
+  if (source->clips.empty()) return error = path + ": the file has no animations", false;
   std::vector<int> node_of;
-  if (same_skeleton(source, target, node_of)) {
-    moved_by_name(source, target, node_of, out);
+  if (same_skeleton(*source, target, node_of)) {
+    moved_by_name(*source, target, node_of, out);
+    out.source = std::move(source);
     return true;
   }
-  return error = path + ": its skeleton differs from " + target.file +
-                 "'s (other joint names or rest pose) and retargeting is not available",
-         false;
+  if (!retarget_clip_file(*source, target, options, out, error))
+    return error = path + ": " + error, false;
+  out.source = std::move(source);
+  return true;
 }
 
 const std::vector<ClipFile>* clip_files_from_options(const Options& options,

@@ -11,6 +11,7 @@
 
 #include "anim/clip_set.h"
 #include "character/bone_map.h"
+#include "character/retarget.h"
 #include "model/model.h"
 #include "options.h"
 
@@ -20,6 +21,8 @@ struct FileClip {
   std::string name;  // "stem:clip-name" ("stem:N" for an unnamed animation N)
   rig::ClipOrigin origin = rig::ClipOrigin::Added;  // Added (same skeleton) or Retargeted
   rig::Clip keys;                                   // on the character's nodes
+  std::string source_clip;                          // its name in the file
+  rig::RetargetMeasures measures;                   // when retargeted
 };
 
 struct ClipFile {
@@ -27,12 +30,19 @@ struct ClipFile {
   std::string stem;
   bool retargeted = false;
   rig::BoneMap map;                          // the pairs used, when retargeted
+  std::vector<std::string> source_names;     // per pair: its source joint's name
+  std::shared_ptr<const rig::Model> source;  // the file's model (the viewer's ghost, remaps)
+  float source_hip_height = 0.0f, target_hip_height = 0.0f;  // when retargeted (model units)
+  bool feet_planted = false;                                 // --retarget-feet
   std::vector<std::string> unmapped_source;  // the source's joints no pair uses
   std::vector<std::string> unmapped_target;  // the character's joints no pair drives
   std::vector<std::string> missing_core;     // core bones not found (either side)
   size_t dropped_channels = 0;               // same skeleton: channels on nodes not found here
   std::vector<FileClip> clips;
 };
+
+// "stem:clip-name", or "stem:N" for the file's unnamed animation N.
+std::string file_clip_name(const std::string& stem, const rig::Clip& clip, size_t index);
 
 // Loads `path` and turns its clips into clips on `target`'s nodes. `bone_map` is the --bone-map
 // file ("" for none), `keep_feet` --retarget-feet. false + one line naming the file.

@@ -4,6 +4,7 @@
 
 #include "cli_commands.h"
 #include "clip_files.h"
+#include "clip_retarget.h"
 #include "compression_outputs.h"
 #include "learn_outputs.h"
 #include "load_model.h"
@@ -47,7 +48,8 @@ int main(int argc, char** argv) {
                      !options.optimize_animations.empty() || !options.export_pose.empty() ||
                      options.bench_skinning > 0 || options.bench_crowd > 0 ||
                      !options.rom_report.empty() || options.inspect_primitive >= 0 ||
-                     !options.fix_report.empty() || !options.cross_section.empty();
+                     !options.fix_report.empty() || !options.cross_section.empty() ||
+                     !options.retarget_report.empty();
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;
@@ -57,9 +59,18 @@ int main(int argc, char** argv) {
   }
   // Every --clips file is read (and retargeted) once, before any output: a file that cannot be
   // used stops here with one line naming it.
-  if (!options.clip_files.empty() && !rigview::clip_files_from_options(options, model, error)) {
-    std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
-    return 1;
+  if (!options.clip_files.empty()) {
+    const std::vector<rigview::ClipFile>* files =
+        rigview::clip_files_from_options(options, model, error);
+    if (!files) {
+      std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+      return 1;
+    }
+    if (!options.retarget_report.empty() &&
+        !rigview::write_retarget_report(options.retarget_report, model, *files, error)) {
+      std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
+      return 1;
+    }
   }
   // The skin layer every skinning output uses and --save writes: the model's influences and
   // inverse bind matrices after --repair-ibm, --weights-op and --fix-joint.

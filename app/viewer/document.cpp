@@ -9,6 +9,7 @@
 #include "anim/joint_mask.h"
 #include "import/gltf_import.h"
 #include "load_model.h"
+#include "viewer/source_ghost.h"
 #include "viewer/first_view.h"
 
 namespace rigview {
@@ -64,6 +65,27 @@ int Document::add_clip(rig::Clip keys, rig::ClipOrigin origin) {
   const int index = character->clips().add(*model, std::move(keys), origin);
   list_clips();
   return index;
+}
+
+bool Document::replace_clip(int index, rig::Clip keys) {
+  bump(rig::Input::ClipSet);
+  const bool replaced = character->clips().replace(index, *model, std::move(keys));
+  list_clips();
+  return replaced;
+}
+
+int Document::add_clip_file(ClipFile file) {
+  AddedClipFile added;
+  int first = -1;
+  for (FileClip& clip : file.clips) {
+    const int index = add_clip(std::move(clip.keys), clip.origin);
+    if (first < 0) first = index;
+    added.clip_indices.push_back(index);
+  }
+  added.file = std::move(file);
+  source_ghost(*model, added);
+  clip_files.push_back(std::move(added));
+  return first;
 }
 
 void Document::bump(rig::Input input) {

@@ -11,6 +11,7 @@
 #include "anim/playback.h"
 #include "artefact_analysis.h"
 #include "character/character.h"
+#include "clip_files.h"
 #include "compression_session.h"
 #include "fix_joint_job.h"
 #include "model/model.h"
@@ -225,8 +226,25 @@ struct Document {
   // Playback and the posing share: it is listed and playable at once. Input ClipSet moves on.
   // Returns its index.
   int add_clip(rig::Clip keys, rig::ClipOrigin origin = rig::ClipOrigin::Added);
+  // Entry `index` (an added clip) plays `keys` instead (ClipSet::replace). Input ClipSet moves on.
+  bool replace_clip(int index, rig::Clip keys);
   // clip_labels and clip_list_rows from the clip set.
   void list_clips();
+
+  // The files whose clips were added (Add clips from file, --clips), for the Bone map window:
+  // the map, the measures and the source model (clip keys moved into the set), the clips'
+  // indices in the set, and the source ghost (per clip, per frame of its grid, each source bone
+  // as two points in this model's space, beside the character).
+  struct AddedClipFile {
+    ClipFile file;
+    std::vector<int> clip_indices;
+    std::vector<std::vector<glm::vec3>> ghost;
+    size_t ghost_bones = 0;
+  };
+  std::vector<AddedClipFile> clip_files;
+  // Adds `file`'s clips to the set and keeps the rest of it in clip_files. Returns the first
+  // clip's index (-1 when it had none).
+  int add_clip_file(ClipFile file);
 };
 
 // Whether `path` ends in .gltf or .glb (any case): what the viewer tries to open.

@@ -98,6 +98,11 @@ void draw_file_panel(ViewerState& state, const Document& doc, const ViewerSettin
     ImGui::SetTooltip(
         "add the animations of the file in the field above to the clip list,\n"
         "retargeted when its skeleton differs (or Shift+drop a .gltf / .glb)");
+  if (std::any_of(doc.clip_files.begin(), doc.clip_files.end(),
+                  [](const Document::AddedClipFile& f) { return f.file.retargeted; })) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Bone map")) state.bone_map.open = !state.bone_map.open;
+  }
   if (!settings.recent_files().empty()) {
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::BeginCombo("##recent", "Recent files")) {

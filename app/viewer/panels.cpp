@@ -445,7 +445,9 @@ void draw_ui(ViewerState& state, Document& doc, const ViewerSettings& settings, 
   draw_weight_legend(state, doc);
   draw_compare_labels(state);
   draw_bind_ghost_overlay(state);
+  draw_source_ghost_overlay(state, doc);
   draw_vertex_overlay(state);
+  draw_bone_map_window(state, doc);
   draw_error_banner(state);
   draw_help_panel(state, settings);
 }

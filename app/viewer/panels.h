@@ -70,6 +70,12 @@ void draw_vertex_overlay(const ViewerState& state);
 // The Joint tab's bind-pose ghost over the single view: the IBM-implied skeleton (orange) and
 // the node rest pose (white).
 void draw_bind_ghost_overlay(const ViewerState& state);
+// The Bone map window of a retargeted clip file (viewer/retarget_panel.cpp): the pairs side by
+// side, unmapped joints in red, per clip its measures, remapping by picking.
+void draw_bone_map_window(ViewerState& state, Document& doc);
+// The source skeleton playing its clip beside the character while a retargeted clip plays, and
+// with the Bone map window open the character's unmapped joints circled.
+void draw_source_ghost_overlay(const ViewerState& state, const Document& doc);
 
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);

@@ -28,7 +28,7 @@ int Viewer::load_initial(const std::string& path) {
       std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
       return 1;
     }
-    for (FileClip& clip : file.clips) doc_.add_clip(std::move(clip.keys), clip.origin);
+    doc_.add_clip_file(std::move(file));
   }
   rig::PoseSelection selection;
   if (!pose_selection_from_options(options_, doc_.character->clips(), selection, error)) {

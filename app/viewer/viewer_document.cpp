@@ -190,15 +190,13 @@ void Viewer::add_clip_file(const std::string& path) {
     std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
     return;
   }
-  int first = -1;
-  for (FileClip& clip : file.clips) {
-    const int index = doc_.add_clip(std::move(clip.keys), clip.origin);
-    if (first < 0) first = index;
-  }
   state_.error_message.clear();
   state_.edits.message = std::to_string(file.clips.size()) + " clip" +
                          (file.clips.size() == 1 ? "" : "s") + " added from " + file.stem +
                          (file.retargeted ? " (retargeted)" : "");
+  const bool retargeted = file.retargeted;
+  const int first = doc_.add_clip_file(std::move(file));
+  if (retargeted) state_.bone_map.file = int(doc_.clip_files.size()) - 1;
   if (first >= 0) {
     doc_.playback.select_clip(first);
     state_.scroll_to_clip = true;

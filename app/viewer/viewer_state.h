@@ -259,6 +259,17 @@ struct ViewerState {
   // The Joint tab's bind-pose ghost (viewer/bind_pose_ghost.h): shown over the view, and the
   // joints it compares, cached per skin layer revision.
   bool show_bind_ghost = false;
+  // The Bone map window (viewer/retarget_panel.cpp): which added file it shows, the pair picked
+  // for a remap, a source joint waiting for its target, and the source ghost beside the
+  // character.
+  struct BoneMapView {
+    bool open = false;
+    int file = 0;
+    int pair = -1;
+    int pending_source = -1;
+    bool ghost = true;
+    std::string message;  // the last remap's one line
+  } bone_map;
   BindPoseGhost bind_ghost;
   float joint_euler_deg[3] = {0.0f, 0.0f, 0.0f};
   WeightTools weight_tools;

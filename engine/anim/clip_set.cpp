@@ -70,6 +70,24 @@ int ClipSet::add(std::string name, std::shared_ptr<const ClipSource> source, Cli
   return append(std::move(e));
 }
 
+bool ClipSet::replace(int index, const Model& model, Clip keys) {
+  if (!valid(index) || !entries_[size_t(index)].keys ||
+      entries_[size_t(index)].origin == ClipOrigin::File)
+    return false;
+  ClipEntry& e = entries_[size_t(index)];
+  e.start = keys.start;
+  e.end = keys.end;
+  e.frame_duration = clip_frame_duration(keys);
+  keys.name = e.name;
+  e.keys = std::make_shared<const Clip>(std::move(keys));
+  auto owned =
+      std::make_shared<const RawWithKeys>(RawWithKeys{e.keys, RawClipSource(model, *e.keys)});
+  e.own = std::shared_ptr<const ClipSource>(owned, &owned->source);
+  e.source = e.own;
+  ++revision_;
+  return true;
+}
+
 int ClipSet::find(uint32_t id) const {
   for (size_t i = 0; i < entries_.size(); ++i)
     if (entries_[i].id == id) return int(i);

@@ -66,6 +66,12 @@ class ClipSet {
   int add(std::string name, std::shared_ptr<const ClipSource> source,
           ClipOrigin origin = ClipOrigin::Compressed);
 
+  // Entry `index` (one added with raw keys) plays `keys` instead, for good: its id, name and
+  // origin stay, its range and frame follow the new keys, a substitute is dropped (a clip
+  // retargeted again through an edited bone map). false, nothing changed, for an invalid index
+  // or an entry without keys (the file's clips are the file's). Allocates.
+  bool replace(int index, const Model& model, Clip keys);
+
   int find(uint32_t id) const;                 // index of the entry with `id`, -1 when none
   int find_name(std::string_view name) const;  // first entry named `name`, -1 when none
 

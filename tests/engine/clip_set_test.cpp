@@ -105,6 +105,34 @@ TEST(ClipSet, SubstituteAndRestore) {
   EXPECT_EQ(set->size(), 2u);
 }
 
+// An added clip replaced (retargeted again) keeps its index, id and name and plays the new
+// keys: the "Raise" keys halved turn the shoulder 22.5°·t. The file's clips cannot be replaced.
+TEST(ClipSet, ReplaceKeepsTheEntryAndPlaysTheNewKeys) {
+  const Model m = arm_with_hold_clip();
+  Character c(m);
+  const int raise = c.clips().add(m, raise_clip());
+  const uint32_t id = c.clips()[size_t(raise)].id;
+  const uint64_t revision = c.clips().revision();
+  Clip half = raise_clip();
+  half.name = "ignored";
+  for (size_t k = 0; k < half.channels[0].times.size(); ++k) {
+    const glm::quat q = axis_angle({0, 0, 1}, 22.5f * half.channels[0].times[k]);
+    std::memcpy(&half.channels[0].values[4 * k], &q, sizeof q);  // x, y, z, w in memory
+  }
+  ASSERT_TRUE(c.clips().replace(raise, m, half));
+  EXPECT_EQ(c.clips()[size_t(raise)].id, id);
+  EXPECT_EQ(c.clips()[size_t(raise)].name, "Raise");
+  EXPECT_EQ(c.clips()[size_t(raise)].keys->name, "Raise");
+  EXPECT_GT(c.clips().revision(), revision);
+  PoseSelection s;
+  s.clip = raise;
+  s.time = 1.0f;
+  c.evaluate(s);
+  test::expect_vec3(elbow(c), turned(22.5f));
+  EXPECT_FALSE(c.clips().replace(0, m, raise_clip()));  // the file's
+  EXPECT_FALSE(c.clips().replace(9, m, raise_clip()));  // no such entry
+}
+
 // (1) plays: Playback selects the added clip, its frame grid is the clip's key spacing, and the
 // pose at a time is the keys' rotation at that time.
 TEST(ClipSetRuntimeClip, AddedClipPlays) {
