@@ -34,7 +34,7 @@ struct ClipFile {
   std::shared_ptr<const rig::Model> source;  // the file's model (the viewer's ghost, remaps)
   float source_hip_height = 0.0f, target_hip_height = 0.0f;  // when retargeted (model units)
   bool feet_planted = false;                                 // --retarget-feet
-  std::vector<std::string> unmapped_source;  // the source's joints no pair uses
+  std::vector<std::string> unmapped_source;                  // the source's joints no pair uses
   std::vector<std::string> unmapped_target;  // the character's joints no pair drives
   std::vector<std::string> missing_core;     // core bones not found (either side)
   size_t dropped_channels = 0;               // same skeleton: channels on nodes not found here

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -19,7 +18,8 @@ constexpr std::streamoff kMaxBoneMapBytes = 16 << 20;
 
 std::string human_list(const std::vector<rig::HumanBone>& bones) {
   std::string s;
-  for (rig::HumanBone b : bones) s += (s.empty() ? "" : ", ") + std::string(rig::human_bone_name(b));
+  for (rig::HumanBone b : bones)
+    s += (s.empty() ? "" : ", ") + std::string(rig::human_bone_name(b));
   return s;
 }
 
@@ -34,6 +34,140 @@ std::vector<std::string> unmapped(const rig::Model& model, const rig::BoneMap& m
       if (!used.count(joint) && listed.insert(joint).second)
         out.push_back(model.nodes[size_t(joint)].name);
   return out;
+}
+
+// A JSON reader for exactly what a bone map holds: one object whose members are strings or null.
+class BoneMapText {
+ public:
+  explicit BoneMapText(const std::string& text) : s_(text) {}
+  bool parse(std::vector<std::pair<std::string, std::string>>& pairs, std::string& error) {
+    space();
+    if (!eat('{'))
+      return error = "a bone map is a JSON object {\"source joint\": \"target joint\", ...}", false;
+    space();
+    if (eat('}')) return end(error);
+    while (true) {
+      std::string key, value;
+      space();
+      if (!string(key))
+        return error = "expected a joint name in quotes at byte " + std::to_string(i_), false;
+      space();
+      if (!eat(':')) return error = "expected ':' at byte " + std::to_string(i_), false;
+      space();
+      if (s_.compare(i_, 4, "null") == 0) {
+        i_ += 4;
+      } else if (!string(value)) {
+        return error = "the value of \"" + key + "\" is not a joint name or null", false;
+      }
+      pairs.emplace_back(std::move(key), std::move(value));
+      space();
+      if (eat('}')) return end(error);
+      if (!eat(',')) return error = "expected ',' or '}' at byte " + std::to_string(i_), false;
+    }
+  }
+
+ private:
+  bool end(std::string& error) {
+    space();
+    return i_ == s_.size() ? true : (error = "text after the bone map's object", false);
+  }
+  void space() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
+  }
+  bool eat(char c) {
+    if (i_ >= s_.size() || s_[i_] != c) return false;
+    ++i_;
+    return true;
+  }
+  bool hex4(uint32_t& out) {
+    if (i_ + 4 > s_.size()) return false;
+    out = 0;
+    for (int k = 0; k < 4; ++k) {
+      const char c = s_[i_++];
+      out <<= 4;
+      if (c >= '0' && c <= '9')
+        out |= uint32_t(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        out |= uint32_t(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        out |= uint32_t(c - 'A' + 10);
+      else
+        return false;
+    }
+    return true;
+  }
+  void utf8(uint32_t c, std::string& out) {
+    if (c < 0x80) {
+      out += char(c);
+    } else if (c < 0x800) {
+      out += char(0xC0 | (c >> 6)), out += char(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += char(0xE0 | (c >> 12)), out += char(0x80 | ((c >> 6) & 0x3F));
+      out += char(0x80 | (c & 0x3F));
+    } else {
+      out += char(0xF0 | (c >> 18)), out += char(0x80 | ((c >> 12) & 0x3F));
+      out += char(0x80 | ((c >> 6) & 0x3F)), out += char(0x80 | (c & 0x3F));
+    }
+  }
+  bool string(std::string& out) {
+    if (!eat('"')) return false;
+    while (i_ < s_.size()) {
+      const char c = s_[i_++];
+      if (c == '"') return true;
+      if (static_cast<unsigned char>(c) < 0x20) return false;
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (i_ >= s_.size()) return false;
+      const char e = s_[i_++];
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+          out += e;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          uint32_t c1 = 0;
+          if (!hex4(c1)) return false;
+          if (c1 >= 0xD800 && c1 < 0xDC00) {  // a surrogate pair
+            uint32_t c2 = 0;
+            if (!eat('\\') || !eat('u') || !hex4(c2) || c2 < 0xDC00 || c2 >= 0xE000) return false;
+            c1 = 0x10000 + ((c1 - 0xD800) << 10) + (c2 - 0xDC00);
+          }
+          utf8(c1, out);
+          break;
+        }
+        default:
+          return false;
+      }
+    }
+    return false;
+  }
+  const std::string& s_;
+  size_t i_ = 0;
+};
+
+// The core parts a retarget needs on both sides.
+bool required(rig::HumanBone b) {
+  using H = rig::HumanBone;
+  return b != H::LeftHand && b != H::RightHand && b != H::Chest && b != H::Neck;
 }
 
 std::string role_name(rig::HumanBone role) {
@@ -52,21 +186,8 @@ bool read_bone_map(const std::string& path, std::vector<std::pair<std::string, s
   in.seekg(0);
   std::stringstream text;
   text << in.rdbuf();
-  const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, false);
-  if (json.is_discarded()) return error = path + ": not valid JSON", false;
-  if (!json.is_object())
-    return error = path + ": a bone map is a JSON object {\"source joint\": \"target joint\", ...}",
-           false;
-  for (auto it = json.begin(); it != json.end(); ++it) {
-    if (it.value().is_null()) {
-      pairs.emplace_back(it.key(), "");
-    } else if (it.value().is_string()) {
-      pairs.emplace_back(it.key(), it.value().get<std::string>());
-    } else {
-      return error = path + ": the value of \"" + it.key() + "\" is not a joint name or null",
-             false;
-    }
-  }
+  const std::string content = text.str();
+  if (!BoneMapText(content).parse(pairs, error)) return error = path + ": " + error, false;
   return true;
 }
 
@@ -74,12 +195,20 @@ bool retarget_clip_file(const rig::Model& source, const rig::Model& target, cons
                         ClipFile& out, std::string& error) {
   const rig::HumanoidMap source_parts = rig::find_humanoid(source, -1);
   const rig::HumanoidMap target_parts = rig::find_humanoid(target, -1);
-  // A side that lacks core parts cannot be retargeted unless --bone-map names every pair.
+  // Core parts not found are listed; a side that lacks one the retarget cannot do without (the
+  // hips, the spine and head, the limbs down to the feet and the lower arms) is refused unless
+  // --bone-map is given. Hands and the chest may be missing (the Quaternius robots' lower arms
+  // end in one palm joint per finger): those bones keep their rest pose.
   bool neck = false;
-  const std::vector<rig::HumanBone> source_missing = rig::missing_core_bones(source_parts, &neck);
-  const std::vector<rig::HumanBone> target_missing = rig::missing_core_bones(target_parts, &neck);
-  for (rig::HumanBone b : source_missing) out.missing_core.push_back("source " + role_name(b));
-  for (rig::HumanBone b : target_missing) out.missing_core.push_back("target " + role_name(b));
+  std::vector<rig::HumanBone> source_missing, target_missing;
+  for (rig::HumanBone b : rig::missing_core_bones(source_parts, &neck)) {
+    out.missing_core.push_back("source " + role_name(b));
+    if (required(b)) source_missing.push_back(b);
+  }
+  for (rig::HumanBone b : rig::missing_core_bones(target_parts, &neck)) {
+    out.missing_core.push_back("target " + role_name(b));
+    if (required(b)) target_missing.push_back(b);
+  }
   if (source.skins.empty())
     return error = "its skeleton differs and it has no skin to map as a humanoid", false;
   if (!source_missing.empty() && options.bone_map.empty())
@@ -88,8 +217,10 @@ bool retarget_clip_file(const rig::Model& source, const rig::Model& target, cons
                    human_list(source_missing) + "; or give --bone-map)",
            false;
   if (!target_missing.empty() && options.bone_map.empty())
-    return error = "cannot retarget onto " + target.file + ": it is not a humanoid skeleton "
-                   "(no " + human_list(target_missing) + "; give --bone-map)",
+    return error = "cannot retarget onto " + target.file +
+                   ": it is not a humanoid skeleton "
+                   "(no " +
+                   human_list(target_missing) + "; give --bone-map)",
            false;
   out.map = rig::make_bone_map(source, source_parts, target, target_parts);
   if (!options.bone_map.empty()) {

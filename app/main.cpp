@@ -41,15 +41,14 @@ int main(int argc, char** argv) {
   std::string path =
       options.model_path.empty() ? rigview::default_model_path(argv[0]) : options.model_path;
 
-  const bool batch = options.info || !options.export_obj.empty() || !options.output_png.empty() ||
-                     !options.export_ply.empty() || !options.report.empty() ||
-                     !options.write_copy.empty() || !options.compress_report.empty() ||
-                     !options.save.empty() || !options.repair_ibm.empty() ||
-                     !options.optimize_animations.empty() || !options.export_pose.empty() ||
-                     options.bench_skinning > 0 || options.bench_crowd > 0 ||
-                     !options.rom_report.empty() || options.inspect_primitive >= 0 ||
-                     !options.fix_report.empty() || !options.cross_section.empty() ||
-                     !options.retarget_report.empty();
+  const bool batch =
+      options.info || !options.export_obj.empty() || !options.output_png.empty() ||
+      !options.export_ply.empty() || !options.report.empty() || !options.write_copy.empty() ||
+      !options.compress_report.empty() || !options.save.empty() || !options.repair_ibm.empty() ||
+      !options.optimize_animations.empty() || !options.export_pose.empty() ||
+      options.bench_skinning > 0 || options.bench_crowd > 0 || !options.rom_report.empty() ||
+      options.inspect_primitive >= 0 || !options.fix_report.empty() ||
+      !options.cross_section.empty() || !options.retarget_report.empty();
   if (!batch) return rigview::run_viewer(options, path);
 
   rig::Model model;

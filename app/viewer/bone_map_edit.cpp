@@ -7,8 +7,7 @@ namespace rigview {
 
 bool remap_bone_pair(Document& doc, size_t file, int source_node, int target_node,
                      std::string& error) {
-  if (file >= doc.clip_files.size() || !doc.model)
-    return error = "no such clip file", false;
+  if (file >= doc.clip_files.size() || !doc.model) return error = "no such clip file", false;
   Document::AddedClipFile& added = doc.clip_files[file];
   if (!added.file.retargeted || !added.file.source)
     return error = added.file.stem + ": its clips play directly (same skeleton): no bone map",

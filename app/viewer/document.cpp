@@ -9,8 +9,8 @@
 #include "anim/joint_mask.h"
 #include "import/gltf_import.h"
 #include "load_model.h"
-#include "viewer/source_ghost.h"
 #include "viewer/first_view.h"
+#include "viewer/source_ghost.h"
 
 namespace rigview {
 

@@ -92,8 +92,9 @@ void draw_bone_map_window(ViewerState& state, Document& doc) {
                       double(clip.measures.mean_direction_error_deg),
                       double(clip.measures.max_foot_slide) * 100.0);
   ImGui::Separator();
-  ImGui::TextWrapped("Select a pair, pick the target joint in the view or the skeleton tree, then "
-                     "Remap. Unmapped joints are red.");
+  ImGui::TextWrapped(
+      "Select a pair, pick the target joint in the view or the skeleton tree, then "
+      "Remap. Unmapped joints are red.");
   const int picked = state.selected_node;
   const bool picked_joint = picked >= 0 && is_skin_joint(target, picked);
   const char* picked_name = picked_joint ? target.nodes[size_t(picked)].name.c_str() : "-";
@@ -112,8 +113,7 @@ void draw_bone_map_window(ViewerState& state, Document& doc) {
   }
   if (view.pending_source >= 0) {
     ImGui::BeginDisabled(!picked_joint);
-    if (ImGui::Button("Pair with the picked joint"))
-      remap(state, doc, view.pending_source, picked);
+    if (ImGui::Button("Pair with the picked joint")) remap(state, doc, view.pending_source, picked);
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::Text("%s -> %s", source.nodes[size_t(view.pending_source)].name.c_str(), picked_name);
@@ -202,8 +202,9 @@ void draw_source_ghost_overlay(const ViewerState& state, const Document& doc) {
         const bool mapped = std::any_of(file.map.pairs.begin(), file.map.pairs.end(),
                                         [&](const rig::BonePair& p) { return p.target == joint; });
         glm::vec2 s;
-        if (!mapped && rig::render::world_to_screen(single.camera, single.rect,
-                                                    glm::vec3(doc.character->world()[size_t(joint)][3]), s))
+        if (!mapped &&
+            rig::render::world_to_screen(single.camera, single.rect,
+                                         glm::vec3(doc.character->world()[size_t(joint)][3]), s))
           draw->AddCircle(ImVec2(s.x, s.y), 6.0f, IM_COL32(255, 110, 100, 230), 12, 2.0f);
       }
   }
