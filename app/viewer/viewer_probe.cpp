@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "viewer/clipped_content.h"
+#include "viewer/source_ghost.h"
 #include "viewer/viewer_app.h"
 
 namespace rigview {
@@ -57,6 +58,9 @@ bool Viewer::write_self_test_state(int frame) {
                    ? doc_.clip_labels[size_t(clip)].c_str()
                    : "-");
   std::fprintf(f, "clips %zu\n", doc_.clip_labels.size());
+  size_t ghost_points = 0;
+  source_ghost_frame(doc_, clip, doc_.playback.time(), ghost_points);
+  std::fprintf(f, "source_ghost_points %zu\n", state_.bone_map.ghost ? ghost_points : 0);
   std::fprintf(f, "error_message %s\n", state_.error_message.c_str());
   std::fprintf(f, "open_field %s\n", state_.open_field.c_str());
   std::fprintf(f, "want_text_input %d\n", io.WantTextInput ? 1 : 0);

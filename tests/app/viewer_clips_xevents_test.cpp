@@ -79,6 +79,25 @@ TEST_F(ViewerXEventsClips, SavingWritesTheAddedClipsOnce) {
   EXPECT_EQ(saved.clips[11].name, "moves:Bend");
 }
 
+// A file with another skeleton is retargeted: its clip plays on the mannequin, and the source
+// skeleton plays beside it (the cyan ghost, drawn in the view's pixels).
+TEST_F(ViewerXEventsClips, ARetargetedClipPlaysWithItsSourceGhostBeside) {
+  const std::string apose = std::string(RIGVIEW_SOURCE_DIR) + "/assets/humanoid_apose.glb";
+  ASSERT_EQ(new_session().start({kMannequin, "--clips", apose, "--animation-index", "6"}, {},
+                                kFrameMs),
+            "");
+  const ViewerProbe p = until_clips("7");
+  EXPECT_EQ(p.text("clip"), "humanoid_apose:ArmRaise");
+  EXPECT_EQ(p.text("source_ghost_points"), "40");  // 20 bones of its 21 joints, two points each
+  int w = 0, h = 0;
+  const std::vector<unsigned char> rgb = session_->pixels(w, h);
+  ASSERT_FALSE(rgb.empty());
+  int cyan = 0;
+  for (size_t i = 0; i + 2 < rgb.size(); i += 3)
+    cyan += rgb[i] < 130 && rgb[i + 1] > 170 && rgb[i + 2] > 220;
+  EXPECT_GT(cyan, 100) << "no ghost drawn";
+}
+
 TEST_F(ViewerXEventsClips, AFileThatCannotBeUsedLeavesTheClips) {
   ASSERT_EQ(new_session().start({kMannequin}, {"RIGVIEW_VIEWER_ADD_CLIPS=" + kTwistArm}, kFrameMs),
             "");
