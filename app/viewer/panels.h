@@ -71,6 +71,10 @@ void draw_vertex_overlay(const ViewerState& state);
 // the node rest pose (white).
 void draw_bind_ghost_overlay(const ViewerState& state);
 
+// The Learn tab (viewer/learn_panel.cpp): the lessons (viewer/lessons.h) with Show me and
+// Leave lesson, and on the twist arm the twist and bend sliders with the cross-section plot.
+void draw_learn_tab(ViewerState& state, Document& doc);
+
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);
 void draw_weight_legend(const ViewerState& state, const Document& doc);

@@ -1,4 +1,5 @@
 // The viewer's start-up (first model, command-line pose, window) and its frame loop.
+#include "viewer/lessons.h"
 #include "viewer/viewer_app.h"
 
 namespace rigview {
@@ -243,6 +244,7 @@ int Viewer::run() {
       }
     }
     const Clock::time_point t0 = Clock::now();
+    apply_twist_sliders(state_, doc_);
     evaluate_pose(selection);
     update_vertex_inspector();
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

@@ -250,6 +250,7 @@ void Viewer::serve_requests() {
       open_model(path);
   }
   serve_edit_requests();
+  serve_learn();
   // focus_open_field is served (and cleared) by the File panel.
 }
 
