@@ -12,6 +12,7 @@
 
 #include "render/camera.h"
 #include "skin/skinning_method.h"
+#include "twist_ring.h"
 
 namespace rigview {
 
@@ -39,6 +40,27 @@ struct LessonSnapshot {
 bool operator==(const LessonSnapshot& a, const LessonSnapshot& b);
 inline bool operator!=(const LessonSnapshot& a, const LessonSnapshot& b) { return !(a == b); }
 
+// The twist arm's cross-section as the Learn tab plots it: the middle ring (found once per
+// model) under LBS, DQS and CoR at the sliders' pose, and per 5-degree step of the sliders the
+// values measured there so far: the LBS ring's mean radius against the twist, and each method's
+// outer reach (the ring's farthest point along the bend's outer bisector) against the bend.
+// Buffers are sized when the ring is found; a frame allocates nothing.
+inline constexpr int kDemoMethods = 3;  // LBS, DQS, CoR: the skinning-method table's first three
+inline constexpr int kDemoBins = 73;    // -180..180 degrees in steps of 5
+struct TwistDemoView {
+  const void* model = nullptr;  // the model `ring` was found on; null: none
+  bool valid = false;
+  TwistRing ring;
+  float bind_radius = 0.0f;
+  std::array<std::vector<glm::vec2>, kDemoMethods> points;
+  std::array<RadiusStats, kDemoMethods> radius{};
+  std::array<float, kDemoMethods> reach{};
+  std::array<float, kDemoBins> twist_radius{};                          // LBS mean; < 0: unmeasured
+  std::array<std::array<float, kDemoMethods>, kDemoBins> bend_reach{};  // < 0: unmeasured
+  float twist_deg = 0.0f, bend_deg = 0.0f;                              // the pose measured
+};
+int demo_bin(float degrees);  // the 5-degree step of an angle in [-180, 180]
+
 struct LearnState {
   int active = -1;     // the lesson shown (index in lessons()); -1: none
   int show = -1;       // Show me was pressed on this lesson (a request)
@@ -54,6 +76,7 @@ struct LearnState {
   // is shown: rotation = rest * q_Z(bend) * q_X(twist), as --twist-demo and --bend-demo.
   float twist_deg = 0.0f;
   float bend_deg = 0.0f;
+  TwistDemoView demo;
 };
 
 }  // namespace rigview

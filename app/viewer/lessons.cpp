@@ -1,6 +1,8 @@
 #include "viewer/lessons.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <glm/trigonometric.hpp>
 
@@ -8,6 +10,7 @@
 #include "anim/joint_mask.h"
 #include "learn_pose.h"
 #include "model/model.h"
+#include "twist_ring.h"
 #include "viewer/actions.h"
 
 namespace rigview {
@@ -223,6 +226,47 @@ void apply_twist_sliders(const ViewerState& state, Document& doc) {
   local.rotation = twist_arm_rotation(local.rotation, glm::radians(state.learn.twist_deg),
                                       glm::radians(state.learn.bend_deg));
   doc.posing->set_joint_override(node, local);
+}
+
+int demo_bin(float degrees) {
+  const int bin =
+      static_cast<int>(std::lround((std::clamp(degrees, -180.0f, 180.0f) + 180.0f) / 5.0f));
+  return std::clamp(bin, 0, kDemoBins - 1);
+}
+
+void update_twist_demo(LearnState& learn, const Document& doc) {
+  const int active = learn.active;
+  if (active < 0 || size_t(active) >= kLessons.size() || !kLessons[size_t(active)].sliders ||
+      !doc.model || !doc.character || twist_arm_node(doc) < 0)
+    return;
+  TwistDemoView& v = learn.demo;
+  if (v.model != doc.model.get()) {
+    v = TwistDemoView{};
+    v.model = doc.model.get();
+    std::string error;
+    v.valid = find_twist_ring(*doc.model, doc.character->skin_layer(), "Learn", v.ring, error) == 0;
+    if (!v.valid) return;
+    v.bind_radius = radius_stats(v.ring.bind_points).mean;
+    for (auto& p : v.points) p.resize(v.ring.ring.size());
+    v.twist_radius.fill(-1.0f);
+    for (auto& b : v.bend_reach) b.fill(-1.0f);
+  }
+  if (!v.valid) return;
+  v.twist_deg = learn.twist_deg;
+  v.bend_deg = learn.bend_deg;
+  const RingFrame frame = posed_ring_frame(v.ring, *doc.character);
+  TwistRing& ring = v.ring;
+  for (int m = 0; m < kDemoMethods; ++m) {
+    measure_ring(ring, *doc.model, *doc.character, static_cast<rig::SkinningMethod>(m), frame,
+                 v.points[size_t(m)]);
+    v.radius[size_t(m)] = radius_stats(v.points[size_t(m)]);
+    v.reach[size_t(m)] = ring_outer_reach(ring, *doc.character, learn.bend_deg);
+  }
+  // A pure twist fills the twist curve, a pure bend the bend curve.
+  if (learn.bend_deg == 0.0f) v.twist_radius[size_t(demo_bin(learn.twist_deg))] = v.radius[0].mean;
+  if (learn.twist_deg == 0.0f)
+    for (int m = 0; m < kDemoMethods; ++m)
+      v.bend_reach[size_t(demo_bin(learn.bend_deg))][size_t(m)] = v.reach[size_t(m)];
 }
 
 void restore_lesson_state(ViewerState& state, Document& doc, const LessonSnapshot& snap) {

@@ -63,6 +63,11 @@ int twist_arm_node(const Document& doc);
 // once the edit exists). Nothing otherwise.
 void apply_twist_sliders(const ViewerState& state, Document& doc);
 
+// After the frame's pose: while a lesson with sliders is shown on the twist arm, the
+// cross-section (state.learn.demo) measured at that pose, the ring found first when the model
+// is new (allocating then only). Nothing otherwise.
+void update_twist_demo(LearnState& learn, const Document& doc);
+
 // Whether `doc` is the lesson's model (its file name).
 bool document_has_lesson_model(const Document& doc, const Lesson& lesson);
 

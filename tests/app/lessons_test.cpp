@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -288,6 +289,54 @@ TEST(Lessons, SnapshotComparisonSeesEachField) {
   changed[13].twist_edit = true;
   changed[14].camera.floor = 0.0f;
   for (size_t i = 0; i < changed.size(); ++i) EXPECT_NE(changed[i], a) << i;
+}
+
+}  // namespace
+}  // namespace rigview
+
+namespace rigview {
+namespace {
+
+// The twist arm's sliders pose ArmTwist, and the viewer's cross-section (the code behind
+// --cross-section) measures the LBS ring at r cos(angle/2) and the DQS ring at r; for a bend, the
+// LBS ring's outer reach is r cos(angle/2) too (the outermost point is averaged with its turned
+// copy) and DQS keeps r (the ring turns rigidly by half the angle).
+TEST(Lessons, TwistSliderShrinksTheLinearBlendRingByTheClosedForm) {
+  Document doc;
+  load(doc, "twist_arm.glb");
+  ViewerState state;
+  state.playback = &doc.playback;
+  size_t candy = 0;
+  while (std::strcmp(lessons()[candy].title, "Candy wrapper") != 0) ++candy;
+  apply_lesson(state, doc, lessons()[candy]);
+  state.learn.active = int(candy);
+  const float r = 0.08f;  // the twist arm's radius (assets/generator/twist_arm.cpp)
+  for (const float twist : {0.0f, 30.0f, 90.0f, 150.0f, 180.0f}) {
+    SCOPED_TRACE(twist);
+    state.learn.twist_deg = twist;
+    state.learn.bend_deg = 0.0f;
+    apply_twist_sliders(state, doc);
+    doc.posing->evaluate(rig::PoseSelection{}, glm::vec3(0.0f, 0.0f, 3.0f), false, 1.0f);
+    update_twist_demo(state.learn, doc);
+    const TwistDemoView& v = state.learn.demo;
+    ASSERT_TRUE(v.valid);
+    EXPECT_EQ(v.ring.ring.size(), 32u);
+    EXPECT_NEAR(v.bind_radius, r, 1e-6f);
+    EXPECT_NEAR(v.radius[0].mean, r * std::cos(0.5f * twist * 3.14159265f / 180.0f), 2e-6f);
+    EXPECT_NEAR(v.radius[1].mean, r, 2e-6f);
+    EXPECT_NEAR(v.twist_radius[size_t(demo_bin(twist))], v.radius[0].mean, 0.0f);
+  }
+  for (const float bend : {30.0f, 90.0f, -60.0f}) {
+    SCOPED_TRACE(bend);
+    state.learn.twist_deg = 0.0f;
+    state.learn.bend_deg = bend;
+    apply_twist_sliders(state, doc);
+    doc.posing->evaluate(rig::PoseSelection{}, glm::vec3(0.0f, 0.0f, 3.0f), false, 1.0f);
+    update_twist_demo(state.learn, doc);
+    const TwistDemoView& v = state.learn.demo;
+    EXPECT_NEAR(v.reach[0], r * std::cos(0.5f * bend * 3.14159265f / 180.0f), 2e-6f);
+    EXPECT_NEAR(v.reach[1], r, 2e-6f);
+  }
 }
 
 }  // namespace
