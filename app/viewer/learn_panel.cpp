@@ -7,14 +7,21 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <glm/trigonometric.hpp>
 
+#include "viewer/glossary.h"
 #include "viewer/lessons.h"
 #include "viewer/panels.h"
 
 namespace rigview {
 
 namespace {
+
+// Each lesson's glossary term (its header's tooltip), in the lessons' order.
+constexpr std::array<const char*, 11> kLessonTerms = {
+    "Skeleton", "Inverse bind matrix", "Skinning matrix", "LBS",         "Candy wrapper",  "DQS",
+    "CoR",      "Crossfade",           "Two-bone IK",     "Compression", "Skinning matrix"};
 
 constexpr ImU32 kAxisColor = IM_COL32(110, 110, 110, 255);
 constexpr ImU32 kAnalyticColor = IM_COL32(235, 235, 235, 255);
@@ -103,6 +110,12 @@ void draw_twist_demo(ViewerState& state, const Document& doc) {
 
 }  // namespace
 
+void glossary_tooltip(const char* term) {
+  if (!ImGui::IsItemHovered()) return;
+  if (const char* definition = glossary_definition(term))
+    ImGui::SetTooltip("%s: %s", term, definition);
+}
+
 void draw_learn_tab(ViewerState& state, Document& doc) {
   LearnState& l = state.learn;
   const std::span<const Lesson> all = lessons();
@@ -114,6 +127,14 @@ void draw_learn_tab(ViewerState& state, Document& doc) {
     ImGui::TextDisabled("(puts back what you had)");
     ImGui::TextWrapped("%s", lesson.text);
     if (lesson.sliders) draw_twist_demo(state, doc);
+    if (std::strcmp(lesson.title, "Bind pose and inverse bind matrices") == 0 ||
+        std::strcmp(lesson.title, "Skinning matrix") == 0) {
+      ImGui::TextWrapped(
+          "Exercise: in the bind pose every skinning matrix is the identity. "
+          "Toggle the rest pose (R) and watch the largest deviation.");
+      ImGui::Text("largest |S - I| now: %.3g (%s)", double(largest_skinning_deviation(doc)),
+                  state.rest_pose ? "rest pose" : "posed");
+    }
     ImGui::Separator();
   } else if (l.pending >= 0 || l.restoring) {
     ImGui::TextDisabled("opening...");
@@ -125,7 +146,9 @@ void draw_learn_tab(ViewerState& state, Document& doc) {
       "up; Leave lesson (or another lesson's Show me) puts back what you had.");
   for (size_t i = 0; i < all.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::CollapsingHeader(all[i].title)) {
+    const bool open = ImGui::CollapsingHeader(all[i].title);
+    if (i < kLessonTerms.size()) glossary_tooltip(kLessonTerms[i]);
+    if (open) {
       ImGui::TextWrapped("%s", all[i].text);
       if (ImGui::Button("Show me")) l.show = static_cast<int>(i);
     }

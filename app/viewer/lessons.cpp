@@ -228,6 +228,17 @@ void apply_twist_sliders(const ViewerState& state, Document& doc) {
   doc.posing->set_joint_override(node, local);
 }
 
+float largest_skinning_deviation(const Document& doc) {
+  float worst = 0.0f;
+  if (!doc.model || !doc.character) return worst;
+  for (size_t s = 0; s < doc.model->skins.size(); ++s)
+    for (const glm::mat4& m : doc.character->skinning_matrices(int(s)))
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+          worst = std::max(worst, std::abs(m[c][r] - (c == r ? 1.0f : 0.0f)));
+  return worst;
+}
+
 int demo_bin(float degrees) {
   const int bin =
       static_cast<int>(std::lround((std::clamp(degrees, -180.0f, 180.0f) + 180.0f) / 5.0f));

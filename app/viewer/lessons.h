@@ -68,6 +68,10 @@ void apply_twist_sliders(const ViewerState& state, Document& doc);
 // is new (allocating then only). Nothing otherwise.
 void update_twist_demo(LearnState& learn, const Document& doc);
 
+// The exercise "in the bind pose every skinning matrix is the identity": the largest
+// |S[c][r] - I[c][r]| over every skin's skinning matrices under the character's current pose.
+float largest_skinning_deviation(const Document& doc);
+
 // Whether `doc` is the lesson's model (its file name).
 bool document_has_lesson_model(const Document& doc, const Lesson& lesson);
 

@@ -75,6 +75,10 @@ void draw_bind_ghost_overlay(const ViewerState& state);
 // Leave lesson, and on the twist arm the twist and bend sliders with the cross-section plot.
 void draw_learn_tab(ViewerState& state, Document& doc);
 
+// The glossary's definition of `term` (viewer/glossary.h) as the last item's tooltip while it
+// is hovered; nothing for a term the glossary lacks.
+void glossary_tooltip(const char* term);
+
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);
 void draw_weight_legend(const ViewerState& state, const Document& doc);

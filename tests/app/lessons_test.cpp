@@ -16,6 +16,7 @@
 #include "anim/joint_mask.h"
 #include "model/model.h"
 #include "viewer/document.h"
+#include "viewer/glossary.h"
 #include "viewer/viewer_state.h"
 
 namespace rigview {
@@ -337,6 +338,47 @@ TEST(Lessons, TwistSliderShrinksTheLinearBlendRingByTheClosedForm) {
     EXPECT_NEAR(v.reach[0], r * std::cos(0.5f * bend * 3.14159265f / 180.0f), 2e-6f);
     EXPECT_NEAR(v.reach[1], r, 2e-6f);
   }
+}
+
+}  // namespace
+}  // namespace rigview
+
+namespace rigview {
+namespace {
+
+// Help lists the glossary and the Display tab's method buttons show their term's definition:
+// every skinning method but the mix (a per-joint choice of two, not a term of the material) has
+// one, and each term is listed once.
+TEST(Lessons, GlossaryDefinesTheMethodsAndEachTermOnce) {
+  for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
+    EXPECT_EQ(glossary_definition(m.label) != nullptr, m.method != rig::SkinningMethod::Mix)
+        << m.label;
+  EXPECT_EQ(glossary_definition("no such term"), nullptr);
+  for (size_t i = 0; i < glossary().size(); ++i)
+    for (size_t j = i + 1; j < glossary().size(); ++j)
+      EXPECT_STRNE(glossary()[i].term, glossary()[j].term);
+}
+
+}  // namespace
+}  // namespace rigview
+
+namespace rigview {
+namespace {
+
+// The exercise's readout: in the bind pose world = inverse(inverse bind), so every skinning
+// matrix is the identity; a clip's pose moves them well away from it.
+TEST(Lessons, SkinningMatricesAreTheIdentityInTheBindPose) {
+  Document doc;
+  load(doc, "mannequin.glb");
+  doc.character->evaluate(rig::PoseSelection{});
+  EXPECT_LT(largest_skinning_deviation(doc), 1e-5f);
+  rig::PoseSelection walk;
+  for (size_t i = 0; i < doc.clip_labels.size(); ++i)
+    if (doc.clip_labels[i] == "Walk") walk.clip = int(i);
+  ASSERT_GE(walk.clip, 0);
+  walk.time = (*doc.playback.clips())[size_t(walk.clip)].start + 0.3f;
+  doc.character->evaluate(walk);
+  EXPECT_GT(largest_skinning_deviation(doc), 0.05f);
 }
 
 }  // namespace
