@@ -19,6 +19,11 @@ bool find_twist_arm(const rig::Model& model, const char* flag, TwistArmJoints& o
   return true;
 }
 
+glm::quat twist_arm_rotation(const glm::quat& rest, float twist_radians, float bend_radians) {
+  return glm::normalize(rest * glm::angleAxis(bend_radians, glm::vec3(0.0f, 0.0f, 1.0f)) *
+                        glm::angleAxis(twist_radians, glm::vec3(1.0f, 0.0f, 0.0f)));
+}
+
 bool learn_fk_edits(const Options& options, const rig::Model& model, std::vector<rig::FkEdit>& out,
                     std::string& error) {
   if (!options.twist_demo && !options.bend_demo) return true;
@@ -31,9 +36,7 @@ bool learn_fk_edits(const Options& options, const rig::Model& model, std::vector
   edit.node = arm.twist;
   edit.mode = rig::FkEditMode::Override;
   edit.transform = model.nodes[size_t(arm.twist)].rest;
-  edit.transform.rotation =
-      glm::normalize(edit.transform.rotation * glm::angleAxis(bend, glm::vec3(0.0f, 0.0f, 1.0f)) *
-                     glm::angleAxis(twist, glm::vec3(1.0f, 0.0f, 0.0f)));
+  edit.transform.rotation = twist_arm_rotation(edit.transform.rotation, twist, bend);
   out.push_back(edit);
   return true;
 }

@@ -24,6 +24,10 @@ struct TwistArmJoints {
 bool find_twist_arm(const rig::Model& model, const char* flag, TwistArmJoints& out,
                     std::string& error);
 
+// The demonstrations' rule: rest · q_Z(bend) · q_X(twist), normalized (radians). The viewer's
+// twist and bend sliders use it too.
+glm::quat twist_arm_rotation(const glm::quat& rest, float twist_radians, float bend_radians);
+
 // --twist-demo/--bend-demo as one Override FK edit on ArmTwist: its rest transform with the
 // rotation rest · q_Z(bend) · q_X(twist). Nothing when neither flag is given.
 bool learn_fk_edits(const Options& options, const rig::Model& model, std::vector<rig::FkEdit>& out,

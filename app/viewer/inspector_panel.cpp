@@ -1,7 +1,6 @@
 // The workspace's windows: the outliner, the timeline and the inspector, each fixed on its region
 // of viewer/workspace_layout.h, and the splitters between them. The inspector's tabs are one
-// table; a tab is a row (the workbench's Weights, Vertex and Joint tabs and the Learn panel go
-// there).
+// table; a tab is a row (the workbench's Weights, Vertex and Joint tabs and the Learn tab).
 #include <imgui.h>
 
 #include <array>
@@ -76,6 +75,7 @@ constexpr std::array<InspectorTabRow, kInspectorTabCount> kTabs = {{
     {InspectorTab::Joint, draw_joint_tab},
     {InspectorTab::Vertex, draw_vertex_tab},
     {InspectorTab::Weights, draw_weights_tab},
+    {InspectorTab::Learn, draw_learn_tab},
 }};
 
 // The tab whose work the frame loop does while it is open (artefact measures, compression).

@@ -12,6 +12,7 @@
 #include "render/weight_colors.h"
 #include "viewer/actions.h"
 #include "viewer/field_legend.h"
+#include "viewer/glossary.h"
 #include "viewer/posing_panel.h"
 
 namespace rigview {
@@ -92,6 +93,7 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   for (int i = 0; i < compare_choice; ++i) {
     std::snprintf(label, sizeof label, "%s (%d)", table[static_cast<size_t>(i)].label, i + 1);
     changed |= ImGui::RadioButton(label, &choice, i);
+    glossary_tooltip(table[static_cast<size_t>(i)].label);
     if (i + 1 < compare_choice) ImGui::SameLine();  // Compare below: four methods fill the row
   }
   std::snprintf(label, sizeof label, "Compare (%d)", compare_choice + 1);
@@ -409,6 +411,8 @@ void draw_help_panel(ViewerState& state, const ViewerSettings& settings) {
       }
       ImGui::EndTable();
     }
+    if (ImGui::CollapsingHeader("Glossary"))
+      for (const GlossaryEntry& e : glossary()) ImGui::TextWrapped("%s: %s", e.term, e.definition);
     ImGui::TextWrapped(
         "Layout, window size and recent files are kept in %s",
         settings.persistent() ? settings.imgui_ini_path().c_str() : "(nowhere: no HOME)");

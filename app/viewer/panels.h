@@ -77,6 +77,14 @@ void draw_bone_map_window(ViewerState& state, Document& doc);
 // with the Bone map window open the character's unmapped joints circled.
 void draw_source_ghost_overlay(const ViewerState& state, const Document& doc);
 
+// The Learn tab (viewer/learn_panel.cpp): the lessons (viewer/lessons.h) with Show me and
+// Leave lesson, and on the twist arm the twist and bend sliders with the cross-section plot.
+void draw_learn_tab(ViewerState& state, Document& doc);
+
+// The glossary's definition of `term` (viewer/glossary.h) as the last item's tooltip while it
+// is hovered; nothing for a term the glossary lacks.
+void glossary_tooltip(const char* term);
+
 // Overlays over the 3D view. gpu_ms < 0: not measured yet.
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms);
 void draw_weight_legend(const ViewerState& state, const Document& doc);

@@ -76,6 +76,21 @@ void Posing::set_joint_rotation(int node, const glm::quat& delta) {
   settings_.fk_edits.push_back(edit);
 }
 
+void Posing::set_joint_override(int node, const rig::Transform& local) {
+  if (node < 0 || size_t(node) >= model_.nodes.size()) return;
+  for (rig::FkEdit& e : settings_.fk_edits)
+    if (e.node == node) {
+      e.mode = rig::FkEditMode::Override;
+      e.transform = local;
+      return;
+    }
+  rig::FkEdit edit;
+  edit.node = node;
+  edit.mode = rig::FkEditMode::Override;
+  edit.transform = local;
+  settings_.fk_edits.push_back(edit);
+}
+
 glm::quat Posing::joint_rotation(int node) const {
   for (const rig::FkEdit& e : settings_.fk_edits)
     if (e.node == node) return e.transform.rotation;

@@ -104,6 +104,9 @@ class Posing {
   // an edit changes it in place (no allocation); a new joint allocates once; the identity keeps
   // the edit (reset_joint removes it).
   void set_joint_rotation(int node, const glm::quat& delta);
+  // `node`'s local transform replaced by `local` (rig::FkEditMode::Override, as --twist-demo):
+  // in place when the joint has an edit (no allocation), else a new edit.
+  void set_joint_override(int node, const rig::Transform& local);
   // The joint's hand rotation; the identity when it has none.
   glm::quat joint_rotation(int node) const;
   bool has_joint_rotation(int node) const;

@@ -1,5 +1,6 @@
 // The viewer's start-up (first model, command-line pose, window) and its frame loop.
 #include "clip_files.h"
+#include "viewer/lessons.h"
 #include "viewer/viewer_app.h"
 
 namespace rigview {
@@ -256,7 +257,9 @@ int Viewer::run() {
       }
     }
     const Clock::time_point t0 = Clock::now();
+    apply_twist_sliders(state_, doc_);
     evaluate_pose(selection);
+    update_twist_demo(state_.learn, doc_);
     update_vertex_inspector();
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     state_.animation_cpu_ms =

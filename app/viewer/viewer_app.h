@@ -82,6 +82,8 @@ class Viewer {
   void frame_model();
   void reset_camera();
   void serve_requests();
+  // The Learn tab's Show me and Leave lesson (viewer/viewer_learn.cpp).
+  void serve_learn();
   // --crowd: (re)makes the crowd for doc_ and the first method on screen. false + error.
   bool rebuild_crowd(std::string& error);
   // Per frame: moves the crowd's clock with the timeline (crowd_clock_step) and uploads the

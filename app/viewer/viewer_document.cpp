@@ -278,6 +278,7 @@ void Viewer::serve_requests() {
     add_clip_file(path);
   }
   serve_edit_requests();
+  serve_learn();
   // focus_open_field is served (and cleared) by the File panel.
 }
 

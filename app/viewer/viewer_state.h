@@ -16,6 +16,7 @@
 #include "skin/skinning_method.h"
 #include "skin_edits.h"
 #include "viewer/bind_pose_ghost.h"
+#include "viewer/learn_state.h"
 #include "viewer/vertex_picking.h"
 #include "viewer/workspace_layout.h"
 
@@ -276,6 +277,8 @@ struct ViewerState {
   EditStatus edits;
   VertexInspectorState vertex;
   SweepView sweep;
+  // The Learn tab (viewer/learn_state.h).
+  LearnState learn;
 };
 
 // The start state for the command line: skinning methods and compare, rest pose, bones.

@@ -11,7 +11,8 @@ namespace rigview {
 namespace {
 
 constexpr std::array<const char*, kInspectorTabCount> kTabNames = {
-    "Display", "Artefacts", "Compression", "Rig health", "Posing", "Joint", "Vertex", "Weights"};
+    "Display", "Artefacts", "Compression", "Rig health", "Posing",
+    "Joint",   "Vertex",    "Weights",     "Learn"};
 
 // Keeps `value` in [lo, hi], or at lo when the window leaves no room above it.
 float clamp_to(float value, float lo, float hi) {

@@ -30,9 +30,10 @@ enum class InspectorTab {
   Posing,
   Joint,
   Vertex,
-  Weights
+  Weights,
+  Learn
 };
-inline constexpr int kInspectorTabCount = 8;
+inline constexpr int kInspectorTabCount = 9;
 // The tab's label, also its name in the saved layout.
 const char* inspector_tab_name(InspectorTab tab);
 

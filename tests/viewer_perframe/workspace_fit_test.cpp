@@ -36,7 +36,7 @@ constexpr std::array<Variant, 4> kVariants = {{
 constexpr std::array<InspectorTab, kInspectorTabCount> kTabs = {
     InspectorTab::Display,   InspectorTab::Artefacts, InspectorTab::Compression,
     InspectorTab::RigHealth, InspectorTab::Posing,    InspectorTab::Joint,
-    InspectorTab::Vertex,    InspectorTab::Weights};
+    InspectorTab::Vertex,    InspectorTab::Weights,   InspectorTab::Learn};
 // Every collapsing header of the tabs (closed ones draw nothing to check).
 constexpr std::array<const char*, 3> kHeaders = {"Crossfade", "Rig health",
                                                  "Teaching aids: classic rigging bugs"};
