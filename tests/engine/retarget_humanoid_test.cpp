@@ -94,11 +94,17 @@ TEST(RetargetHumanoid, RoundTripWithinATenthOfADegree) {
   other.arms = 0.9f;
   other.arm_down = 45.0f;
   other.roll = -30.0f;
-  other.armature = hm::turn({0, 1, 0}, 180);  // faces −Z
-  const hm::Humanoid t = hm::make(other);
+  hm::Humanoid t = hm::make(other);
+  // The whole target turned half round: it faces −Z, so G is a half turn about Y.
+  t.model.nodes[0].rest.rotation = hm::turn({0, 1, 0}, 180);
   const BoneMap map = hm::pair_up(s, t);
+  const RetargetRig rig = build_retarget_rig(s.model, t.model, map);
+  EXPECT_LT(quat_gap_degrees(rig.facing, hm::turn({0, 1, 0}, 180)), 1e-3);
   const Clip clip = hm::wave_clip(s, 1.0f, 30.0f);
-  const Clip mid = retarget_clip(s.model, clip, t.model, map, {}, nullptr);
+  RetargetMeasures there;
+  const Clip mid = retarget_clip(s.model, clip, t.model, map, {}, &there);
+  EXPECT_LT(there.max_direction_error_deg, 0.05f);
+  EXPECT_LT(there.hip_ratio_error, 1e-4f);
   const Clip home = retarget_clip(t.model, mid, s.model, reversed(map), {}, nullptr);
   double worst = 0.0;
   for (float time : retarget_frame_times(clip)) {
