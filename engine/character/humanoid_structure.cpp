@@ -176,12 +176,6 @@ glm::vec3 centroid(const Skeleton& sk, const std::vector<int>& joints) {
 
 glm::vec3 orthogonal_part(glm::vec3 v, glm::vec3 unit) { return v - glm::dot(v, unit) * unit; }
 
-// All joints of the subtree at `root`.
-void collect(const Skeleton& sk, int root, std::vector<int>& out) {
-  out.push_back(root);
-  for (int c : sk.children[size_t(root)]) collect(sk, c, out);
-}
-
 }  // namespace
 
 HumanoidMap find_humanoid_by_structure(const Model& model, int skin) {
