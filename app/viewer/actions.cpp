@@ -98,12 +98,11 @@ std::vector<ViewerAction> build_actions() {
   rows.push_back(key("Tab", {{kKeyTab}}, "hide / show the panels",
                      [](ViewerState& s) { s.panels_hidden = !s.panels_hidden; }));
   rows.push_back(key("Ctrl+Z", {{'Z', true}},
-                     "undo the last skin edit (Weights tab, IBM repair; the title's * marks "
-                     "unsaved edits)",
+                     "undo the last edit (Weights tab, IBM repair, added clips, Bone map; the "
+                     "title's * marks unsaved edits)",
                      [](ViewerState& s) { s.requests.undo = true; }));
   rows.push_back(key("Ctrl+Shift+Z or Ctrl+Y", {{'Z', true, true}, {'Y', true}},
-                     "redo the skin edit undone last",
-                     [](ViewerState& s) { s.requests.redo = true; }));
+                     "redo the edit undone last", [](ViewerState& s) { s.requests.redo = true; }));
   ViewerAction save =
       key("Ctrl+S", {{'S', true}}, "save the file with the skin edits (Save As: the Weights tab)",
           [](ViewerState& s) { s.requests.save = true; });

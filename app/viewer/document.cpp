@@ -53,6 +53,10 @@ void Document::list_clips() {
   for (size_t c = 0; c < clips.size(); ++c) {
     const rig::ClipEntry& clip = clips[c];
     clip_labels.push_back(clip.name.empty() ? "animation " + std::to_string(c) : clip.name);
+    if (clip.withdrawn) {
+      clip_list_rows.emplace_back();
+      continue;
+    }
     std::snprintf(buffer, sizeof buffer, "  (%.3f s)%s", static_cast<double>(clip.end - clip.start),
                   clip.origin == rig::ClipOrigin::Retargeted ? "  retargeted" : "");
     clip_list_rows.push_back(clip_labels.back() + buffer);
@@ -86,6 +90,22 @@ int Document::add_clip_file(ClipFile file) {
   source_ghost(*model, added);
   clip_files.push_back(std::move(added));
   return first;
+}
+
+void Document::withdraw_clip_file(size_t file, bool withdrawn) {
+  if (file >= clip_files.size() || !character) return;
+  bump(rig::Input::ClipSet);
+  rig::ClipSet& clips = character->clips();
+  for (int index : clip_files[file].clip_indices) clips.withdraw(index, withdrawn);
+  clip_files[file].withdrawn = withdrawn;
+  list_clips();
+  const int clip = playback.clip();
+  if (!clips.valid(clip) || !clips[size_t(clip)].withdrawn) return;
+  // The nearest listed clip, earlier ones first; with none listed the selection stays.
+  for (int c = clip - 1; c >= 0; --c)
+    if (!clips[size_t(c)].withdrawn) return playback.select_clip(c);
+  for (size_t c = size_t(clip) + 1; c < clips.size(); ++c)
+    if (!clips[c].withdrawn) return playback.select_clip(int(c));
 }
 
 void Document::bump(rig::Input input) {

@@ -113,7 +113,7 @@ struct Document {
 
   // Per entry of the character's clip set (what Playback, the posing and the lists index).
   std::vector<std::string> clip_labels;     // its name, or "animation N" when unnamed
-  std::vector<std::string> clip_list_rows;  // "label  (1.250 s)"
+  std::vector<std::string> clip_list_rows;  // "label  (1.250 s)"; "" for a withdrawn clip
   std::vector<std::string> node_labels;     // file name, or "node N" when unnamed
   std::vector<std::string> skin_labels;     // "skin N: name (J joints)"
   // Per skin, per joint: the joint's children in the skin (from Skin::joint_parent); roots.
@@ -240,11 +240,16 @@ struct Document {
     std::vector<int> clip_indices;
     std::vector<std::vector<glm::vec3>> ghost;
     size_t ghost_bones = 0;
+    bool withdrawn = false;  // its add was undone (its clips withdrawn from the set)
   };
   std::vector<AddedClipFile> clip_files;
   // Adds `file`'s clips to the set and keeps the rest of it in clip_files. Returns the first
   // clip's index (-1 when it had none).
   int add_clip_file(ClipFile file);
+  // Takes clip_files[file]'s clips out of the listed clips (an undone add), or puts them back;
+  // their indices stay. A withdrawn clip that was playing gives way to the last listed clip
+  // before it. Input ClipSet moves on.
+  void withdraw_clip_file(size_t file, bool withdrawn);
 };
 
 // Whether `path` ends in .gltf or .glb (any case): what the viewer tries to open.

@@ -98,8 +98,9 @@ void draw_file_panel(ViewerState& state, const Document& doc, const ViewerSettin
     ImGui::SetTooltip(
         "add the animations of the file in the field above to the clip list,\n"
         "retargeted when its skeleton differs (or Shift+drop a .gltf / .glb)");
-  if (std::any_of(doc.clip_files.begin(), doc.clip_files.end(),
-                  [](const Document::AddedClipFile& f) { return f.file.retargeted; })) {
+  if (std::any_of(
+          doc.clip_files.begin(), doc.clip_files.end(),
+          [](const Document::AddedClipFile& f) { return f.file.retargeted && !f.withdrawn; })) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Bone map")) state.bone_map.open = !state.bone_map.open;
   }
@@ -126,6 +127,7 @@ void draw_clip_list(ViewerState& state, Document& doc) {
   ImGui::InputTextWithHint("##clip_filter", "filter clips", &state.clip_filter);
   if (ImGui::BeginListBox("##clips", ImVec2(-FLT_MIN, -FLT_MIN))) {
     for (size_t c = 0; c < clips.size() && c < doc.clip_list_rows.size(); ++c) {
+      if (doc.clip_list_rows[c].empty()) continue;  // withdrawn by an undo
       const bool current = static_cast<int>(c) == p.clip();
       if (!current && !contains_ignoring_case(doc.clip_list_rows[c], state.clip_filter)) continue;
       if (ImGui::Selectable(doc.clip_list_rows[c].c_str(), current)) p.select_clip(int(c));

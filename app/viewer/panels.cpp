@@ -51,6 +51,7 @@ void draw_crossfade_panel(ViewerState& state, Document& doc) {
   if (ImGui::BeginCombo("##fade_target",
                         doc.clip_labels[static_cast<size_t>(state.fade_target)].c_str())) {
     for (size_t c = 0; c < clips.size(); ++c) {
+      if (doc.clip_list_rows[c].empty()) continue;  // withdrawn by an undo
       const bool chosen = static_cast<int>(c) == state.fade_target;
       if (ImGui::Selectable(doc.clip_list_rows[c].c_str(), chosen)) state.fade_target = int(c);
       if (chosen) ImGui::SetItemDefaultFocus();

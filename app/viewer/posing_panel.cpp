@@ -51,7 +51,8 @@ bool clip_combo(const char* id, const Document& doc, int& clip) {
   clip = std::clamp(clip, 0, clips - 1);
   if (ImGui::BeginCombo(id, doc.clip_labels[size_t(clip)].c_str())) {
     for (int c = 0; c < clips; ++c)
-      if (ImGui::Selectable(doc.clip_list_rows[size_t(c)].c_str(), c == clip))
+      if (!doc.clip_list_rows[size_t(c)].empty() &&  // not withdrawn by an undo
+          ImGui::Selectable(doc.clip_list_rows[size_t(c)].c_str(), c == clip))
         clip = c, changed = true;
     ImGui::EndCombo();
   }

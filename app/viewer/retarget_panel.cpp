@@ -8,7 +8,6 @@
 
 #include <algorithm>
 
-#include "viewer/bone_map_edit.h"
 #include "viewer/camera_controls.h"
 #include "viewer/panels.h"
 #include "viewer/source_ghost.h"
@@ -20,7 +19,8 @@ namespace {
 const ImVec4 kUnmapped(1.0f, 0.45f, 0.4f, 1.0f);
 
 bool retargeted_file(const Document& doc, int f) {
-  return f >= 0 && size_t(f) < doc.clip_files.size() && doc.clip_files[size_t(f)].file.retargeted;
+  return f >= 0 && size_t(f) < doc.clip_files.size() && doc.clip_files[size_t(f)].file.retargeted &&
+         !doc.clip_files[size_t(f)].withdrawn;
 }
 
 // The target joint a node of the character is, when it is one of a skin's joints.
@@ -30,20 +30,13 @@ bool is_skin_joint(const rig::Model& model, int node) {
   return false;
 }
 
-void remap(ViewerState& state, Document& doc, int source_node, int target_node) {
-  std::string error;
-  ViewerState::BoneMapView& view = state.bone_map;
-  if (remap_bone_pair(doc, size_t(view.file), source_node, target_node, error)) {
-    const ClipFile& file = doc.clip_files[size_t(view.file)].file;
-    float worst = 0.0f;
-    for (const FileClip& clip : file.clips)
-      worst = std::max(worst, clip.measures.max_direction_error_deg);
-    view.message = "retargeted again: " + std::to_string(file.clips.size()) +
-                   " clips, largest direction error " + std::to_string(worst) + " deg";
-    view.pending_source = -1;
-  } else {
-    view.message = "not remapped: " + error;
-  }
+// Served by the viewer (remap_bone_pair), so the remap is one undoable edit.
+void remap(ViewerState& state, int source_node, int target_node) {
+  ViewerRequests& r = state.requests;
+  r.remap_file = state.bone_map.file;
+  r.remap_source = source_node;
+  r.remap_target = target_node;
+  state.bone_map.pending_source = -1;
 }
 
 }  // namespace
@@ -59,7 +52,7 @@ void draw_bone_map_window(ViewerState& state, Document& doc) {
   if (!retargeted_file(doc, view.file)) {
     view.file = -1;
     for (size_t f = 0; f < doc.clip_files.size() && view.file < 0; ++f)
-      if (doc.clip_files[f].file.retargeted) view.file = int(f);
+      if (retargeted_file(doc, int(f))) view.file = int(f);
   }
   if (view.file < 0) {
     ImGui::TextWrapped(
@@ -70,7 +63,7 @@ void draw_bone_map_window(ViewerState& state, Document& doc) {
   }
   if (ImGui::BeginCombo("File", doc.clip_files[size_t(view.file)].file.stem.c_str())) {
     for (size_t f = 0; f < doc.clip_files.size(); ++f)
-      if (doc.clip_files[f].file.retargeted &&
+      if (retargeted_file(doc, int(f)) &&
           ImGui::Selectable(doc.clip_files[f].file.stem.c_str(), int(f) == view.file)) {
         view.file = int(f);
         view.pair = view.pending_source = -1;
@@ -101,19 +94,19 @@ void draw_bone_map_window(ViewerState& state, Document& doc) {
   if (view.pair >= 0 && size_t(view.pair) < file.map.pairs.size()) {
     const rig::BonePair& pair = file.map.pairs[size_t(view.pair)];
     ImGui::BeginDisabled(!picked_joint);
-    if (ImGui::Button("Remap to the picked joint")) remap(state, doc, pair.source, picked);
+    if (ImGui::Button("Remap to the picked joint")) remap(state, pair.source, picked);
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::Text("(%s)", picked_name);
     ImGui::SameLine();
     if (ImGui::Button("Unmap")) {
-      remap(state, doc, pair.source, -1);
+      remap(state, pair.source, -1);
       view.pair = -1;
     }
   }
   if (view.pending_source >= 0) {
     ImGui::BeginDisabled(!picked_joint);
-    if (ImGui::Button("Pair with the picked joint")) remap(state, doc, view.pending_source, picked);
+    if (ImGui::Button("Pair with the picked joint")) remap(state, view.pending_source, picked);
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::Text("%s -> %s", source.nodes[size_t(view.pending_source)].name.c_str(), picked_name);

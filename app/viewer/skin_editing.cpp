@@ -106,9 +106,22 @@ bool SkinEditing::end_stroke(Document& doc, const std::string& label) {
   return true;
 }
 
+void SkinEditing::record_clip_edit(std::string label, ClipEditStep step) {
+  SkinEditStep s;
+  s.label = std::move(label);
+  s.clips = std::make_shared<const ClipEditStep>(std::move(step));
+  history_.record(std::move(s));
+}
+
 bool SkinEditing::step(Document& doc, bool redo, std::string& error) {
   const SkinEditStep* step = redo ? history_.next_redo() : history_.next_undo();
   if (!step || !doc.skin) return error = redo ? "nothing to redo" : "nothing to undo", false;
+  if (step->clips) {
+    // The clip part first: when the document no longer fits it, the history stays put.
+    if (!apply_clip_step(*step->clips, redo, doc, error)) return false;
+    std::string unused;  // a clip step has no skin part: the history only moves
+    return redo ? history_.redo(*doc.skin, unused) : history_.undo(*doc.skin, unused);
+  }
   bool ok = false;
   doc.edit_skin(touches_weights(*step), touches_binds(*step), [&](rig::SkinLayer& layer) {
     ok = redo ? history_.redo(layer, error) : history_.undo(layer, error);
@@ -137,7 +150,7 @@ bool SkinEditing::save(Document& doc, const std::string& path, std::string& erro
   for (const rig::ClipEntry& clip : doc.character->clips().entries()) {
     const bool added =
         clip.origin == rig::ClipOrigin::Added || clip.origin == rig::ClipOrigin::Retargeted;
-    if (!added || !clip.keys ||
+    if (!added || !clip.keys || clip.withdrawn ||
         std::find(clips_in_source_.begin(), clips_in_source_.end(), clip.id) !=
             clips_in_source_.end())
       continue;

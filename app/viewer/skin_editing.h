@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "viewer/clip_history.h"
 #include "viewer/document.h"
 #include "viewer/edit_journal.h"
 #include "viewer/skin_history.h"
@@ -35,6 +36,9 @@ class SkinEditing {
   void begin_stroke(const Document& doc);
   bool in_stroke() const { return stroke_open_; }
   bool end_stroke(Document& doc, const std::string& label);
+  // Records a clip edit already made (clips added from a file, a bone-map remap) as one step
+  // named `label`: undo withdraws or restores what it changed, and the document is modified.
+  void record_clip_edit(std::string label, ClipEditStep step);
   bool undo(Document& doc, std::string& error) { return step(doc, false, error); }
   bool redo(Document& doc, std::string& error) { return step(doc, true, error); }
 

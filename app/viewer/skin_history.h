@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,11 +42,16 @@ struct SkinChange {
   std::vector<glm::mat4> before, after;
 };
 
+// An edit of the clip set (viewer/clip_history.h) shares the history, so one Undo walks back
+// through skin and clip edits in the order they were made.
+struct ClipEditStep;
+
 struct SkinEditStep {
   std::string label;  // "Normalize", "Smooth 0.5 × 10", … (the Undo item's text)
   std::vector<PrimitiveChange> primitives;
   std::vector<SkinChange> skins;
-  bool empty() const { return primitives.empty() && skins.empty(); }
+  std::shared_ptr<const ClipEditStep> clips;  // a clip edit instead (no skin change)
+  bool empty() const { return primitives.empty() && skins.empty() && !clips; }
 };
 
 // The difference between `before` and `after` (bitwise: a weight rewritten with the same

@@ -49,6 +49,7 @@ void source_ghost(const rig::Model& target, Document::AddedClipFile& added) {
 const glm::vec3* source_ghost_frame(const Document& doc, int clip, float time, size_t& points) {
   points = 0;
   for (const Document::AddedClipFile& added : doc.clip_files) {
+    if (added.withdrawn) continue;
     const auto it = std::find(added.clip_indices.begin(), added.clip_indices.end(), clip);
     if (it == added.clip_indices.end()) continue;
     const size_t k = size_t(it - added.clip_indices.begin());

@@ -70,6 +70,7 @@ class Viewer {
   // Adds another file's clips to the clip set (retargeted when its skeleton differs); a file
   // that cannot be used leaves the clips as they were and says why in the error line.
   void add_clip_file(const std::string& path);
+  void remap_bone_pair(size_t file, int source_node, int target_node);
   void frame_joint(int node);
   void frame_finding(int finding);
   // Teaching aids: replaces the document by one derived from its pristine model with `bug`

@@ -2,6 +2,7 @@
 // derived products it keeps up to date every frame (centres of rotation, artefact measures,
 // compression, the crowd).
 #include "clip_files.h"
+#include "viewer/bone_map_edit.h"
 #include "viewer/viewer_app.h"
 
 namespace rigview {
@@ -195,12 +196,34 @@ void Viewer::add_clip_file(const std::string& path) {
                          (file.clips.size() == 1 ? "" : "s") + " added from " + file.stem +
                          (file.retargeted ? " (retargeted)" : "");
   const bool retargeted = file.retargeted;
+  const std::string label = "Add clips from " + file.stem;
   const int first = doc_.add_clip_file(std::move(file));
+  // One undoable edit: undo withdraws the file's clips, redo lists them again.
+  editing_.record_clip_edit(label, clip_add_step(doc_.clip_files.size() - 1));
   if (retargeted) state_.bone_map.file = int(doc_.clip_files.size()) - 1;
   if (first >= 0) {
     doc_.playback.select_clip(first);
     state_.scroll_to_clip = true;
   }
+}
+
+// A Bone map window edit: the file's clips retargeted again, as one undoable edit.
+void Viewer::remap_bone_pair(size_t file, int source_node, int target_node) {
+  ViewerState::BoneMapView& view = state_.bone_map;
+  ClipEditStep step = clip_remap_before(doc_, file);
+  std::string error;
+  if (!rigview::remap_bone_pair(doc_, file, source_node, target_node, error)) {
+    view.message = "not remapped: " + error;
+    return;
+  }
+  clip_remap_after(doc_, step);
+  const ClipFile& f = doc_.clip_files[file].file;
+  editing_.record_clip_edit("Remap " + f.stem, std::move(step));
+  float worst = 0.0f;
+  for (const FileClip& clip : f.clips)
+    worst = std::max(worst, clip.measures.max_direction_error_deg);
+  view.message = "retargeted again: " + std::to_string(f.clips.size()) +
+                 " clips, largest direction error " + std::to_string(worst) + " deg";
 }
 
 void Viewer::open_model(const std::string& path) {
@@ -276,6 +299,10 @@ void Viewer::serve_requests() {
     std::string path;
     path.swap(r.add_clips_path);
     add_clip_file(path);
+  }
+  if (r.remap_file >= 0) {
+    remap_bone_pair(size_t(r.remap_file), r.remap_source, r.remap_target);
+    r.remap_file = r.remap_source = r.remap_target = -1;
   }
   serve_edit_requests();
   serve_learn();

@@ -57,7 +57,7 @@ bool Viewer::write_self_test_state(int frame) {
                clip >= 0 && size_t(clip) < doc_.clip_labels.size()
                    ? doc_.clip_labels[size_t(clip)].c_str()
                    : "-");
-  std::fprintf(f, "clips %zu\n", doc_.clip_labels.size());
+  std::fprintf(f, "clips %zu\n", doc_.character ? doc_.character->clips().listed_count() : 0);
   size_t ghost_points = 0;
   source_ghost_frame(doc_, clip, doc_.playback.time(), ghost_points);
   std::fprintf(f, "source_ghost_points %zu\n", state_.bone_map.ghost ? ghost_points : 0);

@@ -69,6 +69,9 @@ struct ViewerRequests {
   bool repair_ibm = false;
   bool recover_ibm = false;
   bool undo = false, redo = false, save = false;
+  // The Bone map window's Remap / Unmap / Pair: in added file `remap_file`'s map, source joint
+  // `remap_source` drives target joint `remap_target` (-1 unmaps). One undoable edit.
+  int remap_file = -1, remap_source = -1, remap_target = -1;
   // Fix this joint: start the search for the selected joint (or the worst) over the current
   // clip; cancel it.
   bool fix_joint = false, cancel_fix_joint = false;

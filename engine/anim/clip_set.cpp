@@ -88,6 +88,19 @@ bool ClipSet::replace(int index, const Model& model, Clip keys) {
   return true;
 }
 
+bool ClipSet::withdraw(int index, bool withdrawn) {
+  if (!valid(index) || entries_[size_t(index)].origin == ClipOrigin::File) return false;
+  entries_[size_t(index)].withdrawn = withdrawn;
+  ++revision_;
+  return true;
+}
+
+size_t ClipSet::listed_count() const {
+  size_t n = 0;
+  for (const ClipEntry& e : entries_) n += e.withdrawn ? 0 : 1;
+  return n;
+}
+
 int ClipSet::find(uint32_t id) const {
   for (size_t i = 0; i < entries_.size(); ++i)
     if (entries_[i].id == id) return int(i);

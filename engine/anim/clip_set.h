@@ -44,6 +44,9 @@ struct ClipEntry {
   // range, and playback's frame grid stays the clip's.
   float start = 0.0f, end = 0.0f;
   float frame_duration = kDefaultClipFrame;
+  // Taken out of the set by an undone edit: it keeps its index (indices are never reused or
+  // moved) and still samples, but lists, saves and pickers skip it until it is put back.
+  bool withdrawn = false;
 };
 
 class ClipSet {
@@ -72,6 +75,12 @@ class ClipSet {
   // or an entry without keys (the file's clips are the file's). Allocates.
   bool replace(int index, const Model& model, Clip keys);
 
+  // Takes entry `index` out of the listed clips (true) or puts it back (false): an added clip's
+  // undo and redo. false, nothing changed, for an invalid index or one of the file's clips.
+  bool withdraw(int index, bool withdrawn);
+  // Entries not withdrawn.
+  size_t listed_count() const;
+
   int find(uint32_t id) const;                 // index of the entry with `id`, -1 when none
   int find_name(std::string_view name) const;  // first entry named `name`, -1 when none
 
@@ -81,8 +90,8 @@ class ClipSet {
   void restore(int index) { substitute(index, nullptr); }
   void restore_all();
 
-  // Moves on every edit (add, substitute, restore): a character reading the set compares it
-  // once per frame to pick up the edit.
+  // Moves on every edit (add, replace, withdraw, substitute, restore): a character reading the set
+  // compares it once per frame to pick up the edit.
   uint64_t revision() const { return revision_; }
   // Key-cursor slots the most demanding source needs.
   size_t max_cursor_count() const;

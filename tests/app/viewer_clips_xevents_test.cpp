@@ -1,7 +1,9 @@
 // Clips from other files in the running viewer (tests/app/xevents_harness.h): --clips adds them
 // at start-up, after the model's own, and --animation-index plays one; a file added later
 // (Shift+drop, RIGVIEW_VIEWER_ADD_CLIPS) joins the clip list and starts playing; a file that
-// cannot be used says so in the error line and leaves the clips as they were.
+// cannot be used says so in the error line and leaves the clips as they were. Adding a file's
+// clips is one undoable edit: Ctrl+Z takes them out of the list (and out of what Save writes),
+// Ctrl+Y puts them back, and the document counts as modified in between.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -34,6 +36,27 @@ class ViewerXEventsClips : public rig::test::XViewerTest {
     EXPECT_EQ(p.text("clips"), count) << session_->viewer_log();
     return p;
   }
+  // Added clips are an unsaved edit: Ctrl+Q asks first, and Discard (the question's second
+  // button, clicked where the probe says it was drawn) lets the viewer exit 0.
+  void quit_discarding() {
+    at_frame_start();
+    session_->key(XK_Control_L, true);
+    session_->tap(XK_q);
+    session_->key(XK_Control_L, false);
+    ViewerProbe p = after_frames(2);
+    for (int i = 0; i < 30 && p.text("edits").find("pending_quit 1") == std::string::npos; ++i)
+      p = after_frames(1);
+    p = after_frames(2);
+    const std::vector<double> b = p.numbers("question_buttons");
+    ASSERT_EQ(b.size(), 12u) << p.text("question_buttons");
+    ASSERT_GT(b[6], 0.0) << "Discard is not drawn";
+    session_->move(int(b[4] + 0.5 * b[6]), int(b[5] + 0.5 * b[7]));
+    after_frames(1);
+    session_->button(1, true);
+    after_frames(1);
+    session_->button(1, false);
+    EXPECT_EQ(session_->quit(), 0) << session_->viewer_log();
+  }
 };
 
 TEST_F(ViewerXEventsClips, ClipsFlagAddsThemAfterTheModelsOwn) {
@@ -51,6 +74,7 @@ TEST_F(ViewerXEventsClips, AddedFileJoinsTheListAndPlays) {
   EXPECT_EQ(p.text("clip"), "moves:Idle");
   EXPECT_EQ(p.text("edit_message"), "6 clips added from moves");
   EXPECT_EQ(p.text("error_message"), "");
+  quit_discarding();
 }
 
 // Ctrl+S writes the added clips into the opened file as new animations after its own; a second
@@ -83,9 +107,9 @@ TEST_F(ViewerXEventsClips, SavingWritesTheAddedClipsOnce) {
 // skeleton plays beside it (the cyan ghost, drawn in the view's pixels).
 TEST_F(ViewerXEventsClips, ARetargetedClipPlaysWithItsSourceGhostBeside) {
   const std::string apose = std::string(RIGVIEW_SOURCE_DIR) + "/assets/humanoid_apose.glb";
-  ASSERT_EQ(new_session().start({kMannequin, "--clips", apose, "--animation-index", "6"}, {},
-                                kFrameMs),
-            "");
+  ASSERT_EQ(
+      new_session().start({kMannequin, "--clips", apose, "--animation-index", "6"}, {}, kFrameMs),
+      "");
   const ViewerProbe p = until_clips("7");
   EXPECT_EQ(p.text("clip"), "humanoid_apose:ArmRaise");
   EXPECT_EQ(p.text("source_ghost_points"), "40");  // 20 bones of its 21 joints, two points each
@@ -106,6 +130,49 @@ TEST_F(ViewerXEventsClips, AFileThatCannotBeUsedLeavesTheClips) {
   EXPECT_EQ(p.text("error_message").rfind(kTwistArm + ": ", 0), 0u) << p.text("error_message");
   EXPECT_EQ(p.text("clips"), "6");
   EXPECT_EQ(p.text("document"), kMannequin);
+}
+
+// Ctrl+Z after the add: the list is the model's 6 clips again, the playing clip gives way to
+// the model's last, the add waits in the redo list and the document is no longer modified.
+// Ctrl+Y lists them again (modified). A save after a second undo writes none of them.
+TEST_F(ViewerXEventsClips, AddingClipsIsOneUndoableEdit) {
+  const std::string model = (dir_ / "character.glb").string();
+  fs::copy_file(kMannequin, model);
+  const std::string cache = "XDG_CACHE_HOME=" + (dir_ / "cache").string();
+  ASSERT_EQ(new_session().start({model}, {cache, "RIGVIEW_VIEWER_ADD_CLIPS=" + moves()}, kFrameMs),
+            "");
+  ViewerProbe p = until_clips("12");
+  EXPECT_EQ(p.text("clip"), "moves:Idle");
+  EXPECT_EQ(p.text("edits"),
+            "modified 1 undo 1 redo 0 recover_prompt 0 pending_open 0 "
+            "pending_quit 0");
+  const auto chord = [&](KeySym key) {
+    at_frame_start();
+    session_->key(XK_Control_L, true);
+    session_->tap(key);
+    session_->key(XK_Control_L, false);
+  };
+  chord(XK_z);
+  p = until_clips("6");
+  EXPECT_EQ(p.text("clip"), "Bend");  // the mannequin's last clip, the nearest listed one
+  EXPECT_EQ(p.text("edits"),
+            "modified 0 undo 0 redo 1 recover_prompt 0 pending_open 0 "
+            "pending_quit 0");
+  chord(XK_y);
+  p = until_clips("12");
+  EXPECT_EQ(p.text("edits"),
+            "modified 1 undo 1 redo 0 recover_prompt 0 pending_open 0 "
+            "pending_quit 0");
+  chord(XK_z);
+  until_clips("6");
+  chord(XK_s);
+  p = after_frames(2);
+  for (int i = 0; i < 30 && p.text("edit_message") != "saved " + model; ++i) p = after_frames(1);
+  ASSERT_EQ(p.text("edit_message"), "saved " + model) << session_->viewer_log();
+  rig::Model saved;
+  std::string error;
+  ASSERT_TRUE(rig::import_gltf(model, saved, error)) << error;
+  EXPECT_EQ(saved.clips.size(), 6u);
 }
 
 }  // namespace

@@ -133,6 +133,35 @@ TEST(ClipSet, ReplaceKeepsTheEntryAndPlaysTheNewKeys) {
   EXPECT_FALSE(c.clips().replace(9, m, raise_clip()));  // no such entry
 }
 
+// Withdrawing an added clip (an undone add) keeps every index and id where it was, lists one
+// clip fewer, and still samples; putting it back lists it again. The file's clips stay.
+TEST(ClipSet, WithdrawKeepsIndicesAndPutsBack) {
+  const Model m = arm_with_hold_clip();
+  Character c(m);
+  const int raise = c.clips().add(m, raise_clip());
+  const int again = c.clips().add(m, raise_clip());
+  const uint32_t id = c.clips()[size_t(again)].id;
+  ASSERT_EQ(c.clips().listed_count(), 3u);
+  const uint64_t revision = c.clips().revision();
+  ASSERT_TRUE(c.clips().withdraw(raise, true));
+  EXPECT_GT(c.clips().revision(), revision);
+  EXPECT_TRUE(c.clips()[size_t(raise)].withdrawn);
+  EXPECT_FALSE(c.clips()[size_t(again)].withdrawn);
+  EXPECT_EQ(c.clips().size(), 3u);
+  EXPECT_EQ(c.clips().listed_count(), 2u);
+  EXPECT_EQ(c.clips().find(id), again);
+  PoseSelection s;
+  s.clip = raise;
+  s.time = 1.0f;
+  c.evaluate(s);  // a withdrawn entry a stale selection still names plays as before
+  test::expect_vec3(elbow(c), turned(45.0f));
+  ASSERT_TRUE(c.clips().withdraw(raise, false));
+  EXPECT_EQ(c.clips().listed_count(), 3u);
+  EXPECT_FALSE(c.clips().withdraw(0, true));  // the file's
+  EXPECT_FALSE(c.clips().withdraw(7, true));  // no such entry
+  EXPECT_EQ(c.clips().listed_count(), 3u);
+}
+
 // (1) plays: Playback selects the added clip, its frame grid is the clip's key spacing, and the
 // pose at a time is the keys' rotation at that time.
 TEST(ClipSetRuntimeClip, AddedClipPlays) {
