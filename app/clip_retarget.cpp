@@ -175,8 +175,8 @@ std::string role_name(rig::HumanBone role) {
 }
 
 // How --retarget-feet drove the file's feet: "off" without it; "none" when either of the
-// character's feet does not hang from its lower leg (not planted); "legs+hips" when on some frame the hips moved
-// so a leg could reach its planted foot; else "legs" (two-bone IK alone).
+// character's feet does not hang from its lower leg (not planted); "legs+hips" when on some frame
+// the hips moved so a leg could reach its planted foot; else "legs" (two-bone IK alone).
 std::string feet_drive(const ClipFile& file) {
   if (!file.retargeted || !file.feet_planted) return "off";
   bool hips = false;

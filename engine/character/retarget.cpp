@@ -238,15 +238,15 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
       goal[f] = foot.lock - ground_velocity * (t - contacts.start);
     }
     if (holds[0] || holds[1]) {
-      const glm::vec3 move = hips_move_to_reach(target_world, feet[0].chain, feet[1].chain, holds,
-                                                goal);
+      const glm::vec3 move =
+          hips_move_to_reach(target_world, feet[0].chain, feet[1].chain, holds, goal);
       if (hips_node >= 0 && glm::length(move) > 0.0f) {
         const int parent = target_skeleton.parent[size_t(hips_node)];
         const glm::vec3 position = glm::vec3(target_world[size_t(hips_node)][3]) + move;
         target_pose.local[size_t(hips_node)].translation =
-            parent >= 0 ? glm::vec3(glm::inverse(target_world[size_t(parent)]) *
-                                    glm::vec4(position, 1.0f))
-                        : position;
+            parent >= 0
+                ? glm::vec3(glm::inverse(target_world[size_t(parent)]) * glm::vec4(position, 1.0f))
+                : position;
         LocalToWorldJob{&target_skeleton, target_pose.local, target_world, hips_node}.run();
         ++hips_frames;
       }

@@ -108,13 +108,13 @@ struct RoundJoint {
   glm::dvec3 offset{0.0};
 };
 
-std::vector<RoundJoint> round_joints(const Model& source, const BoneMap& there,
-                                     const BoneMap& back, const RetargetRig& rig,
-                                     const RetargetRig& rig_back) {
+std::vector<RoundJoint> round_joints(const Model& source, const BoneMap& there, const BoneMap& back,
+                                     const RetargetRig& rig, const RetargetRig& rig_back) {
   std::vector<RoundJoint> out;
   for (const BonePair& p : there.pairs) {
     bool both = false;
-    for (const BonePair& q : back.pairs) both = both || (q.source == p.target && q.target == p.source);
+    for (const BonePair& q : back.pairs)
+      both = both || (q.source == p.target && q.target == p.source);
     const int b = rig.target_bone[size_t(p.target)], c = rig_back.target_bone[size_t(p.source)];
     if (!both || b < 0 || c < 0) continue;
     const int going = rig.bones[size_t(b)].child, coming = rig_back.bones[size_t(c)].child;
@@ -163,8 +163,7 @@ void check_frame(const RetargetRig& rig, const std::vector<glm::dmat4>& s,
   }
   if (rig.hips < 0) return;
   const RetargetBone& hips = rig.bones[size_t(rig.hips)];
-  expected = double(rig.hip_ratio) *
-             (g * (position(s, hips.source) - glm::dvec3(rig.source.hips)));
+  expected = double(rig.hip_ratio) * (g * (position(s, hips.source) - glm::dvec3(rig.source.hips)));
   got = position(t, hips.target) - glm::dvec3(rig.target.hips);
 }
 
@@ -183,8 +182,8 @@ double foot_slide(const Model& target, const Clip& out, const RetargetRig& rig,
     const std::vector<glm::dmat4> w = world_at(target, out, time);
     for (size_t f = 0; f < 2; ++f) {
       const int run = contact_run(contacts, f, time);
-      const glm::dvec3 ground = position(w, rig.bones[size_t(feet[f])].target) +
-                                velocity * double(time - contacts.start);
+      const glm::dvec3 ground =
+          position(w, rig.bones[size_t(feet[f])].target) + velocity * double(time - contacts.start);
       if (run >= 0 && run == previous_run[f])
         worst = std::max(worst, glm::length(ground - previous[f]) / double(rig.target.height));
       previous[f] = ground;
@@ -234,8 +233,7 @@ PairRow run_pair(const Subject& source, const Subject& target) {
         if (round[k].child < 0) continue;
         const glm::dvec3 now = glm::dvec3(glm::inverse(s[size_t(round[k].joint)]) *
                                           glm::dvec4(position(s, round[k].child), 1.0));
-        if (glm::length(now - round[k].offset) > 1e-4 * glm::length(round[k].offset))
-          rigid[k] = 0;
+        if (glm::length(now - round[k].offset) > 1e-4 * glm::length(round[k].offset)) rigid[k] = 0;
       }
     }
     size_t compared = 0;
@@ -259,8 +257,7 @@ PairRow run_pair(const Subject& source, const Subject& target) {
     }
     // Relative to the larger of the hips' largest expected displacement and the target's hip
     // height (RiggedFigure's hips stay put: its displacements are float noise).
-    const double hips =
-        max_deviation / std::max(max_expected, double(rig.target.hip_height));
+    const double hips = max_deviation / std::max(max_expected, double(rig.target.hip_height));
     const FootContacts contacts = retarget_foot_contacts(source.model, clip, rig, on);
     const double slide_off = foot_slide(target.model, out, rig, contacts, times);
     const double slide_on = foot_slide(target.model, planted, rig, contacts, times);
@@ -293,9 +290,9 @@ TEST(RetargetCorpus, EveryPairMeetsTheGoals) {
   // Ordered pairs (source, target): the mannequin both ways with every other subject, and
   // corpus pairs across rig families (KayKit ↔ Quaternius, Collada-exported numbered rigs ↔
   // the others).
-  const std::pair<int, int> pairs[] = {{0, 1}, {1, 0}, {0, 2}, {2, 0}, {0, 3}, {3, 0}, {0, 4},
-                                       {4, 0}, {0, 5}, {5, 0}, {2, 3}, {3, 2}, {4, 5}, {5, 4},
-                                       {2, 4}, {5, 2}, {3, 5}, {4, 3}};
+  const std::pair<int, int> pairs[] = {{0, 1}, {1, 0}, {0, 2}, {2, 0}, {0, 3}, {3, 0},
+                                       {0, 4}, {4, 0}, {0, 5}, {5, 0}, {2, 3}, {3, 2},
+                                       {4, 5}, {5, 4}, {2, 4}, {5, 2}, {3, 5}, {4, 3}};
   std::vector<PairRow> rows;
   for (auto [s, t] : pairs) rows.push_back(run_pair(subjects[size_t(s)], subjects[size_t(t)]));
   std::printf(
