@@ -157,6 +157,7 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     TwoBoneChain chain;
     int run = -1;
     glm::vec3 lock{0.0f};  // target ground frame
+    bool carried = false;  // the chain hangs from the hips: moving them moves its root
   };
   Foot feet[2];
   const HumanBone legs[2][3] = {
@@ -173,6 +174,7 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     if (descends(target_skeleton, chain.end, chain.mid) &&
         descends(target_skeleton, chain.mid, chain.root))
       feet[f].chain = chain;
+    feet[f].carried = hips_node >= 0 && descends(target_skeleton, chain.root, hips_node);
   }
   const glm::vec3 ground_velocity = rig.hip_ratio * (rig.facing * contacts.ground_velocity);
 
@@ -237,9 +239,12 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
       foot.run = run;
       goal[f] = foot.lock - ground_velocity * (t - contacts.start);
     }
-    if (holds[0] || holds[1]) {
+    // Only legs that hang from the hips move with them (RobotExpressive's hang from the hips'
+    // parent).
+    const bool carried[2] = {holds[0] && feet[0].carried, holds[1] && feet[1].carried};
+    if (carried[0] || carried[1]) {
       const glm::vec3 move =
-          hips_move_to_reach(target_world, feet[0].chain, feet[1].chain, holds, goal);
+          hips_move_to_reach(target_world, feet[0].chain, feet[1].chain, carried, goal);
       if (hips_node >= 0 && glm::length(move) > 0.0f) {
         const int parent = target_skeleton.parent[size_t(hips_node)];
         const glm::vec3 position = glm::vec3(target_world[size_t(hips_node)][3]) + move;

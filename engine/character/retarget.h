@@ -29,11 +29,11 @@
 // moves at hip_ratio · G · the source's ground velocity, so an in-place walk stays in place);
 // on the following frames of that contact two-bone IK (upper leg, lower leg, foot of the map;
 // the foot keeps its world rotation) holds the foot there. Where a leg cannot reach (its root
-// farther from the foot than the two bones' length, or nearer than their difference), the hips
-// move first by the shortfall, so the foot still lands: the target's legs may be shorter than
-// ratio · the source's, as the ratio is taken at the hips. Contacts switch on and off at once
-// (no easing). A foot whose target joint does not hang from its lower leg (Quaternius's
-// IK-target feet, children of the root) is not a two-bone chain: it is not planted.
+// farther from the foot than the two bones' length, or nearer than their difference) and hangs
+// from the hips, the hips move first by the shortfall, so the foot still lands: the target's legs
+// may be shorter than ratio · the source's, as the ratio is taken at the hips. Contacts switch on
+// and off at once (no easing). A foot whose target joint does not hang from its lower leg
+// (Quaternius's IK-target feet, children of the root) is not a two-bone chain: it is not planted.
 //
 // The result is an ordinary Clip on the TARGET's node indices: LINEAR, one rotation channel per
 // mapped target joint and a translation channel for the hips, keyed on the frame grid, named as
