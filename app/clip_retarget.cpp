@@ -174,8 +174,9 @@ std::string role_name(rig::HumanBone role) {
   return role == rig::HumanBone::Count ? "" : rig::human_bone_name(role);
 }
 
-// How --retarget-feet drove the file's feet: "off" without it; "none" when either of the
-// character's feet does not hang from its lower leg (not planted); "legs+hips" when on some frame
+// How --retarget-feet drove the file's feet: "off" without it; "none" when a foot cannot be
+// planted (one of the character's feet does not hang from its lower leg, or the source lacks a
+// mapped pair of feet); "legs+hips" when on some frame
 // the hips moved so a leg could reach its planted foot; else "legs" (two-bone IK alone).
 std::string feet_drive(const ClipFile& file) {
   if (!file.retargeted || !file.feet_planted) return "off";
