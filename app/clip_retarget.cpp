@@ -174,6 +174,20 @@ std::string role_name(rig::HumanBone role) {
   return role == rig::HumanBone::Count ? "" : rig::human_bone_name(role);
 }
 
+// How --retarget-feet drove the file's feet: "off" without it; "none" when a foot cannot be
+// planted (one of the character's feet does not hang from its lower leg, or the source lacks a
+// mapped pair of feet); "legs+hips" when on some frame
+// the hips moved so a leg could reach its planted foot; else "legs" (two-bone IK alone).
+std::string feet_drive(const ClipFile& file) {
+  if (!file.retargeted || !file.feet_planted) return "off";
+  bool hips = false;
+  for (const FileClip& clip : file.clips) {
+    if (clip.measures.feet_legs < 2) return "none";
+    hips = hips || clip.measures.feet_hips_frames > 0;
+  }
+  return hips ? "legs+hips" : "legs";
+}
+
 }  // namespace
 
 bool read_bone_map(const std::string& path, std::vector<std::pair<std::string, std::string>>& pairs,
@@ -281,13 +295,16 @@ bool write_retarget_report(const std::string& path, const rig::Model& target,
       const rig::BonePair& pair = file.map.pairs[p];
       j += std::string(p ? "," : "") + "{\"source\":" + json_string(file.source_names[p]) +
            ",\"target\":" + json_string(target.nodes[size_t(pair.target)].name) +
-           ",\"role\":" + json_string(role_name(pair.role)) + "}";
+           ",\"role\":" + json_string(role_name(pair.role)) +
+           ",\"source_node\":" + std::to_string(pair.source) +
+           ",\"target_node\":" + std::to_string(pair.target) + "}";
     }
     j += "],\"unmapped_source\":" + names(file.unmapped_source) +
          ",\"unmapped_target\":" + names(file.unmapped_target) +
          ",\"missing_core\":" + names(file.missing_core) +
          ",\"source_hip_height\":" + json_number(file.source_hip_height) +
-         ",\"target_hip_height\":" + json_number(file.target_hip_height) + ",\"clips\":[";
+         ",\"target_hip_height\":" + json_number(file.target_hip_height) +
+         ",\"feet_drive\":" + json_string(feet_drive(file)) + ",\"clips\":[";
     for (size_t c = 0; c < file.clips.size(); ++c, ++index) {
       const FileClip& clip = file.clips[c];
       const rig::RetargetMeasures& m = clip.measures;
@@ -297,6 +314,7 @@ bool write_retarget_report(const std::string& path, const rig::Model& target,
            ",\"start\":" + json_number(clip.keys.start) + ",\"end\":" + json_number(clip.keys.end);
       if (file.retargeted)
         j += ",\"frames\":" + std::to_string(m.frames) +
+             ",\"frame_duration\":" + json_number(m.frame_duration) +
              ",\"direction_bones\":" + std::to_string(m.direction_bones) +
              ",\"direction_error_max_deg\":" + json_number(m.max_direction_error_deg) +
              ",\"direction_error_mean_deg\":" + json_number(m.mean_direction_error_deg) +
@@ -305,6 +323,7 @@ bool write_retarget_report(const std::string& path, const rig::Model& target,
              ",\"target_height\":" + json_number(m.target_height) +
              ",\"contact_frames\":" + std::to_string(m.contact_frames) +
              ",\"foot_slide_max\":" + json_number(m.max_foot_slide) +
+             ",\"feet_hips_frames\":" + std::to_string(m.feet_hips_frames) +
              ",\"feet_planted\":" + (file.feet_planted ? "true" : "false");
       j += "}";
     }

@@ -12,6 +12,48 @@
 
 namespace rig {
 
+namespace {
+
+// How far the hips must move so that each holding foot's two-bone leg can reach its goal: its
+// root within [|l1 − l2|, l1 + l2] of the goal, a hair inside so the IK meets the goal rather
+// than clamping at it. Bone lengths are read off the current world matrices (the IK never
+// changes them). Moving for one leg changes the other's distance, so the two are projected in
+// turn a few rounds (alternating projections onto two balls meet where both are reachable).
+glm::vec3 hips_move_to_reach(const std::vector<glm::mat4>& world, const TwoBoneChain& left,
+                             const TwoBoneChain& right, const bool holds[2],
+                             const glm::vec3 goal[2]) {
+  const TwoBoneChain* chains[2] = {&left, &right};
+  glm::vec3 move(0.0f);
+  for (int round = 0; round < 16; ++round) {
+    bool changed = false;
+    for (size_t f = 0; f < 2; ++f) {
+      if (!holds[f]) continue;
+      const TwoBoneChain& c = *chains[f];
+      const glm::vec3 a = glm::vec3(world[size_t(c.root)][3]) + move;
+      const glm::vec3 b = glm::vec3(world[size_t(c.mid)][3]) + move;
+      const glm::vec3 e = glm::vec3(world[size_t(c.end)][3]) + move;
+      const float l1 = glm::length(b - a), l2 = glm::length(e - b);
+      const glm::vec3 d = goal[f] - a;
+      const float length = glm::length(d);
+      const float outer = (l1 + l2) * (1.0f - 1e-5f), inner = std::abs(l1 - l2) * (1.0f + 1e-5f);
+      if (!(length > 0.0f) || (length <= outer && length >= inner)) continue;
+      move += d * (1.0f - std::clamp(length, inner, outer) / length);
+      changed = true;
+    }
+    if (!changed) break;
+  }
+  return move;
+}
+
+// Whether `node` lies below `ancestor`.
+bool descends(const Skeleton& skeleton, int node, int ancestor) {
+  for (int n = skeleton.parent[size_t(node)]; n >= 0; n = skeleton.parent[size_t(n)])
+    if (n == ancestor) return true;
+  return false;
+}
+
+}  // namespace
+
 std::vector<float> retarget_frame_times(const Clip& clip) {
   const float frame = clip_frame_duration(clip);
   const float length = std::max(clip.end - clip.start, 0.0f);
@@ -115,6 +157,7 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     TwoBoneChain chain;
     int run = -1;
     glm::vec3 lock{0.0f};  // target ground frame
+    bool carried = false;  // the chain hangs from the hips: moving them moves its root
   };
   Foot feet[2];
   const HumanBone legs[2][3] = {
@@ -123,13 +166,20 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
   const bool plant = settings.keep_feet_planted && contacts.feet.size() == 2;
   for (int f = 0; f < 2 && plant; ++f) {
     const int a = rig.bone(legs[f][0]), b = rig.bone(legs[f][1]), c = rig.bone(legs[f][2]);
-    if (a >= 0 && b >= 0 && c >= 0)
-      feet[f].chain = {rig.bones[size_t(a)].target, rig.bones[size_t(b)].target,
-                       rig.bones[size_t(c)].target};
+    if (a < 0 || b < 0 || c < 0) continue;
+    const TwoBoneChain chain{rig.bones[size_t(a)].target, rig.bones[size_t(b)].target,
+                             rig.bones[size_t(c)].target};
+    // Only a foot that hangs from its lower leg, hanging from its upper leg, is a chain the IK
+    // (and the hips' reach) can drive; an IK-target foot under the root is left alone.
+    if (descends(target_skeleton, chain.end, chain.mid) &&
+        descends(target_skeleton, chain.mid, chain.root))
+      feet[f].chain = chain;
+    feet[f].carried = hips_node >= 0 && descends(target_skeleton, chain.root, hips_node);
   }
   const glm::vec3 ground_velocity = rig.hip_ratio * (rig.facing * contacts.ground_velocity);
 
   const glm::quat g = rig.facing;
+  size_t hips_frames = 0;
   for (size_t i = 0; i < frames; ++i) {
     const float t = times[i];
     std::copy(source_rest.local.begin(), source_rest.local.end(), source_pose.local.begin());
@@ -173,6 +223,10 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
       LocalToWorldJob{&target_skeleton, target_pose.local, target_world, hips_node}.run();
     }
 
+    // Feet: a contact's first frame records the lock (after any hips move below, so it is
+    // where the foot really is); its following frames hold the foot there.
+    bool starts[2] = {false, false}, holds[2] = {false, false};
+    glm::vec3 goal[2];
     for (size_t f = 0; f < 2 && plant; ++f) {
       Foot& foot = feet[f];
       const int run = foot.chain.valid() ? contact_run(contacts, f, t) : -1;
@@ -180,18 +234,40 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
         foot.run = -1;
         continue;
       }
-      const glm::vec3 shift = ground_velocity * (t - contacts.start);
-      if (run != foot.run) {  // a contact begins: hold the foot where it is now
-        foot.run = run;
-        foot.lock = glm::vec3(target_world[size_t(foot.chain.end)][3]) + shift;
-        continue;
+      starts[f] = run != foot.run;
+      holds[f] = !starts[f];
+      foot.run = run;
+      goal[f] = foot.lock - ground_velocity * (t - contacts.start);
+    }
+    // Only legs that hang from the hips move with them (RobotExpressive's hang from the hips'
+    // parent).
+    const bool carried[2] = {holds[0] && feet[0].carried, holds[1] && feet[1].carried};
+    if (carried[0] || carried[1]) {
+      const glm::vec3 move =
+          hips_move_to_reach(target_world, feet[0].chain, feet[1].chain, carried, goal);
+      if (hips_node >= 0 && glm::length(move) > 0.0f) {
+        const int parent = target_skeleton.parent[size_t(hips_node)];
+        const glm::vec3 position = glm::vec3(target_world[size_t(hips_node)][3]) + move;
+        target_pose.local[size_t(hips_node)].translation =
+            parent >= 0
+                ? glm::vec3(glm::inverse(target_world[size_t(parent)]) * glm::vec4(position, 1.0f))
+                : position;
+        LocalToWorldJob{&target_skeleton, target_pose.local, target_world, hips_node}.run();
+        ++hips_frames;
       }
+    }
+    for (size_t f = 0; f < 2 && plant; ++f) {
+      Foot& foot = feet[f];
+      if (starts[f])
+        foot.lock = glm::vec3(target_world[size_t(foot.chain.end)][3]) +
+                    ground_velocity * (t - contacts.start);
+      if (!holds[f]) continue;
       TwoBoneIKJob ik;
       ik.skeleton = &target_skeleton;
       ik.local = target_pose.local;
       ik.world = target_world;
       ik.ik.chain = foot.chain;
-      ik.ik.target = foot.lock - shift;
+      ik.ik.target = goal[f];
       ik.ik.keep_end_rotation = true;
       ik.run();
     }
@@ -208,7 +284,11 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
       v[0] = p.x, v[1] = p.y, v[2] = p.z;
     }
   }
-  if (measures) *measures = measure_retarget(source, source_clip, target, out, rig, contacts);
+  if (measures) {
+    *measures = measure_retarget(source, source_clip, target, out, rig, contacts);
+    measures->feet_hips_frames = hips_frames;
+    measures->feet_legs = size_t(feet[0].chain.valid()) + size_t(feet[1].chain.valid());
+  }
   return out;
 }
 

@@ -28,8 +28,12 @@
 // source contact the target foot's position is recorded in the target's ground frame (which
 // moves at hip_ratio · G · the source's ground velocity, so an in-place walk stays in place);
 // on the following frames of that contact two-bone IK (upper leg, lower leg, foot of the map;
-// the foot keeps its world rotation) holds the foot there. Contacts switch on and off at once
-// (no easing).
+// the foot keeps its world rotation) holds the foot there. Where a leg cannot reach (its root
+// farther from the foot than the two bones' length, or nearer than their difference) and hangs
+// from the hips, the hips move first by the shortfall, so the foot still lands: the target's legs
+// may be shorter than ratio · the source's, as the ratio is taken at the hips. Contacts switch on
+// and off at once (no easing). A foot whose target joint does not hang from its lower leg
+// (Quaternius's IK-target feet, children of the root) is not a two-bone chain: it is not planted.
 //
 // The result is an ordinary Clip on the TARGET's node indices: LINEAR, one rotation channel per
 // mapped target joint and a translation channel for the hips, keyed on the frame grid, named as
@@ -63,7 +67,9 @@ struct RetargetMeasures {
   float max_direction_error_deg = 0.0f;
   float mean_direction_error_deg = 0.0f;
   // The applied hip ratio, and the largest deviation of the target hips' displacement from
-  // hip_ratio · G · the source's, relative to the largest such expected displacement.
+  // hip_ratio · G · the source's, relative to the larger of the largest such expected
+  // displacement and the target's hip height. With keep_feet_planted it includes the hips'
+  // moves that let a short leg reach its planted foot (below).
   float hip_ratio = 1.0f;
   float hip_ratio_error = 0.0f;
   // Foot slide: per frame, the largest displacement since the previous frame of a target foot
@@ -73,6 +79,12 @@ struct RetargetMeasures {
   std::vector<float> foot_slide;
   float max_foot_slide = 0.0f;
   size_t contact_frames = 0;  // frames with a source foot in contact
+  // From the solver, not measured: frames on which the hips moved so a leg could reach its
+  // planted foot (keep_feet_planted only; 0 when the legs reach on their own).
+  size_t feet_hips_frames = 0;
+  // From the solver: how many feet (0–2) planting drives through their legs (keep_feet_planted
+  // only; a foot that does not hang from its lower leg is not driven).
+  size_t feet_legs = 0;
 };
 
 // The frame grid above, for `clip`.

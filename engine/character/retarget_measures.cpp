@@ -100,7 +100,11 @@ RetargetMeasures measure_retarget(const Model& source, const Clip& source_clip, 
     m.contact_frames += previous_run[0] >= 0 || previous_run[1] >= 0;
   }
   m.mean_direction_error_deg = count ? float(sum / double(count)) : 0.0f;
-  m.hip_ratio_error = max_expected > 0.0 ? float(max_deviation / max_expected) : 0.0f;
+  // Relative to the larger of the largest expected displacement and the target's hip height: a
+  // clip whose hips barely move (RiggedFigure's stay put within float noise) would otherwise
+  // divide noise by noise.
+  const double scale = std::max(max_expected, double(rig.target.hip_height));
+  m.hip_ratio_error = scale > 0.0 ? float(max_deviation / scale) : 0.0f;
   return m;
 }
 

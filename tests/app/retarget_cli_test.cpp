@@ -5,6 +5,7 @@
 // --export-pose files (world matrices), not from the report.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -218,6 +219,68 @@ TEST(RetargetCliCorpus, LimbsFollowTheSourceAndTheHipsScale) {
   for (const Pair& pair : {Pair{kMannequin, knight, 0}, Pair{knight, kMannequin, 1},
                            Pair{kMannequin, robot, 2}, Pair{robot, kMannequin, 1}})
     expect_follows(pair);
+}
+
+// --retarget-feet on the A-pose humanoid playing the mannequin's clips: its legs are shorter
+// than the hip ratio makes the mannequin's, so on some frames the hips move for a planted foot
+// to be reached; the report says so, and the planted feet hold (the 0.1% per frame).
+TEST(RetargetCli, FeetDriveSaysWhenTheHipsMoveForAFoot) {
+  const Json off = report(kApose, kMannequin);
+  const Json on = report(kApose, kMannequin, "--retarget-feet");
+  if (off.is_null() || on.is_null()) return;
+  EXPECT_EQ(off["files"][0]["feet_drive"].text, "off");
+  EXPECT_EQ(on["files"][0]["feet_drive"].text, "legs+hips");
+  size_t moved = 0;
+  for (const Json& clip : on["files"][0]["clips"].items) {
+    moved += size_t(clip["feet_hips_frames"].number);
+    EXPECT_LE(clip["foot_slide_max"].number, 1e-3) << clip["name"].text;
+  }
+  EXPECT_GT(moved, 0u);
+  for (const Json& clip : off["files"][0]["clips"].items)
+    EXPECT_EQ(clip["feet_hips_frames"].number, 0.0) << clip["name"].text;
+}
+
+// Names are not unique (RobotExpressive has a mesh node and a joint both named Torso): each pair
+// also gives its node indices, and every clip its frame grid.
+TEST(RetargetCliCorpus, ReportGivesNodeIndicesAndTheFrameGrid) {
+  RIG_REQUIRE_CORPUS(root);
+  const std::string robot = (root / "RobotExpressive" / "RobotExpressive.glb").string();
+  rig::Model robot_model, mannequin_model;
+  std::string error;
+  ASSERT_TRUE(rig::import_gltf(robot, robot_model, error)) << error;
+  ASSERT_TRUE(rig::import_gltf(kMannequin, mannequin_model, error)) << error;
+  const Json r = report(kMannequin, robot);
+  if (r.is_null()) return;
+  const Json& file = r["files"][0];
+  bool torso = false;
+  for (const Json& p : file["map"].items) {
+    const size_t s = size_t(p["source_node"].number), t = size_t(p["target_node"].number);
+    ASSERT_LT(s, robot_model.nodes.size());
+    ASSERT_LT(t, mannequin_model.nodes.size());
+    EXPECT_EQ(robot_model.nodes[s].name, p["source"].text);
+    EXPECT_EQ(mannequin_model.nodes[t].name, p["target"].text);
+    if (p["source"].text == "Torso") {
+      torso = true;
+      // The joint (a child of Abdomen), not the mesh node of the same name under Body.
+      const int parent = robot_model.nodes[s].parent;
+      ASSERT_GE(parent, 0);
+      EXPECT_EQ(robot_model.nodes[size_t(parent)].name, "Abdomen");
+    }
+  }
+  EXPECT_TRUE(torso);
+  for (const Json& clip : file["clips"].items) {
+    const double frame = clip["frame_duration"].number;
+    const double length = clip["end"].number - clip["start"].number;
+    ASSERT_GT(frame, 0.0);
+    // README's grid: count = ceil(length / frame − 0.05) + 1, one frame for no length.
+    const double count = length > 0.0 ? std::max(1.0, std::ceil(length / frame - 0.05)) + 1 : 1;
+    EXPECT_EQ(clip["frames"].number, count) << clip["name"].text;
+  }
+  // Its feet hang from its root, not its lower legs: --retarget-feet cannot plant them there.
+  const Json feet = report(robot, kMannequin, "--retarget-feet");
+  if (!feet.is_null()) {
+    EXPECT_EQ(feet["files"][0]["feet_drive"].text, "none");
+  }
 }
 
 // --bone-map's pairs win over the automatic ones: a pair replaces every pair of either joint,

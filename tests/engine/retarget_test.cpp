@@ -242,6 +242,33 @@ TEST(Retarget, HipsScaledByTheHipHeightRatio) {
   }
 }
 
+// The hip ratio error of a target clip written by hand: the hips' largest deviation from
+// ratio · the source's displacement, over the larger of the largest expected displacement and
+// the target's hip height (0.5 m here, ratio 0.5), so a clip whose hips stay put does not divide
+// noise by noise.
+TEST(RetargetMeasures, HipRatioErrorIsRelativeToAtLeastTheHipHeight) {
+  const TwoChain s = two_chain(0, 0, 1.0f, true);
+  const TwoChain t = two_chain(0, 0, 0.5f, true);
+  const RetargetRig rig = build_retarget_rig(s.model, t.model, chain_map(s, t));
+  ASSERT_NEAR(rig.target.hip_height, 0.5f, 1e-6f);
+  auto error = [&](glm::vec3 source_move, glm::vec3 target_off) {
+    const Clip source = test::make_clip({test::vec3_channel(
+        s.hips, TargetPath::Translation, {0, 1},
+        {glm::vec3(0, 1, 0), glm::vec3(0, 1, 0) + source_move}, Interpolation::Linear)});
+    const Clip target = test::make_clip({test::vec3_channel(
+        t.hips, TargetPath::Translation, {0, 1},
+        {glm::vec3(0, 0.5f, 0), glm::vec3(0, 0.5f, 0) + 0.5f * source_move + target_off},
+        Interpolation::Linear)});
+    return measure_retarget(s.model, source, t.model, target, rig, {}).hip_ratio_error;
+  };
+  // Expected displacement 0.5 · |(0.4, 0.2, −0.3)| ≈ 0.27 m < 0.5 m: over the hip height.
+  EXPECT_NEAR(error({0.4f, 0.2f, -0.3f}, {0, 0.01f, 0}), 0.01f / 0.5f, 1e-5f);
+  // Hips that stay put: still over the hip height, not 0 / 0.
+  EXPECT_NEAR(error({0, 0, 0}, {0, 0, 0.005f}), 0.005f / 0.5f, 1e-5f);
+  // A walk 3 m forward (expected 1.5 m): over the largest expected displacement.
+  EXPECT_NEAR(error({0, 0, 3.0f}, {0.015f, 0, 0}), 0.015f / 1.5f, 1e-5f);
+}
+
 TEST(Retarget, UnmappedJointsKeepTheirRestAndGetNoChannel) {
   const TwoChain s = two_chain(0, 0);
   TwoChain t = two_chain(45, 30);
