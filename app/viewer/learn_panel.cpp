@@ -211,9 +211,7 @@ void draw_learn_tab(ViewerState& state, Document& doc) {
                   state.rest_pose ? "rest pose" : "posed");
     }
     if (std::strcmp(lesson.title, "Crossfade") == 0) draw_slerp_exercise(l);
-    if (std::strcmp(lesson.title, "Skeleton and hierarchy") == 0 ||
-        std::strcmp(lesson.title, "Classic bugs") == 0)
-      draw_order_exercise(state, doc);
+    if (std::strcmp(lesson.title, "Skeleton and hierarchy") == 0) draw_order_exercise(state, doc);
     ImGui::Separator();
   } else if (l.pending >= 0 || l.restoring) {
     ImGui::TextDisabled("opening...");

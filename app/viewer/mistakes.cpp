@@ -103,6 +103,7 @@ void MistakeView::clear() {
   right_.reset();
   wrong_.reset();
   bug_model_.reset();
+  pristine_.reset();
   mistake_ = -1;
   made_.clear();
   with_field_ = false;
@@ -116,9 +117,15 @@ void MistakeView::prepare(const Document& doc, int mistake) {
   if (mistake < 0 || mistake >= kMistakeCount || !doc.model || !doc.character || !doc.skin) return;
   const Mistake& m = kMistakes[size_t(mistake)];
   const rig::Model& model = *doc.model;
-  right_ = std::make_unique<rig::Character>(model, doc.skin, doc.character->shared_clips());
+  if (m.kind == MistakeKind::Bug && doc.simulated_bug >= 0 && doc.pristine) {
+    // The document shows a Teaching aids bug already: the right column is the file as opened.
+    pristine_ = doc.pristine;
+    right_ = std::make_unique<rig::Character>(*pristine_);
+  } else {
+    right_ = std::make_unique<rig::Character>(model, doc.skin, doc.character->shared_clips());
+  }
   if (m.kind == MistakeKind::Bug) {
-    // The bug on the file as opened (a document already showing a bug simulates it on top).
+    // The bug simulated on the file as opened.
     bug_model_ = std::make_unique<rig::Model>(doc.pristine ? *doc.pristine : model);
     rig::simulate_bug(*bug_model_, rig::kSimulatedBugs[size_t(m.index)]);
     wrong_ = std::make_unique<rig::Character>(*bug_model_);
@@ -134,7 +141,8 @@ void MistakeView::prepare(const Document& doc, int mistake) {
   right_builder_ = std::make_unique<rig::PoseBuilder>(*right_);
   wrong_builder_ = std::make_unique<rig::PoseBuilder>(*wrong_);
   const rig::Model& wrong_model = wrong_->model();
-  const bool same_draws = wrong_model.draws.size() == model.draws.size();
+  const bool same_draws = wrong_model.draws.size() == model.draws.size() &&
+                          right_->model().draws.size() == model.draws.size();
   for (int c = 0; c < 2; ++c) {
     pos_[size_t(c)].assign(model.draws.size(), {});
     nrm_[size_t(c)].assign(model.draws.size(), {});
@@ -171,6 +179,7 @@ void MistakeView::update(const Document& doc, const rig::PoseSelection& selectio
   settings_.compressed = false;  // the pitfalls act on raw keys; no compressed sources here
   added_blend_ = -1;
   const rig::ClipSet& clips = right_->clips();
+  const rig::Model& right_model = right_->model();
   if (mistake_ == int(rig::Pitfall::AverageMatrices) && selection.clip >= 0 &&
       selection.blend_clip < 0 && clips.size() >= 2 && clips.valid(selection.clip)) {
     const int other = (selection.clip + 1) % int(clips.size());
@@ -184,8 +193,9 @@ void MistakeView::update(const Document& doc, const rig::PoseSelection& selectio
     added_blend_ = other;
   }
   // The bug's model plays the file's clips only: a clip added since poses the rest pose.
-  if (size_t(settings_.base.clip + 1) > wrong_->clips().size() ||
-      size_t(settings_.base.blend_clip + 1) > wrong_->clips().size())
+  const size_t playable = std::min(wrong_->clips().size(), clips.size());
+  if (size_t(settings_.base.clip + 1) > playable ||
+      size_t(settings_.base.blend_clip + 1) > playable)
     settings_.base = rig::PoseSelection{};
   right_builder_->build(settings_);
   wrong_builder_->build(settings_);
@@ -193,7 +203,7 @@ void MistakeView::update(const Document& doc, const rig::PoseSelection& selectio
   const rig::Model& wrong_model = wrong_->model();
   largest_error_ = largest_difference_ = 0.0f;
   for (size_t d = 0; d < model.draws.size(); ++d) {
-    right_->skin_draw_item(model.draws[d], method_, pos_[0][d], nrm_[0][d]);
+    right_->skin_draw_item(right_model.draws[d], method_, pos_[0][d], nrm_[0][d]);
     wrong_->skin_draw_item(wrong_model.draws[d], method_, pos_[1][d], nrm_[1][d]);
     std::vector<float>* out =
         with_field_ && !field_.values[d].empty() ? &field_.values[d] : nullptr;

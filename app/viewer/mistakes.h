@@ -3,9 +3,10 @@
 // compare columns, right on the left, wrong on the right, each captioned, with one line of what
 // went wrong and why. Both columns are skinned on the CPU by rig::Character::skin_draw_item, the
 // path --pitfall and --simulate-bug take on the command line, from two characters posed with the
-// document's pose settings: the right one on the document's model and skin layer, the wrong one
-// making the mistake (Character::set_pitfalls; the weight pitfalls' layer of app/learn_pose.h; a
-// copy of the model with the bug simulated). No ImGui, no GL.
+// document's pose settings: the right one on the document's model and skin layer (for a bug, the
+// file as opened when the document shows a Teaching aids bug), the wrong one making the mistake
+// (Character::set_pitfalls; the weight pitfalls' layer of app/learn_pose.h; a copy of the model
+// with the bug simulated). No ImGui, no GL.
 #pragma once
 
 #include <array>
@@ -90,7 +91,8 @@ class MistakeView {
   int mistake_ = -1;
   rig::RevisionStamp made_;
   rig::SkinningMethod method_ = rig::SkinningMethod::Linear;
-  std::unique_ptr<rig::Model> bug_model_;  // a simulated bug's copy of the model
+  std::unique_ptr<rig::Model> bug_model_;       // a simulated bug's copy of the model
+  std::shared_ptr<const rig::Model> pristine_;  // the right column's model when not the document's
   std::unique_ptr<rig::Character> right_, wrong_;
   std::unique_ptr<rig::PoseBuilder> right_builder_, wrong_builder_;
   rig::PoseSettings settings_;  // assigned per frame: its vectors keep their capacity
