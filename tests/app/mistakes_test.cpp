@@ -13,6 +13,7 @@
 #include "anim/joint_mask.h"
 #include "model/model.h"
 #include "skin/pitfalls.h"
+#include "test_support.h"
 #include "viewer/actions.h"
 #include "viewer/document.h"
 #include "viewer/exercises.h"
@@ -162,6 +163,45 @@ TEST(Mistakes, FourInfluencesHeatMapIsThePerVertexError) {
   }
   EXPECT_EQ(view.largest_error(), largest);
   EXPECT_EQ(field->max, std::max(largest, 1e-4f));
+}
+
+// On a model with more than 4 influences (the corpus's quad_skin.glb, one vertex of 12), each
+// joint turned by a hand edit: the vertices with at most 4 influences keep error 0 exactly, the
+// others move.
+TEST(Mistakes, CorpusFourInfluencesMovesOnlyTheVerticesWithMore) {
+  RIG_REQUIRE_CORPUS(corpus);
+  Document doc;
+  std::string error;
+  ASSERT_TRUE(load_document((corpus / "assimp_skin_edge_cases/quad_skin.glb").string(), Options{},
+                            doc, error))
+      << error;
+  doc.stop_background_work();
+  ASSERT_TRUE(doc.posing);
+  const rig::Skin& skin = doc.model->skins[0];
+  for (size_t j = 0; j < skin.joints.size(); ++j)
+    doc.posing->set_joint_rotation(
+        skin.joints[j], glm::angleAxis(0.2f * float(j + 1), glm::normalize(glm::vec3(1, 2, 3))));
+  MistakeView view;
+  view.prepare(doc, find_mistake("four-influences"));
+  view.update(doc, rig::PoseSelection{}, Method::Linear);
+  const rig::Primitive& prim = doc.model->meshes[0].primitives[0];
+  const rig::SkinMesh& mesh = doc.skin->meshes().primitives[0];
+  ASSERT_NE(view.error_field(), nullptr);
+  const std::vector<float>& error_of = view.error_field()->values[0];
+  ASSERT_EQ(error_of.size(), prim.vertex_count());
+  size_t more = 0;
+  for (uint32_t v = 0; v < prim.vertex_count(); ++v) {
+    int influences = 0;
+    for (uint32_t k = 0; k < mesh.influences; ++k)
+      influences += mesh.weights[size_t(v) * mesh.influences + k] > 0.0f;
+    if (influences > 4) {
+      ++more;
+      EXPECT_GT(error_of[v], 1e-3f) << v;
+    } else {
+      EXPECT_EQ(error_of[v], 0.0f) << v;
+    }
+  }
+  EXPECT_EQ(more, 1u);
 }
 
 // A simulated bug's wrong column is the bug's model posed the same way: no-ibm at the rest pose

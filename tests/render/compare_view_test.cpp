@@ -301,6 +301,7 @@ namespace {
 // the edge pixels where float rounding of the two skinning paths differs); vertices scaled 1.2
 // times about the origin draw differently; with CPU skinning off the flag draws on the GPU.
 TEST(CpuSkinning, UploadedCharacterVerticesDrawLikeTheGpuSkinning) {
+  RIG_REQUIRE_GL();
   const Model model = test::twisted_cylinder(glm::radians(90.0f), glm::radians(40.0f));
   Scene scene(model);
   OrbitCamera orbit;
