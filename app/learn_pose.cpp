@@ -43,10 +43,16 @@ bool learn_fk_edits(const Options& options, const rig::Model& model, std::vector
 
 std::shared_ptr<rig::SkinLayer> pitfall_skin_layer(const Options& options,
                                                    const rig::Model& model) {
-  const bool raw = options.pitfalls.has(rig::Pitfall::RawWeights);
-  const bool four = options.pitfalls.has(rig::Pitfall::FourInfluences);
-  if (!raw && !four) return nullptr;
-  rig::SkinMeshes meshes = rig::prepare_skin_meshes(model);
+  if (!options.pitfalls.has(rig::Pitfall::RawWeights) &&
+      !options.pitfalls.has(rig::Pitfall::FourInfluences))
+    return nullptr;
+  return pitfall_skin_layer(options.pitfalls, model, rig::prepare_skin_meshes(model));
+}
+
+std::shared_ptr<rig::SkinLayer> pitfall_skin_layer(rig::Pitfalls pitfalls, const rig::Model& model,
+                                                   rig::SkinMeshes meshes) {
+  const bool raw = pitfalls.has(rig::Pitfall::RawWeights);
+  const bool four = pitfalls.has(rig::Pitfall::FourInfluences);
   size_t index = 0;
   for (const rig::Mesh& mesh : model.meshes)
     for (const rig::Primitive& prim : mesh.primitives) {

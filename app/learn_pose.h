@@ -37,5 +37,9 @@ bool learn_fk_edits(const Options& options, const rig::Model& model, std::vector
 // file's weight sums for the linear blend; four-influences: the 4 largest weights of each
 // vertex, renormalized), or null when neither is asked for.
 std::shared_ptr<rig::SkinLayer> pitfall_skin_layer(const Options& options, const rig::Model& model);
+// The same on given influences (the viewer's Mistakes: its skin layer's, edits included): the
+// weight pitfalls of `pitfalls` applied to `meshes` (prepared from `model`).
+std::shared_ptr<rig::SkinLayer> pitfall_skin_layer(rig::Pitfalls pitfalls, const rig::Model& model,
+                                                   rig::SkinMeshes meshes);
 
 }  // namespace rigview

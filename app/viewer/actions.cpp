@@ -1,6 +1,7 @@
 #include "viewer/actions.h"
 
 #include "markdown_text.h"
+#include "viewer/mistakes.h"
 #include "viewer/self_test.h"
 
 namespace rigview {
@@ -9,6 +10,7 @@ namespace {
 
 // Digits 1..9 are the skinning keys: one per method, then compare.
 static_assert(rig::kSkinningMethodCount + 1 <= 9, "more skinning methods than digit keys");
+static_assert(kMistakeCount <= 9, "more Learn mistakes than Ctrl+digit keys");
 
 void with_playback(ViewerState& s, void (*f)(rig::Playback&)) {
   if (s.playback) f(*s.playback);
@@ -113,6 +115,15 @@ std::vector<ViewerAction> build_actions() {
           [](ViewerState& s) { s.requests.quit = true; });
   quit.while_typing = true;
   rows.push_back(std::move(quit));
+  // The Learn tab's Mistakes, one chord each, so tests and the keyboard reach every switch.
+  const std::span<const Mistake> all = mistakes();
+  for (size_t i = 0; i < all.size(); ++i) {
+    const int digit = '1' + static_cast<int>(i);
+    rows.push_back(key("Ctrl+" + std::string(1, static_cast<char>(digit)), {{digit, true}},
+                       std::string("Learn mistake `") + all[i].name +
+                           "` on / off: right and wrong side by side (one at a time)",
+                       [i](ViewerState& s) { toggle_mistake(s, static_cast<int>(i)); }));
+  }
   rows.push_back(pointer("drop a `.gltf`/`.glb`", "open it"));
   rows.push_back(pointer("Shift+drop a `.gltf`/`.glb`",
                          "add its animations to the clip list (retargeted when its skeleton "

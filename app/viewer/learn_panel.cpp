@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <glm/trigonometric.hpp>
 
+#include "viewer/exercises.h"
 #include "viewer/glossary.h"
 #include "viewer/lessons.h"
+#include "viewer/mistakes.h"
 #include "viewer/panels.h"
 
 namespace rigview {
@@ -19,9 +22,11 @@ namespace rigview {
 namespace {
 
 // Each lesson's glossary term (its header's tooltip), in the lessons' order.
-constexpr std::array<const char*, 11> kLessonTerms = {
-    "Skeleton", "Inverse bind matrix", "Skinning matrix", "LBS",         "Candy wrapper",  "DQS",
-    "CoR",      "Crossfade",           "Two-bone IK",     "Compression", "Skinning matrix"};
+constexpr std::array<const char*, 12> kLessonTerms = {
+    "Skeleton",    "Inverse bind matrix", "Skinning matrix",
+    "LBS",         "Candy wrapper",       "DQS",
+    "CoR",         "Crossfade",           "Two-bone IK",
+    "Compression", "Skinning matrix",     "Weight"};
 
 constexpr ImU32 kAxisColor = IM_COL32(110, 110, 110, 255);
 constexpr ImU32 kAnalyticColor = IM_COL32(235, 235, 235, 255);
@@ -108,6 +113,76 @@ void draw_twist_demo(ViewerState& state, const Document& doc) {
   draw_cross_section(state.learn.demo);
 }
 
+// The exercise "read the slerp at t = 0.25": the two keys, an angle field, and Check, which
+// asks the engine's sampler.
+void draw_slerp_exercise(LearnState& l) {
+  ImGui::TextWrapped(
+      "Exercise: a LINEAR rotation channel has key 0 at 0 s = identity (w 1, x 0) and key 1 at "
+      "1 s = %.0f deg about X (w 0.5, x 0.866). What rotation about X does it play at t = %.2f s?",
+      double(kSlerpKeyDegrees), double(kSlerpTime));
+  ImGui::SetNextItemWidth(120.0f);
+  ImGui::InputFloat("degrees about X", &l.slerp_answer_deg, 0.0f, 0.0f, "%.2f");
+  ImGui::SameLine();
+  if (ImGui::Button("Check")) {
+    const SlerpCheck c = check_slerp_answer(l.slerp_answer_deg);
+    l.slerp_verdict = c.right ? 1 : -1;
+    l.slerp_expected_deg = c.sampled_degrees;
+  }
+  if (l.slerp_verdict > 0)
+    ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.5f, 1.0f),
+                       "Right: %.2f deg. Slerp turns at a constant rate, so a quarter of the time "
+                       "is a quarter of the angle.",
+                       double(l.slerp_expected_deg));
+  else if (l.slerp_verdict < 0)
+    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1.0f),
+                       "Not quite: the sampler plays %.2f deg. Lerping the components and "
+                       "normalizing would give %.2f deg: it runs slow at the ends.",
+                       double(l.slerp_expected_deg),
+                       double(check_slerp_answer(0.0f).normalized_lerp_degrees));
+}
+
+// The exercise "which multiplication order is right?": each choice is shown in the view (the
+// reversed-multiply mistake on for local x parent) and checked on the character's pose.
+void draw_order_exercise(ViewerState& state, const Document& doc) {
+  LearnState& l = state.learn;
+  ImGui::TextWrapped("Exercise: a joint's world matrix is which product?");
+  if (ImGui::RadioButton("parent x local", l.order_choice == 0))
+    choose_multiplication_order(state, 0);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("local x parent", l.order_choice == 1))
+    choose_multiplication_order(state, 1);
+  if (l.order_choice < 0 || !doc.character) return;
+  const OrderCheck c =
+      check_multiplication_order(*doc.character, state.selected_node, l.order_choice);
+  if (c.node < 0) return;
+  ImGui::TextColored(c.right ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImVec4(1.0f, 0.6f, 0.4f, 1.0f),
+                     "%s",
+                     c.right ? "Right: the parent's frame carries the child's local offset."
+                             : "Wrong: that applies the parent inside the child's frame; "
+                               "the view shows the reversed product torn apart.");
+  ImGui::Text("%s: |world - parent x local| %.2g, |world - local x parent| %.2g",
+              doc.node_labels[size_t(c.node)].c_str(), double(c.parent_local_error),
+              double(c.local_parent_error));
+}
+
+// The Mistakes: one switch per mistake (Ctrl+1..9), one at a time, each drawn right beside
+// wrong in the compare columns with its caption.
+void draw_mistakes(ViewerState& state) {
+  if (!ImGui::CollapsingHeader("Mistakes")) return;
+  ImGui::TextWrapped(
+      "Each switch draws the wrong way (right column) beside the right way (left column), "
+      "skinned on the CPU as --pitfall and --simulate-bug do. Off gives back your view.");
+  const std::span<const Mistake> all = mistakes();
+  for (size_t i = 0; i < all.size(); ++i) {
+    bool on = state.learn.mistake == static_cast<int>(i);
+    char label[64];
+    std::snprintf(label, sizeof label, "%s (Ctrl+%d)", all[i].name, static_cast<int>(i) + 1);
+    if (ImGui::Checkbox(label, &on)) toggle_mistake(state, static_cast<int>(i));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", all[i].caption);
+  }
+  if (state.learn.mistake >= 0) ImGui::TextWrapped("%s", all[size_t(state.learn.mistake)].caption);
+}
+
 }  // namespace
 
 void glossary_tooltip(const char* term) {
@@ -135,12 +210,15 @@ void draw_learn_tab(ViewerState& state, Document& doc) {
       ImGui::Text("largest |S - I| now: %.3g (%s)", double(largest_skinning_deviation(doc)),
                   state.rest_pose ? "rest pose" : "posed");
     }
+    if (std::strcmp(lesson.title, "Crossfade") == 0) draw_slerp_exercise(l);
+    if (std::strcmp(lesson.title, "Skeleton and hierarchy") == 0) draw_order_exercise(state, doc);
     ImGui::Separator();
   } else if (l.pending >= 0 || l.restoring) {
     ImGui::TextDisabled("opening...");
   }
   if (!l.message.empty())
     ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", l.message.c_str());
+  draw_mistakes(state);
   ImGui::TextWrapped(
       "Lessons, in the order the material teaches them. Show me sets the viewer "
       "up; Leave lesson (or another lesson's Show me) puts back what you had.");

@@ -35,6 +35,7 @@ struct LessonSnapshot {
   // The twist arm's ArmTwist hand rotation (the Joint tab's), which the sliders replace.
   bool twist_edit = false;
   glm::quat twist_rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  int mistake = -1;  // the Mistakes switch on (viewer/mistakes.h), -1: none
 };
 // Every field, the camera's field by field.
 bool operator==(const LessonSnapshot& a, const LessonSnapshot& b);
@@ -77,6 +78,15 @@ struct LearnState {
   float twist_deg = 0.0f;
   float bend_deg = 0.0f;
   TwistDemoView demo;
+  // The Mistakes switch on (index in viewer/mistakes.h's table; -1: none, one at a time) and
+  // its two compare columns' method (methods_shown returns them while one is on).
+  int mistake = -1;
+  std::array<rig::SkinningMethod, 2> mistake_columns{};
+  // The exercises (viewer/exercises.h): what the user entered and the last check's verdict.
+  float slerp_answer_deg = 0.0f;
+  int slerp_verdict = 0;  // 0: not checked, 1: right, -1: wrong
+  float slerp_expected_deg = 0.0f;
+  int order_choice = -1;  // 0: parent * local, 1: local * parent; -1: not chosen
 };
 
 }  // namespace rigview

@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "twist_ring.h"
 #include "viewer/actions.h"
+#include "viewer/mistakes.h"
 
 namespace rigview {
 
@@ -20,84 +21,90 @@ namespace {
 constexpr uint8_t kLbs = 1u << 0, kDqs = 1u << 1, kCor = 1u << 2;
 
 // The texts are plain ASCII: the viewer's font has no Greek letters or sums.
-constexpr std::array<Lesson, 11> kLessons = {{
+constexpr std::array<Lesson, 12> kLessons = {{
     {"Skeleton and hierarchy",
      "A skeleton is a tree of joints. Each joint keeps its transform relative to its parent (its "
      "local pose), and its world matrix is its parent's world matrix times its local matrix, "
      "worked out from the root down. So a turning shoulder carries the elbow and the hand: every "
      "descendant's world matrix contains the shoulder's.",
      LessonModel::Mannequin, "Wave", 1.0f, 0, 0, SurfaceView::Off, nullptr, true, false, nullptr,
-     false, 0.0f, 0.0f},
+     false, 0.0f, 0.0f, nullptr},
     {"Bind pose and inverse bind matrices",
      "The bind pose is the pose the mesh was modelled in. A joint's inverse bind matrix is the "
      "inverse of its world matrix in that pose: it takes a vertex from model space into the "
      "joint's own frame, from where the joint can carry it. The Joint tab shows the selected "
      "joint's world, inverse bind and skinning matrices.",
      LessonModel::Mannequin, nullptr, 0.0f, 0, 0, SurfaceView::SelectedJoint, "LeftForeArm", true,
-     false, nullptr, false, 0.0f, 0.0f},
+     false, nullptr, false, 0.0f, 0.0f, nullptr},
     {"Skinning matrix",
      "A joint's skinning matrix is its world matrix times its inverse bind matrix: the bind pose "
      "taken out, the current pose put in. In the bind pose the two cancel, every skinning matrix "
      "is the identity and the mesh stays as modelled (R shows the rest pose). The colours are the "
      "selected joint's weights: the vertices its skinning matrix moves.",
      LessonModel::Mannequin, "Bend", 0.75f, 0, 0, SurfaceView::SelectedJoint, "LeftForeArm", true,
-     false, nullptr, false, 0.0f, 0.0f},
+     false, nullptr, false, 0.0f, 0.0f, nullptr},
     {"Linear blend skinning (LBS)",
      "LBS moves each vertex by the weighted sum of its joints' skinning matrices, "
      "v' = (w1 M1 + w2 M2 + ...) v, the weights summing to 1. It is one small matrix blend per "
      "vertex, which the GPU runs in the vertex shader; where the weights fall off smoothly the "
      "skin bends smoothly from one joint to the next.",
      LessonModel::Mannequin, "Walk", 0.3f, 0, 0, SurfaceView::SelectedJoint, "LeftLeg", false,
-     false, nullptr, false, 0.0f, 0.0f},
+     false, nullptr, false, 0.0f, 0.0f, nullptr},
     {"Candy wrapper",
      "Twist a joint and LBS averages two rotation matrices, and an average of rotations is not a "
      "rotation: it shrinks. The middle ring, weighted half and half, shrinks to r cos(angle/2) "
      "and collapses onto the bone at 180 degrees: the candy wrapper. Drag the twist slider and "
      "watch the LBS column and the cross-section.",
      LessonModel::TwistArm, nullptr, 0.0f, 0, kLbs | kDqs, SurfaceView::Deflation, "ArmTwist",
-     false, true, nullptr, true, 150.0f, 0.0f},
+     false, true, nullptr, true, 150.0f, 0.0f, nullptr},
     {"Dual quaternion skinning (DQS)",
      "DQS turns each skinning matrix into a unit dual quaternion, blends those and normalizes the "
      "sum: the result is always a rigid motion, so the twisted ring keeps its radius. q and -q are "
      "the same rotation, so each is first flipped into the first one's hemisphere, or the blend "
      "would cancel. The price is a bulge where the joint bends (colours: LBS-DQS difference).",
      LessonModel::TwistArm, nullptr, 0.0f, 1, kLbs | kDqs, SurfaceView::Difference, "ArmTwist",
-     false, true, nullptr, true, 150.0f, 0.0f},
+     false, true, nullptr, true, 150.0f, 0.0f, nullptr},
     {"Centres of rotation (CoR)",
      "Skinning with optimized centres of rotation finds, once per model, a centre for each vertex "
      "from how alike its weights are to its neighbours'. Per frame it blends the rotations as "
      "quaternions (no collapse, like DQS) and turns the vertex about that centre, whose position "
      "is blended linearly (no bulge, like LBS). The centres take a moment after a model opens.",
      LessonModel::Mannequin, "Bend", 0.75f, 2, kLbs | kDqs | kCor, SurfaceView::Deflation,
-     "LeftForeArm", false, false, nullptr, false, 0.0f, 0.0f},
+     "LeftForeArm", false, false, nullptr, false, 0.0f, 0.0f, nullptr},
     {"Crossfade",
      "A crossfade blends two clips' local poses, lerping translations and slerping rotations with "
      "a weight that ramps from 0 to 1 over a short time, and runs the rest of the pipeline on "
      "that one pose. Averaging the finished world or skinning matrices instead shrinks the limbs "
      "half way, as LBS does. The Posing tab's Crossfade starts one from this clip.",
      LessonModel::Mannequin, "Walk", 0.0f, 0, 0, SurfaceView::Off, nullptr, true, false, nullptr,
-     false, 0.0f, 0.0f},
+     false, 0.0f, 0.0f, nullptr},
     {"Layers and IK",
      "Layers stack clips on the base: an override layer replaces the joints under its mask, an "
      "additive layer adds its clip's difference from a reference pose. Two-bone IK then turns a "
      "chain (upper arm, forearm, hand) so the hand reaches a target, the elbow towards a pole. "
      "Both are in the Posing tab; drag their handles in the view.",
      LessonModel::Mannequin, "Walk", 0.5f, 0, 0, SurfaceView::Off, nullptr, true, false, nullptr,
-     false, 0.0f, 0.0f},
+     false, 0.0f, 0.0f, nullptr},
     {"Compression",
      "A clip stores keys per joint. Compression drops the keys that interpolation rebuilds within "
      "a tolerance and stores the rest in fewer bits (a unit quaternion needs three of its four "
      "numbers). The Compression tab sets the tolerance and colours each vertex by its "
      "displacement between raw and compressed playback.",
      LessonModel::Mannequin, "Run", 0.3f, 0, 0, SurfaceView::Off, nullptr, false, false, nullptr,
-     false, 0.0f, 0.0f},
+     false, 0.0f, 0.0f, nullptr},
     {"Classic bugs",
      "The exploding character: a skinning matrix without the inverse bind matrix applies the bind "
      "offset twice and the mesh flies apart; shown here. Its relatives: an inverse that only "
      "negates the translation, the product in the wrong order (inverse bind x world) and joint "
      "indices off by one; Rig health's Teaching aids simulate them and its findings name them.",
      LessonModel::Mannequin, "Walk", 0.3f, 0, 0, SurfaceView::Off, nullptr, false, false, "no-ibm",
-     false, 0.0f, 0.0f},
+     false, 0.0f, 0.0f, nullptr},
+    {"Weights that do not sum to 1",
+     "Every vertex's weights must sum to 1. This arm's middle vertices have 0.7 and 0.5 (1.2), "
+     "the rigging chapter's example, which the glTF validator rejects. Renormalized (0.58 and "
+     "0.42) they bend as drawn on the left; used raw, LBS scales them 1.2 times about the origin.",
+     LessonModel::RawWeights, "Bend", 0.5f, 0, 0, SurfaceView::Off, nullptr, false, false, nullptr,
+     false, 0.0f, 0.0f, "raw-weights"},
 }};
 
 // A key row of the action table applied, as if pressed.
@@ -122,7 +129,15 @@ bool ends_with(const std::string& s, const char* tail) {
 }  // namespace
 
 const char* lesson_model_file(LessonModel model) {
-  return model == LessonModel::TwistArm ? "twist_arm.glb" : "mannequin.glb";
+  switch (model) {
+    case LessonModel::TwistArm:
+      return "twist_arm.glb";
+    case LessonModel::RawWeights:
+      return "raw_weights_example.glb";
+    case LessonModel::Mannequin:
+      break;
+  }
+  return "mannequin.glb";
 }
 
 std::span<const Lesson> lessons() { return kLessons; }
@@ -135,8 +150,8 @@ bool operator==(const LessonSnapshot& a, const LessonSnapshot& b) {
          a.rest_pose == b.rest_pose && a.show_skeleton == b.show_skeleton &&
          a.show_wireframe == b.show_wireframe && a.surface_view == b.surface_view &&
          a.selected_node == b.selected_node && a.twist_edit == b.twist_edit &&
-         a.twist_rotation == b.twist_rotation && c.target == d.target && c.distance == d.distance &&
-         c.yaw == d.yaw && c.pitch == d.pitch && c.fov_y == d.fov_y &&
+         a.twist_rotation == b.twist_rotation && a.mistake == b.mistake && c.target == d.target &&
+         c.distance == d.distance && c.yaw == d.yaw && c.pitch == d.pitch && c.fov_y == d.fov_y &&
          c.scene_radius == d.scene_radius && c.floor == d.floor;
 }
 
@@ -167,6 +182,7 @@ LessonSnapshot capture_lesson_state(const ViewerState& state, const Document& do
   s.surface_view = static_cast<int>(state.surface_view);
   s.selected_node = state.selected_node;
   s.camera = state.camera;
+  s.mistake = state.learn.mistake;
   if (const int node = twist_arm_node(doc); node >= 0 && doc.posing) {
     s.twist_edit = doc.posing->has_joint_rotation(node);
     s.twist_rotation = doc.posing->joint_rotation(node);
@@ -202,6 +218,9 @@ void apply_lesson(ViewerState& state, Document& doc, const Lesson& lesson) {
     press(state, 'V');
   if (state.show_skeleton != lesson.bones) press(state, 'B');
   if (state.show_wireframe != lesson.wireframe) press(state, 'W');
+
+  const int mistake = lesson.mistake ? find_mistake(lesson.mistake) : -1;
+  if (state.learn.mistake != mistake) toggle_mistake(state, mistake);
 
   if (lesson.sliders) {
     state.learn.twist_deg = lesson.twist;
@@ -296,6 +315,7 @@ void restore_lesson_state(ViewerState& state, Document& doc, const LessonSnapsho
   state.surface_view = static_cast<SurfaceView>(snap.surface_view);
   state.selected_node = snap.selected_node;
   state.camera = snap.camera;
+  if (state.learn.mistake != snap.mistake) toggle_mistake(state, snap.mistake);
   state.requests.frame_node = -1;
   state.requests.frame_model = false;
   if (const int node = twist_arm_node(doc); node >= 0 && doc.posing) {

@@ -20,8 +20,9 @@
 namespace rigview {
 
 // The bundled model a lesson shows (assets/).
-enum class LessonModel : uint8_t { Mannequin, TwistArm };
-const char* lesson_model_file(LessonModel model);  // "mannequin.glb", "twist_arm.glb"
+enum class LessonModel : uint8_t { Mannequin, TwistArm, RawWeights };
+// "mannequin.glb", "twist_arm.glb", "raw_weights_example.glb"
+const char* lesson_model_file(LessonModel model);
 
 struct Lesson {
   const char* title;
@@ -35,9 +36,10 @@ struct Lesson {
   const char* joint;  // selected and framed; nullptr: the whole model framed
   bool bones;
   bool wireframe;
-  const char* bug;    // a simulated rigging bug by its command-line name; nullptr: none
-  bool sliders;       // the twist arm's twist and bend sliders drive ArmTwist (rest pose)
-  float twist, bend;  // the sliders' start (degrees)
+  const char* bug;      // a simulated rigging bug by its command-line name; nullptr: none
+  bool sliders;         // the twist arm's twist and bend sliders drive ArmTwist (rest pose)
+  float twist, bend;    // the sliders' start (degrees)
+  const char* mistake;  // a Learn mistake switched on (viewer/mistakes.h) by name; nullptr: none
 };
 
 std::span<const Lesson> lessons();
@@ -47,7 +49,8 @@ LessonSnapshot capture_lesson_state(const ViewerState& state, const Document& do
 // The lesson's setup on `doc`, which already holds the lesson's model (the frame loop opens it
 // first): clip and time (paused), method and compare columns, surface colours, bones,
 // wireframe, the selected joint, a camera request (frame the joint or the model) and a simulated
-// bug request when the document's differs. Unknown clip or joint names are skipped.
+// bug request when the document's differs, and the lesson's Learn mistake switched on (any other
+// off). Unknown clip or joint names are skipped.
 void apply_lesson(ViewerState& state, Document& doc, const Lesson& lesson);
 
 // Puts back what `snap` holds on `doc` (already the snapshot's model): everything but the model

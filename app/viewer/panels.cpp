@@ -13,6 +13,7 @@
 #include "viewer/actions.h"
 #include "viewer/field_legend.h"
 #include "viewer/glossary.h"
+#include "viewer/mistakes.h"
 #include "viewer/posing_panel.h"
 
 namespace rigview {
@@ -367,9 +368,13 @@ void draw_compare_labels(const ViewerState& state) {
   const float y = viewport->Pos.y + view.y + 12.0f;
   const ImU32 background = IM_COL32(0, 0, 0, 150), text = IM_COL32(255, 255, 255, 255);
   char label[96];
+  const int mistake = state.learn.mistake;
   for (size_t i = 0; i < methods.size(); ++i) {
     const rig::SkinningMethodInfo& m = rig::method_info(methods[i]);
-    std::snprintf(label, sizeof label, "%s (%s)", m.label, m.description);
+    if (mistake >= 0)
+      mistake_label(mistake, static_cast<int>(i), methods[i], label, sizeof label);
+    else
+      std::snprintf(label, sizeof label, "%s (%s)", m.label, m.description);
     // Cut to the column (room for the padding and the divider gap), ending in "...", so
     // neighbouring labels never overlap.
     const float room = std::floor(view_width) - 32.0f;
@@ -385,6 +390,18 @@ void draw_compare_labels(const ViewerState& state) {
     draw->AddRectFilled(ImVec2(x - 6.0f, y - 4.0f), ImVec2(x + size.x + 6.0f, y + size.y + 4.0f),
                         background, 4.0f);
     draw->AddText(ImVec2(x, y), text, label);
+  }
+  // A mistake's one line of what went wrong and why, under the labels, wrapped to the view.
+  if (mistake >= 0 && mistake < kMistakeCount) {
+    const char* caption = mistakes()[size_t(mistake)].caption;
+    const float x = viewport->Pos.x + view_left + 12.0f;
+    const float wrap = std::max(view.width - 24.0f, 50.0f);
+    const float cy = y + ImGui::GetTextLineHeight() + 14.0f;
+    const ImVec2 size = ImGui::CalcTextSize(caption, nullptr, false, wrap);
+    draw->AddRectFilled(ImVec2(x - 6.0f, cy - 4.0f), ImVec2(x + size.x + 6.0f, cy + size.y + 4.0f),
+                        background, 4.0f);
+    draw->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(x, cy),
+                  IM_COL32(255, 220, 120, 255), caption, nullptr, wrap);
   }
 }
 

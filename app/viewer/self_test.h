@@ -54,9 +54,10 @@ inline constexpr std::array<SelfTestHookInfo, 19> kSelfTestHooks = {{
      "span and the box of the projected joints, the inspector's region and open tab, the "
      "compression tolerance and what was asked, the simulated bug and where its choices start, "
      "the GL error count, the skin edits' state (unsaved or not, undo and redo depth, the "
-     "questions asked, the last message), and every window or table column whose content reaches "
-     "past its "
-     "edge), for the X-event tests (`tests/app/viewer_xevents_test.cpp`, "
+     "questions asked, the last message), the Learn mistake on (its name, whether drawn, the "
+     "largest distance between its wrong and right vertices, each column's label and its "
+     "caption), and every window or table column whose content reaches past its edge), for the "
+     "X-event tests (`tests/app/viewer_xevents_test.cpp`, "
      "`viewer_xevents_tour_test.cpp`)"},
     {"RIGVIEW_VIEWER_FRAME_MS=N",
      "make each frame last at least N ms, as Mesa llvmpipe's 3 to 14 frames per second do, so "

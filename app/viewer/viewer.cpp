@@ -259,6 +259,7 @@ int Viewer::run() {
     const Clock::time_point t0 = Clock::now();
     apply_twist_sliders(state_, doc_);
     evaluate_pose(selection);
+    update_mistake(selection);
     update_twist_demo(state_.learn, doc_);
     update_vertex_inspector();
     const double cpu_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -298,7 +299,8 @@ int Viewer::run() {
         render_crowd_scene(*renderer_, *crowd_renderer_, state_, fb_width, fb_height,
                            ImGui::GetIO().DisplaySize.x);
       else
-        render_scene(*renderer_, state_, doc_, fb_width, fb_height, ImGui::GetIO().DisplaySize.x);
+        render_scene(*renderer_, state_, doc_, fb_width, fb_height, ImGui::GetIO().DisplaySize.x,
+                     &mistakes_);
       platform_.render_imgui();
     }
     const bool last_test_frame = self_test_.active() && frame >= self_test_.frames;

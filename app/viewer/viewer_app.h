@@ -85,6 +85,9 @@ class Viewer {
   void serve_requests();
   // The Learn tab's Show me and Leave lesson (viewer/viewer_learn.cpp).
   void serve_learn();
+  // The Learn mistake on, posed and skinned after the frame's pose; the renderer's CPU skinning
+  // on while one is (viewer_learn.cpp).
+  void update_mistake(const rig::PoseSelection& selection);
   // --crowd: (re)makes the crowd for doc_ and the first method on screen. false + error.
   bool rebuild_crowd(std::string& error);
   // Per frame: moves the crowd's clock with the timeline (crowd_clock_step) and uploads the
@@ -159,6 +162,9 @@ class Viewer {
   // The Joint tab's Sweep: declared after doc_, so destroyed (cancelled, joined) first; what it
   // read; the swept joint's hand rotation before the sweep played (put back after).
   std::unique_ptr<SweepJob> sweep_;
+  // The Learn tab's Mistakes: the right and wrong characters of the switch on (after doc_ and
+  // the renderer: destroyed first).
+  MistakeView mistakes_;
   rig::RevisionStamp sweep_made_{kSweepInputs};
   glm::quat sweep_saved_rotation_{1.0f, 0.0f, 0.0f, 0.0f};
   bool sweep_had_rotation_ = false;

@@ -24,6 +24,22 @@ bool no_open_pending(const ViewerState& state) {
 
 }  // namespace
 
+void Viewer::update_mistake(const rig::PoseSelection& selection) {
+  LearnState& l = state_.learn;
+  if (crowd_ || !renderer_) l.mistake = -1;
+  if (l.mistake < 0) {
+    if (mistakes_.active()) mistakes_.clear();
+    if (renderer_) renderer_->set_cpu_skinning(false);
+    return;
+  }
+  // The columns follow the single view's method (keys 1 and 2) while the switch stays on.
+  const rig::SkinningMethod m = mistake_method(l.mistake, state_.method);
+  l.mistake_columns = {m, m};
+  mistakes_.prepare(doc_, l.mistake);
+  mistakes_.update(doc_, selection, state_.method);
+  renderer_->set_cpu_skinning(mistakes_.active());
+}
+
 void Viewer::serve_learn() {
   LearnState& l = state_.learn;
   const std::span<const Lesson> all = lessons();

@@ -178,6 +178,21 @@ bool Viewer::write_self_test_state(int frame) {
                    double(t.z), double(pixel.x), double(pixel.y));
     }
   }
+  // The Learn mistake on: its name, the method both columns skin with, each column's label,
+  // the largest distance between the wrong and the right vertices, and its one-line caption.
+  {
+    const int m = state_.learn.mistake;
+    char right[96] = "-", wrong[96] = "-";
+    if (m >= 0) {
+      mistake_label(m, 0, mistakes_.method(), right, sizeof right);
+      mistake_label(m, 1, mistakes_.method(), wrong, sizeof wrong);
+    }
+    std::fprintf(f, "mistake %s drawn %d difference %.7g blend %d\n",
+                 m >= 0 ? mistakes()[size_t(m)].name : "-", mistakes_.active() ? 1 : 0,
+                 double(mistakes_.largest_difference()), mistakes_.added_blend_clip());
+    std::fprintf(f, "mistake_column_0 %s\nmistake_column_1 %s\nmistake_caption %s\n", right, wrong,
+                 m >= 0 ? mistakes()[size_t(m)].caption : "-");
+  }
   const bool ok = std::fclose(f) == 0;
   std::error_code ec;
   std::filesystem::rename(scratch, self_test_.state, ec);

@@ -86,8 +86,34 @@ void update_renderer(rig::render::Renderer& renderer, const Document& doc,
   renderer.update(*doc.character, methods_shown(state));
 }
 
+// A Learn mistake's two columns, right then wrong, each from its CPU-skinned character, framed
+// as compare columns are (view_orbit). The surface colours other than the four-influences error
+// and the bones are left out: the bones and fields are the document's character's.
+static void render_mistake(rig::render::Renderer& renderer, const ViewerState& state,
+                           const MistakeView& mistake, const rig::render::Viewport& view,
+                           const rig::render::OrbitCamera& orbit) {
+  rig::render::DrawOptions draw;
+  draw.surfaces = state.show_surfaces;
+  draw.wireframe = state.show_wireframe;
+  draw.grid = state.show_grid;
+  draw.cpu_skinned = true;
+  for (int c = 0; c < 2; ++c) {
+    for (size_t d = 0; d < mistake.draw_count(); ++d)
+      renderer.upload_cpu_skinned(d, mistake.positions(c, d), mistake.normals(c, d));
+    const rig::render::Viewport column = rig::render::Renderer::compare_column(view, c, 2);
+    draw.field = c == 1 ? mistake.error_field() : nullptr;
+    renderer.draw(orbit.camera(column.aspect()), column, draw);
+  }
+  // The divider, as draw_compare draws it.
+  const int line_w = std::max(2, view.height / 360);
+  const rig::render::Viewport divider{
+      rig::render::Renderer::compare_column(view, 1, 2).x - line_w / 2, view.y, line_w,
+      view.height};
+  renderer.clear(divider, glm::vec3(0.9f));
+}
+
 void render_scene(rig::render::Renderer& renderer, const ViewerState& state, const Document& doc,
-                  int fb_width, int fb_height, float window_width) {
+                  int fb_width, int fb_height, float window_width, const MistakeView* mistake) {
   const rig::render::Viewport viewport{0, 0, std::max(fb_width, 1), std::max(fb_height, 1)};
   const std::span<const rig::SkinningMethod> methods = methods_shown(state);
   rig::render::DrawOptions draw;
@@ -127,7 +153,11 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   renderer.begin_gpu_timer();
   renderer.clear(viewport, draw.background);
   const rig::render::Viewport view = scene_viewport(state, viewport, window_width);
-  if (methods.size() > 1) {
+  if (mistake && mistake->active() && renderer.cpu_skinning()) {
+    const float w = window_width > 0.0f ? window_width : static_cast<float>(viewport.width);
+    render_mistake(renderer, state, *mistake, view,
+                   view_orbit(state, w, w * static_cast<float>(viewport.height) / viewport.width));
+  } else if (methods.size() > 1) {
     // Each column framed to the character, as the headless compare is (view_orbit).
     const float w = window_width > 0.0f ? window_width : static_cast<float>(viewport.width);
     const rig::render::OrbitCamera orbit =

@@ -9,6 +9,7 @@
 #include "render/crowd_renderer.h"
 #include "render/renderer.h"
 #include "viewer/document.h"
+#include "viewer/mistakes.h"
 #include "viewer/viewer_state.h"
 
 namespace rigview {
@@ -37,9 +38,13 @@ void measure_cost(rig::render::Renderer& renderer, const Document& doc, ViewerSt
 // Draws the scene into the window's framebuffer (fb_* pixels; window_width in window pixels,
 // to place the workspace's viewport, scene_view): grid, surfaces, wireframe, bones, weights or
 // artefact heat maps (doc.artefacts' fields; each compare column its own method's deflation), the
-// methods of methods_shown() side by side. Times the GPU work.
+// methods of methods_shown() side by side. While a Learn mistake is on (`mistake` active), its
+// two columns instead: each uploaded from the CPU-skinned characters and drawn with
+// DrawOptions::cpu_skinned, the wrong one with the four-influences error field. Times the GPU
+// work.
 void render_scene(rig::render::Renderer& renderer, const ViewerState& state, const Document& doc,
-                  int fb_width, int fb_height, float window_width);
+                  int fb_width, int fb_height, float window_width,
+                  const MistakeView* mistake = nullptr);
 
 // --crowd: the crowd's instanced draw (its first method on screen) instead of the single
 // character, in the same view (grid per state.show_grid). Times the GPU work itself.

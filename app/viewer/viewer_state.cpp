@@ -29,6 +29,8 @@ ViewerState initial_viewer_state(const Options& options) {
 }
 
 std::span<const rig::SkinningMethod> methods_shown(const ViewerState& state) {
+  // A Learn mistake on: its right and wrong columns (viewer/mistakes.h).
+  if (state.learn.mistake >= 0) return state.learn.mistake_columns;
   if (state.compare && state.compare_methods.size() >= 2) return state.compare_methods;
   return {&state.method, 1};
 }

@@ -287,7 +287,8 @@ struct ViewerState {
 // The start state for the command line: skinning methods and compare, rest pose, bones.
 ViewerState initial_viewer_state(const Options& options);
 
-// The methods drawn, left to right: the compare list, or the single view's method.
+// The methods drawn, left to right: a Learn mistake's two columns while one is on, else the
+// compare list, or the single view's method.
 std::span<const rig::SkinningMethod> methods_shown(const ViewerState& state);
 
 // Key N (1-based) of the skinning keys: method N-1 alone (compare off); a method still being

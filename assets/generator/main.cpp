@@ -1,7 +1,7 @@
 // rig_asset_generator: builds the bundled assets procedurally and writes them as .glb.
 //
-//   rig_asset_generator <output-dir>      writes <output-dir>/mannequin.glb, twist_arm.glb and
-//                                         humanoid_apose.glb
+//   rig_asset_generator <output-dir>      writes <output-dir>/mannequin.glb, twist_arm.glb,
+//                                         humanoid_apose.glb and raw_weights_example.glb
 //
 // Regenerate the committed files with
 //   cmake --build <build-dir> --target regenerate_assets
@@ -39,6 +39,11 @@ int main(int argc, char** argv) {
     std::printf("humanoid_apose.glb: %zu joints, %zu vertices, %zu triangles, %zu clips\n",
                 apose.joints.size(), apose.mesh.positions.size(), apose.mesh.indices.size() / 3,
                 apose.clips.size());
+    const rig::gen::Asset raw = rig::gen::build_raw_weights_example();
+    rig::gen::write_glb(raw, (dir / "raw_weights_example.glb").string());
+    std::printf("raw_weights_example.glb: %zu joints, %zu vertices, %zu triangles, %zu clips\n",
+                raw.joints.size(), raw.mesh.positions.size(), raw.mesh.indices.size() / 3,
+                raw.clips.size());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", dir.string().c_str(), e.what());
     return 1;

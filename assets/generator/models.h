@@ -14,6 +14,10 @@ Asset build_humanoid_apose();
 // A striped cylinder along +X with two joints and one Twist clip (0 -> 180 -> 0 degrees).
 Asset build_twist_arm();
 
+// The twist arm's cylinder bending at its middle joint (one Bend clip), its shared vertices
+// weighted 0.7 and 0.5: deliberately unnormalized, for Learn mode's raw-weights mistake.
+Asset build_raw_weights_example();
+
 // Rounds every joint's local translation to float and recomputes rest_world from the rounded
 // values, so the file's node translations and inverse bind matrices agree to the last bit the
 // generator can control.

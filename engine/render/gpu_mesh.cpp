@@ -136,6 +136,7 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
 }
 
 void GpuDrawItem::release() {
+  set_cpu_copy(false);
   if (vao) glDeleteVertexArrays(1, &vao);
   const GLuint buffers[] = {position_normal_vbo, static_vbo, field_vbo, center_vbo, ebo};
   for (GLuint b : buffers)
@@ -156,6 +157,46 @@ void GpuDrawItem::upload_rotation_centers(const rig::SkinMesh& skin) const {
 
 void GpuDrawItem::upload_positions(std::span<const float> interleaved) const {
   glBindBuffer(GL_ARRAY_BUFFER, position_normal_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(interleaved.size_bytes()), interleaved.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuDrawItem::set_cpu_copy(bool on) {
+  if (!on) {
+    if (cpu_vao) glDeleteVertexArrays(1, &cpu_vao);
+    if (cpu_vbo) glDeleteBuffers(1, &cpu_vbo);
+    cpu_vao = cpu_vbo = 0;
+    return;
+  }
+  if (cpu_vao || !vao) return;
+  const size_t n = size_t(std::max<GLsizei>(vertex_count, 1));
+  glGenVertexArrays(1, &cpu_vao);
+  glBindVertexArray(cpu_vao);
+  glGenBuffers(1, &cpu_vbo);
+  glBindBuffer(GL_ARRAY_BUFFER, cpu_vbo);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(n * 6 * sizeof(float)), nullptr, GL_DYNAMIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                        reinterpret_cast<void*>(3 * sizeof(float)));
+  // The rigid program reads only the texcoord of the static attributes; the influences stay
+  // unbound. The field and the index buffer are the item's own.
+  glBindBuffer(GL_ARRAY_BUFFER, static_vbo);
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(StaticVertex),
+                        reinterpret_cast<void*>(offsetof(StaticVertex, texcoord)));
+  glBindBuffer(GL_ARRAY_BUFFER, field_vbo);
+  glEnableVertexAttribArray(7);
+  glVertexAttribPointer(7, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+  if (ebo) glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuDrawItem::upload_cpu_positions(std::span<const float> interleaved) const {
+  if (!cpu_vbo || interleaved.empty()) return;
+  glBindBuffer(GL_ARRAY_BUFFER, cpu_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(interleaved.size_bytes()), interleaved.data());
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }

@@ -26,6 +26,9 @@ static_assert(rig::kMaxInfluences == 8, "two uvec4/vec4 attribute sets carry the
 
 struct GpuDrawItem {
   GLuint vao = 0, position_normal_vbo = 0, static_vbo = 0, field_vbo = 0, center_vbo = 0, ebo = 0;
+  // CPU skinning (Renderer::set_cpu_skinning): a second vertex array whose positions and normals
+  // come from cpu_vbo (world space, written per frame), the other attributes shared.
+  GLuint cpu_vao = 0, cpu_vbo = 0;
   GLenum mode = GL_TRIANGLES;
   GLsizei vertex_count = 0, index_count = 0;
   int influences = 0;  // 0 (rigid), 4 or 8: SkinMesh::influences
@@ -42,6 +45,10 @@ struct GpuDrawItem {
   // Allocates; once per model.
   void create(const rig::Primitive& prim, const rig::SkinMesh& skin, bool skinned);
   void release();
+  // Creates (on) or deletes (off) cpu_vao and cpu_vbo. Allocates; not per frame.
+  void set_cpu_copy(bool on);
+  // Rewrites cpu_vbo (interleaved scratch, 6 floats per vertex). No allocation.
+  void upload_cpu_positions(std::span<const float> interleaved) const;
   // Rewrites the centre-of-rotation attribute from skin.rotation_centers ((0, 0, 0, 0) per
   // vertex when the mesh has none: the shader then rotates about the vertex itself).
   // Allocates; once per model and when centres arrive.

@@ -67,6 +67,8 @@ struct Renderer::Impl {
   detail::MaterialTable materials;
   std::vector<glm::vec3> morph_positions, morph_normals;
   std::vector<float> morph_interleaved;
+  bool cpu_skinning = false;
+  std::vector<float> cpu_interleaved;  // the largest item's vertices, 6 floats each
 
   // Palettes: the character of the last update() and, per method (bit), whether its palettes
   // still have to be asked from it and uploaded.
@@ -98,6 +100,8 @@ struct Renderer::Impl {
   void upload_field(const rig::analysis::ScalarField* field);
   void draw_items(const Camera& camera, rig::SkinningMethod method, bool flat, glm::vec4 flat_color,
                   const rig::analysis::ScalarField* field);
+  void draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
+                      const rig::analysis::ScalarField* field);
 };
 
 Renderer::Renderer(const RendererConfig& config) : impl_(std::make_unique<Impl>()) {
@@ -132,6 +136,7 @@ bool Renderer::init(std::string& error) {
 }
 
 void Renderer::Impl::release_model() {
+  cpu_skinning = false;
   for (GpuDrawItem& d : items) d.release();
   items.clear();
   for (GpuSkin& s : skins) s.release();
@@ -411,6 +416,54 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
   pass.end();
 }
 
+void Renderer::Impl::draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
+                                    const rig::analysis::ScalarField* field) {
+  MeshPass pass({camera.projection * camera.view, camera.eye, detail::Lighting::for_camera(camera),
+                 flat, flat_color});
+  const glm::mat4 identity(1.0f);
+  for (size_t d = 0; d < items.size(); ++d) {
+    // The item as drawn from the CPU's vertices: its own buffers but the second vertex array.
+    GpuDrawItem g = items[d];
+    if (!g.cpu_vao) continue;
+    g.vao = g.cpu_vao;
+    const detail::GpuMaterial& material = materials.get(g.material);
+    const MeshProgram& p = programs.get({nullptr, material.features, false, false});
+    pass.use(p);
+    detail::place_rigid(p, identity, glm::mat3(identity));
+    pass.draw(g, material, field && item_has_field[d] ? field : nullptr);
+  }
+  pass.end();
+}
+
+void Renderer::set_cpu_skinning(bool on) {
+  Impl& r = *impl_;
+  if (!r.initialized || r.cpu_skinning == on) return;
+  size_t largest = 0;
+  for (GpuDrawItem& g : r.items) {
+    g.set_cpu_copy(on);
+    largest = std::max(largest, size_t(g.vertex_count));
+  }
+  r.cpu_interleaved.assign(on ? largest * 6 : 0, 0.0f);
+  r.cpu_skinning = on;
+  check_gl_errors("Renderer::set_cpu_skinning");
+}
+
+bool Renderer::cpu_skinning() const { return impl_->cpu_skinning; }
+
+void Renderer::upload_cpu_skinned(size_t draw_index, std::span<const glm::vec3> positions,
+                                  std::span<const glm::vec3> normals) {
+  Impl& r = *impl_;
+  if (!r.cpu_skinning || draw_index >= r.items.size()) return;
+  const GpuDrawItem& g = r.items[draw_index];
+  const size_t n = size_t(g.vertex_count);
+  if (positions.size() != n || normals.size() != n || n * 6 > r.cpu_interleaved.size()) return;
+  for (size_t v = 0; v < n; ++v) {
+    std::memcpy(&r.cpu_interleaved[v * 6], &positions[v], sizeof(glm::vec3));
+    std::memcpy(&r.cpu_interleaved[v * 6 + 3], &normals[v], sizeof(glm::vec3));
+  }
+  g.upload_cpu_positions(std::span<const float>(r.cpu_interleaved.data(), n * 6));
+}
+
 void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOptions& options) {
   Impl& r = *impl_;
   if (!r.initialized) return;
@@ -436,14 +489,20 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
       glPolygonOffset(1.0f, 1.0f);
       const rig::analysis::ScalarField* field = r.active_field(options);
       r.upload_field(field);
-      r.draw_items(camera, options.method, false, glm::vec4(0.0f), field);
+      if (options.cpu_skinned && r.cpu_skinning)
+        r.draw_cpu_items(camera, false, glm::vec4(0.0f), field);
+      else
+        r.draw_items(camera, options.method, false, glm::vec4(0.0f), field);
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (options.wireframe) {
       glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
       const glm::vec4 color = options.surfaces ? glm::vec4(0.05f, 0.05f, 0.07f, 1.0f)
                                                : glm::vec4(0.75f, 0.85f, 0.95f, 1.0f);
-      r.draw_items(camera, options.method, true, color, nullptr);
+      if (options.cpu_skinned && r.cpu_skinning)
+        r.draw_cpu_items(camera, true, color, nullptr);
+      else
+        r.draw_items(camera, options.method, true, color, nullptr);
       glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     }
     if (options.skeleton)

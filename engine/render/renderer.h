@@ -76,6 +76,9 @@ struct DrawOptions {
   // skin maps it to its own joint index; a skin it is not a joint of shows all grey). -1: none.
   int weight_joint_node = -1;
   glm::vec3 background{0.20f, 0.21f, 0.23f};
+  // Draw the positions and normals last given to Renderer::upload_cpu_skinned (world space, the
+  // rigid program at the identity) instead of skinning on the GPU; needs set_cpu_skinning(true).
+  bool cpu_skinned = false;
 };
 
 struct RendererConfig {
@@ -126,6 +129,18 @@ class Renderer {
   // given to set_model, and outlive this frame's draws.
   void update(const rig::Character& character);
   void update(const rig::Character& character, std::span<const rig::SkinningMethod> methods);
+
+  // CPU skinning, for what only the CPU paths skin (Learn mode's mistakes: the raw-weights and
+  // no-hemisphere pitfalls, a second character's pose): on, every draw item gets a second vertex
+  // array fed by upload_cpu_skinned, which DrawOptions::cpu_skinned draws. Allocates when turned
+  // on; set_model and clear_model turn it off.
+  void set_cpu_skinning(bool on);
+  bool cpu_skinning() const;
+  // World-space positions and unit normals of draw item `draw_index` (model.draws order), spans
+  // of its vertex count, uploaded into the buffers set_cpu_skinning made. Several uploads in
+  // one frame are allowed (each draw uses the last). No allocation.
+  void upload_cpu_skinned(size_t draw_index, std::span<const glm::vec3> positions,
+                          std::span<const glm::vec3> normals);
 
   // Clears colour and depth inside the viewport (scissored) to `color`.
   void clear(const Viewport& viewport, glm::vec3 color);

@@ -159,6 +159,16 @@ const std::vector<Documented>& documented() {
        false,
        false,
        "no-ibm"},
+      {"Weights that do not sum to 1",
+       "raw_weights_example.glb",
+       "Bend",
+       0.5f,
+       {Method::Linear, Method::Linear},  // the raw-weights mistake's right and wrong columns
+       SurfaceView::Off,
+       "",
+       false,
+       false,
+       ""},
   };
   return rows;
 }
@@ -273,7 +283,7 @@ TEST(Lessons, LeavingRestoresEveryFieldExactly) {
 // The snapshot's comparison sees each field: one change anywhere makes it differ.
 TEST(Lessons, SnapshotComparisonSeesEachField) {
   const LessonSnapshot a;
-  std::vector<LessonSnapshot> changed(15, a);
+  std::vector<LessonSnapshot> changed(16, a);
   changed[0].model_path = "x";
   changed[1].simulated_bug = 0;
   changed[2].clip = 1;
@@ -289,6 +299,7 @@ TEST(Lessons, SnapshotComparisonSeesEachField) {
   changed[12].camera.yaw += 0.25f;
   changed[13].twist_edit = true;
   changed[14].camera.floor = 0.0f;
+  changed[15].mistake = 3;
   for (size_t i = 0; i < changed.size(); ++i) EXPECT_NE(changed[i], a) << i;
 }
 

@@ -206,5 +206,28 @@ TEST(TwistArmStructure, StripedCylinderAlongXWithTwoJoints) {
   EXPECT_GE(model.materials[prim.material].base_color.image, 0);
 }
 
+// The raw-weights example: the rigging chapter's 0.7 and 0.5 on every vertex its two joints
+// share, so the importer's kept sums are exactly 0.7f + 0.5f there and 1 elsewhere, and it warns
+// about the renormalization (the only warning).
+TEST(RawWeightsExampleStructure, SharedVerticesWeighSevenTenthsAndAHalf) {
+  const Model& model = bundled_asset("raw_weights_example.glb");
+  ASSERT_EQ(model.warnings.size(), 1u);
+  EXPECT_EQ(model.warnings[0].code, "WEIGHTS_NOT_NORMALIZED");
+  ASSERT_EQ(model.skins.size(), 1u);
+  EXPECT_EQ(model.skins[0].joints.size(), 2u);
+  const Primitive& prim = only_primitive(model);
+  expect_outward_surface(prim);
+  ASSERT_EQ(prim.weight_sums.size(), prim.vertex_count());
+  size_t shared = 0;
+  for (uint32_t v = 0; v < prim.vertex_count(); ++v) {
+    const float s = prim.weight_sums[v];
+    EXPECT_TRUE(s == 0.7f + 0.5f || s == 1.0f) << v << ": " << s;
+    if (s != 1.0f) ++shared;
+  }
+  EXPECT_GT(shared, 100u);
+  ASSERT_EQ(model.clips.size(), 1u);
+  EXPECT_EQ(model.clips[0].name, "Bend");
+}
+
 }  // namespace
 }  // namespace rig::test

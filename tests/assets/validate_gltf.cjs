@@ -7,6 +7,9 @@
 //    or: node validate_gltf.cjs <module> --same-codes <original> <copy> [<original> <copy>]...
 // Exits 1 unless each copy has exactly its original's error and warning codes, each as many
 // times: for unedited copies (rigview --write-copy).
+//    or: node validate_gltf.cjs <module> --expect-codes <CODE,CODE...> <file>...
+// Exits 1 unless each file's error and warning codes are exactly the listed ones (each at least
+// once, no other): for a deliberately invalid asset (assets/raw_weights_example.glb).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -72,6 +75,24 @@ async function sameCodes(validator, pairs) {
   return failed ? 1 : 0;
 }
 
+async function expectCodes(validator, args) {
+  const [list, ...files] = args;
+  if (!list || files.length === 0) {
+    console.error('--expect-codes needs <CODE,...> <file>...');
+    return 1;
+  }
+  const want = new Set(list.split(','));
+  let failed = false;
+  for (const file of files) {
+    const got = errorAndWarningCodes(await validate(validator, file));
+    const listed = [...got.keys()].sort().map((c) => `${c}×${got.get(c)}`).join(', ') || 'none';
+    const same = got.size === want.size && [...want].every((c) => got.has(c));
+    console.log(`${file}: ${same ? 'exactly' : 'NOT exactly'} ${[...want].join(', ')} (${listed})`);
+    if (!same) failed = true;
+  }
+  return failed ? 1 : 0;
+}
+
 async function main() {
   const [modulePath, ...files] = process.argv.slice(2);
   if (!modulePath || files.length === 0) {
@@ -82,6 +103,7 @@ async function main() {
   console.log(`gltf-validator ${validator.version()}`);
   if (files[0] === '--no-new-errors') return noNewErrors(validator, files.slice(1));
   if (files[0] === '--same-codes') return sameCodes(validator, files.slice(1));
+  if (files[0] === '--expect-codes') return expectCodes(validator, files.slice(1));
   let failed = false;
   for (const file of files) {
     const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)),

@@ -14,6 +14,7 @@
 #include "headless_imgui.h"
 #include "viewer/document.h"
 #include "viewer/lessons.h"
+#include "viewer/mistakes.h"
 #include "viewer/panels.h"
 #include "viewer/viewer_settings.h"
 #include "viewer/viewer_state.h"
@@ -123,6 +124,48 @@ TEST(PanelPerFrame, LearnTabTwistDemoMeasuresAndPlotsWithoutAllocating) {
   const long before = g_allocations.load();
   for (int i = 0; i < 40; ++i) frame();
   EXPECT_EQ(g_allocations.load() - before, 0);
+}
+
+// Learn mode's Mistakes with a switch on: while the clip plays, the right and wrong characters
+// are posed and skinned on the CPU every frame, the Learn tab and the compare labels with the
+// caption are drawn, and once warmed up no frame allocates. A pose pitfall, the crossfade one
+// and a simulated bug's model.
+TEST(PanelPerFrame, LearnMistakePosesSkinsAndDrawsWithoutAllocating) {
+  Document doc;
+  std::string error;
+  ASSERT_TRUE(load_document(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", Options{},
+                            doc, error))
+      << error;
+  doc.stop_background_work();
+  ViewerState state;
+  state.playback = &doc.playback;
+  state.layout.tab = InspectorTab::Learn;
+  ViewerSettings settings;
+  HeadlessImGui imgui(&g_allocations, 1280.0f, 720.0f);
+  for (const char* name : {"lerp-quaternions", "average-matrices", "reversed-multiply"}) {
+    SCOPED_TRACE(name);
+    const int mistake = find_mistake(name);
+    toggle_mistake(state, mistake);
+    ASSERT_EQ(state.learn.mistake, mistake);
+    MistakeView view;
+    view.prepare(doc, mistake);
+    ASSERT_TRUE(view.active());
+    int step = 0;
+    auto frame = [&] {
+      const rig::PoseSelection at{1, 0.03f * float(step++ % 30)};
+      doc.character->evaluate(at);
+      view.update(doc, at, state.method);
+      ImGui::NewFrame();
+      draw_ui(state, doc, settings, 1.0);
+      ImGui::Render();
+    };
+    for (int i = 0; i < 35; ++i) frame();
+    const long before = g_allocations.load();
+    for (int i = 0; i < 30; ++i) frame();
+    EXPECT_EQ(g_allocations.load() - before, 0);
+    EXPECT_GT(view.largest_difference(), 0.0f);
+    toggle_mistake(state, mistake);
+  }
 }
 
 TEST(PanelPerFrame, TheCountersSeeAllocations) {
