@@ -340,9 +340,13 @@ void Renderer::update(const rig::Character& character,
 }
 
 void Renderer::clear(const Viewport& viewport, glm::vec3 color) {
+  clear(viewport, glm::vec4(color, 1.0f));
+}
+
+void Renderer::clear(const Viewport& viewport, glm::vec4 color) {
   glEnable(GL_SCISSOR_TEST);
   glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
-  glClearColor(color.r, color.g, color.b, 1.0f);
+  glClearColor(color.r, color.g, color.b, color.a);
   glClearDepth(1.0);
   glDepthMask(GL_TRUE);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);

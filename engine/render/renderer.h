@@ -127,8 +127,10 @@ class Renderer {
   void update(const rig::Character& character);
   void update(const rig::Character& character, std::span<const rig::SkinningMethod> methods);
 
-  // Clears colour and depth inside the viewport (scissored) to `color`.
+  // Clears colour and depth inside the viewport (scissored) to `color` (alpha 1), or to an
+  // RGBA colour (a transparent background: alpha 0).
   void clear(const Viewport& viewport, glm::vec3 color);
+  void clear(const Viewport& viewport, glm::vec4 color);
 
   // Draws grid, surfaces, wireframe and skeleton per `options` into `viewport` of the bound
   // framebuffer. Does not clear.
