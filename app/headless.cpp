@@ -115,6 +115,9 @@ int run_headless_render(const Options& options, const rig::Model& model,
   }
   draw.skeleton = options.armature;
   draw.grid = !options.no_grid;
+  draw.lights = options.lights == SceneLights::Reference ? rig::render::LightSetup::Reference
+                : options.lights == SceneLights::None    ? rig::render::LightSetup::None
+                                                         : rig::render::LightSetup::Viewer;
   if (options.background_given)
     draw.background =
         glm::vec3(options.background[0], options.background[1], options.background[2]);

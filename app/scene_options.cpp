@@ -70,6 +70,14 @@ void add_scene_flags(std::vector<FlagInfo>& f) {
                "`--output` samples per pixel: 1 (one sample, no anti-aliasing), 2, 4 (the "
                "default), 8 or 16 (at most what the GL offers)",
                ""});
+  f.push_back({"--lights reference|none",
+               "--output lighting: the reference scene's (glTF metallic-\n"
+               "roughness, one directional light plus ambient) or none",
+               "`--output` lighting: `reference`, glTF metallic-roughness shading under the "
+               "reference scene's lights (see *Reference scene renders and the image score*); "
+               "`none`, only unlit and "
+               "emissive surfaces show. Without the flag, the viewer's look",
+               ""});
 }
 
 bool parse_scene_camera(std::string_view text, SceneCamera& c, std::string& error) {
@@ -138,6 +146,14 @@ int parse_scene_flag(std::string_view a, const FlagValue& value, Options& o, std
     if (!whole(v, o.msaa) ||
         (o.msaa != 1 && o.msaa != 2 && o.msaa != 4 && o.msaa != 8 && o.msaa != 16))
       return error = "--msaa expects 1, 2, 4, 8 or 16, got '" + std::string(v) + "'", -1;
+  } else if (a == "--lights") {
+    if (!value(v)) return -1;
+    if (v == "reference")
+      o.lights = SceneLights::Reference;
+    else if (v == "none")
+      o.lights = SceneLights::None;
+    else
+      return error = "--lights expects reference or none, got '" + std::string(v) + "'", -1;
   } else {
     return 0;
   }

@@ -36,6 +36,7 @@
 #include "character/character.h"
 #include "model/model.h"
 #include "render/camera.h"
+#include "render/scene_lights.h"
 #include "skin/cpu_skinning.h"
 #include "skin/skin_layer.h"
 #include "skin/skinning_method.h"
@@ -76,6 +77,9 @@ struct DrawOptions {
   // skin maps it to its own joint index; a skin it is not a joint of shows all grey). -1: none.
   int weight_joint_node = -1;
   glm::vec3 background{0.20f, 0.21f, 0.23f};
+  // The viewer's key light, or the reference scene's lights (or none) with glTF shading: then
+  // single-sided materials have their back faces culled and double-sided ones flip the normal.
+  LightSetup lights = LightSetup::Viewer;
 };
 
 struct RendererConfig {
