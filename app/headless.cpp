@@ -62,8 +62,17 @@ int run_headless_render(const Options& options, const rig::Model& model,
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_layer(), error))
     return fail(options.output_png, error);
+  // Four samples per pixel unless --msaa says otherwise; more than the GL offers is refused
+  // rather than quietly lowered, since the reference scene depends on the exact count.
+  GLint max_samples = 0;
+  glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+  const int samples = options.msaa > 0 ? options.msaa : 4;
+  if (samples > std::max(max_samples, 1))
+    return fail(options.output_png, "--msaa " + std::to_string(samples) +
+                                        ": this OpenGL offers at most " +
+                                        std::to_string(max_samples) + " samples per pixel");
   rig::render::OffscreenTarget target;
-  if (!target.create(options.width, options.height, 4, error))
+  if (!target.create(options.width, options.height, samples, error))
     return fail(options.output_png, error);
 
   // Frame the whole clip (not just this instant) so renders of one clip share a camera, then
@@ -105,6 +114,13 @@ int run_headless_render(const Options& options, const rig::Model& model,
     draw.column_fields = columns;
   }
   draw.skeleton = options.armature;
+  draw.grid = !options.no_grid;
+  draw.lights = options.lights == SceneLights::Reference ? rig::render::LightSetup::Reference
+                : options.lights == SceneLights::None    ? rig::render::LightSetup::None
+                                                         : rig::render::LightSetup::Viewer;
+  if (options.background_given)
+    draw.background =
+        glm::vec3(options.background[0], options.background[1], options.background[2]);
   draw.weight_view = weight_view;
   draw.weight_joint_node = weight_joint_node;
   draw.selected_joint_node = weight_joint_node;  // with --armature, the joint shown is marked
@@ -113,16 +129,23 @@ int run_headless_render(const Options& options, const rig::Model& model,
   // model fits horizontally too.
   const bool compare = methods.size() > 1;
   orbit.fit_width(viewport.aspect() / float(methods.size()));
-  const rig::render::Camera camera = orbit.camera(viewport.aspect());
+  rig::render::Camera camera = orbit.camera(viewport.aspect());
+  if (options.camera_given) {
+    const SceneCamera& c = options.camera;
+    camera = rig::render::look_at_camera(
+        glm::vec3(c.eye[0], c.eye[1], c.eye[2]), glm::vec3(c.target[0], c.target[1], c.target[2]),
+        glm::radians(c.yfov_degrees), viewport.aspect(), c.near_plane, c.far_plane);
+  }
   target.bind();
-  renderer.clear(viewport, draw.background);
+  renderer.clear(viewport, options.transparent ? glm::vec4(0.0f) : glm::vec4(draw.background, 1));
   if (compare)
-    renderer.draw_compare(camera, viewport, draw, methods);
+    renderer.draw_compare(camera, viewport, draw, methods, !options.no_grid);
   else
     renderer.draw(camera, viewport, draw);
 
   std::vector<uint8_t> pixels;
   target.read_rgba(pixels);
+  if (options.transparent) rig::render::unpremultiply_alpha(pixels);
   if (renderer.gl_error_count() != 0)
     return fail(options.output_png, "the OpenGL driver reported errors while rendering");
   if (!rig::render::write_png(options.output_png, target.width(), target.height(), pixels, error))

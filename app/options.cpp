@@ -9,6 +9,7 @@
 
 #include "analysis/simulated_bugs.h"
 #include "markdown_text.h"
+#include "scene_options.h"
 #include "skin/skinning_method.h"
 #include "workbench_options.h"
 
@@ -214,8 +215,7 @@ std::vector<FlagInfo> build_flags() {
                "(GPU ms, timer queries) and the update CPU time per character (µs); median of 30 "
                "frames; the first `--skinning` method; headless",
                ""});
-  f.push_back({"--resolution W,H", "size of the --output image (default 1280,720)",
-               "size of the `--output` image (default 1280,720)", ""});
+  add_scene_flags(f);
   f.push_back({"--armature", "draw the skeleton in --output renders",
                "draw the skeleton in `--output` renders", ""});
   f.push_back({"--weights JOINT|influences",
@@ -566,16 +566,8 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
                        std::string(v) + "'",
                false;
       (a == "--crowd" ? o.crowd : o.bench_crowd) = n;
-    } else if (a == "--resolution") {
-      if (!value(v)) return false;
-      auto comma = v.find_first_of(",x");
-      int w = 0, h = 0;
-      if (comma == std::string_view::npos || !parse_int(v.substr(0, comma), w) ||
-          !parse_int(v.substr(comma + 1), h) || w < 1 || h < 1 || w > 16384 || h > 16384)
-        return error = "--resolution expects W,H between 1 and 16384, got '" + std::string(v) + "'",
-               false;
-      o.width = w;
-      o.height = h;
+    } else if (const int scene = parse_scene_flag(a, value, o, error); scene != 0) {
+      if (scene < 0) return false;
     } else if (a == "--animation-index") {
       if (!value(v)) return false;
       if (!parse_int(v, o.animation_index) || o.animation_index < 0)
@@ -676,7 +668,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     error = "--skinning compare applies to --output renders and --report, not to --export-ply";
     return false;
   }
-  return check_workbench_options(o, error);
+  return check_scene_options(o, error) && check_workbench_options(o, error);
 }
 
 std::vector<rig::SkinningMethod> methods_to_scan(const Options& options) {

@@ -12,6 +12,17 @@ namespace rigview {
 
 enum class Backend { Cpu, Gpu };
 
+// --camera "ex,ey,ez;tx,ty,tz;yfov_deg[;near;far]": a fixed perspective camera, up +Y. near
+// and far are 0 when not given (then d/100 and d·100, d = |eye − target|).
+struct SceneCamera {
+  float eye[3] = {0, 0, 0}, target[3] = {0, 0, 0};
+  float yfov_degrees = 45.0f;
+  float near_plane = 0.0f, far_plane = 0.0f;
+};
+
+// --lights: the viewer's look (no flag), or the reference scene's lights, or none.
+enum class SceneLights { Viewer, Reference, None };
+
 struct Options {
   std::string model_path;  // empty: the bundled default character
   bool help = false;
@@ -67,6 +78,15 @@ struct Options {
   int crowd = 0;           // --crowd N: N instances on a grid (viewer and --output; 0: one model)
   int bench_crowd = 0;     // --bench-crowd N: crowd frame figures for 1, 10, ... up to N (0: off)
   int width = 1280, height = 720;  // --resolution W,H
+  // Reference scene renders (app/scene_options.cpp parses these):
+  bool camera_given = false;  // --camera
+  SceneCamera camera;
+  bool transparent = false;       // --background transparent: straight-alpha RGBA over (0,0,0,0)
+  bool background_given = false;  // --background R,G,B
+  float background[3] = {0, 0, 0};
+  bool no_grid = false;                      // --no-grid: no grid, labels or other overlays
+  int msaa = 0;                              // --msaa N: samples per pixel (0: the default, 4)
+  SceneLights lights = SceneLights::Viewer;  // --lights reference|none
   int animation_index = 0;
   bool animation_index_given = false;   // the viewer otherwise opens on an idle-like clip
   std::optional<float> animation_time;  // default: the clip's start

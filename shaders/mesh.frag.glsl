@@ -1,5 +1,6 @@
-// Mesh fragment shader: base colour (factor x sRGB texture), a key light plus hemispheric
-// ambient, gamma-encoded output. u_flat_color draws the wireframe overlay in one colour;
+// Mesh fragment shader. The viewer's look: base colour (factor x sRGB texture), a key light
+// plus hemispheric ambient, gamma-encoded output; or the reference scene's glTF shading
+// (shade_reference, u_lighting 1 or 2). u_flat_color draws the wireframe overlay in one colour;
 // u_field_view swaps the base colour for a scalar field's colour (analysis/color_map.h; the
 // lighting stays).
 
@@ -7,6 +8,7 @@ in vec3 v_world_position;
 in vec3 v_world_normal;
 in vec2 v_texcoord;
 in vec2 v_field; // (value, defined) of the scalar field, see mesh.vert
+in vec4 v_color; // COLOR_0, (1, 1, 1, 1) without; the reference shading reads it
 
 uniform vec4 u_base_color_factor;
 uniform sampler2D u_base_color_texture; // sRGB texture: sampling returns linear values
@@ -27,6 +29,104 @@ uniform vec3 u_undefined_color;    // undefined values
 
 out vec4 frag_color;
 
+// The reference scene's shading (u_lighting 1: its lights; 2: no lights), glTF metallic-
+// roughness as three.js r18x's MeshStandardMaterial computes it (README "Reference scene
+// renders"): GGX with height-correlated Smith visibility and Schlick's Fresnel (three's
+// spherical-Gaussian form) times the multiple-scattering compensation for the direct
+// specular, Lambert times (1 − F) for the direct diffuse, and the ambient light on the diffuse
+// only, less what the specular lobe reflects (the DFG table), times the occlusion.
+uniform int u_lighting;              // 0 the viewer's look (above), 1 reference lights, 2 none
+uniform vec3 u_light_direction;      // unit, towards the light
+uniform float u_light_intensity;     // irradiance on a surface facing the light
+uniform float u_ambient;             // uniform irradiance, diffuse only
+uniform mat3 u_view_rotation;        // world → view, for the normal's screen derivatives
+uniform sampler2D u_dfg;             // (A, B) by (roughness, N·V): render/dfg_lut.h
+uniform float u_metallic_factor;
+uniform float u_roughness_factor;
+uniform bool u_has_metallic_roughness;
+uniform sampler2D u_metallic_roughness_texture; // linear: G roughness, B metalness
+uniform bool u_has_occlusion;
+uniform sampler2D u_occlusion_texture;          // linear: R
+uniform float u_occlusion_strength;
+uniform vec3 u_emissive;                        // emissive factor × KHR_materials_emissive_strength
+uniform bool u_has_emissive;
+uniform sampler2D u_emissive_texture;           // sRGB texture: sampling returns linear values
+uniform bool u_unlit;                           // KHR_materials_unlit
+uniform int u_alpha_mode;                       // 0 OPAQUE, 1 MASK, 2 BLEND
+uniform float u_alpha_cutoff;
+
+const float PI = 3.141592653589793;
+
+float srgb_encode(float c) {
+  c = clamp(c, 0.0, 1.0);
+  return c < 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+}
+
+vec3 fresnel_schlick(vec3 f0, float f90, float v_dot_h) {
+  float fresnel = exp2((-5.55473 * v_dot_h - 6.98316) * v_dot_h);
+  return f0 * (1.0 - fresnel) + f90 * fresnel;
+}
+
+vec4 shade_reference(vec4 base) {
+  if (u_alpha_mode == 1 && base.a < u_alpha_cutoff) discard;
+  float alpha = u_alpha_mode == 2 ? base.a : 1.0;
+  vec3 emissive = u_emissive;
+  if (u_has_emissive) emissive *= texture(u_emissive_texture, v_texcoord).rgb;
+  vec3 color = base.rgb;
+  if (!u_unlit) {
+    // Back faces are drawn only for double-sided materials: they face the other way.
+    vec3 n = normalize(v_world_normal) * (gl_FrontFacing ? 1.0 : -1.0);
+    vec3 v = normalize(u_eye - v_world_position);
+    float metallic = u_metallic_factor, roughness = u_roughness_factor;
+    if (u_has_metallic_roughness) {
+      vec4 mr = texture(u_metallic_roughness_texture, v_texcoord);
+      roughness *= mr.g;
+      metallic *= mr.b;
+    }
+    // Geometric specular anti-aliasing: the normal's change across a pixel widens the lobe.
+    vec3 view_normal = u_view_rotation * n;
+    vec3 dxy = max(abs(dFdx(view_normal)), abs(dFdy(view_normal)));
+    roughness = min(max(roughness, 0.0525) + max(max(dxy.x, dxy.y), dxy.z), 1.0);
+    vec3 diffuse_color = base.rgb * (1.0 - metallic);
+    vec3 f0_dielectric = vec3(0.04);
+    vec3 f0 = mix(f0_dielectric, base.rgb, metallic);
+    float n_dot_v = clamp(dot(n, v), 0.0, 1.0);
+    vec2 dfg = texture(u_dfg, vec2(roughness, n_dot_v)).rg;
+    float e_ss = dfg.x + dfg.y;
+    vec3 compensation = 1.0 + f0 * (1.0 / e_ss - 1.0);
+
+    vec3 l = u_light_direction;
+    float n_dot_l = clamp(dot(n, l), 0.0, 1.0);
+    float irradiance = n_dot_l * u_light_intensity;
+    vec3 h = normalize(l + v);
+    float n_dot_h = clamp(dot(n, h), 0.0, 1.0);
+    float v_dot_h = clamp(dot(v, h), 0.0, 1.0);
+    float a = roughness * roughness, a2 = a * a;
+    float gv = n_dot_l * sqrt(a2 + (1.0 - a2) * n_dot_v * n_dot_v);
+    float gl = n_dot_v * sqrt(a2 + (1.0 - a2) * n_dot_l * n_dot_l);
+    float visibility = 0.5 / max(gv + gl, 1e-6);
+    float denom = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    float distribution = a2 / (PI * denom * denom);
+    vec3 specular = irradiance * fresnel_schlick(f0, 1.0, v_dot_h) * visibility * distribution *
+                    compensation;
+    vec3 diffuse = irradiance * diffuse_color / PI *
+                   (1.0 - fresnel_schlick(f0_dielectric, 1.0, v_dot_h));
+
+    // Ambient: the dielectric lobe's single and multiple scattering taken from the diffuse.
+    vec3 fss_ess = f0_dielectric * dfg.x + dfg.y;
+    float e_ms = 1.0 - e_ss;
+    vec3 f_avg = f0_dielectric + (1.0 - f0_dielectric) * 0.047619;
+    vec3 f_ms = fss_ess * f_avg / (1.0 - e_ms * f_avg);
+    vec3 ambient = u_ambient * diffuse_color / PI * (1.0 - fss_ess - f_ms * e_ms);
+    if (u_has_occlusion)
+      ambient *= (texture(u_occlusion_texture, v_texcoord).r - 1.0) * u_occlusion_strength + 1.0;
+    color = specular + diffuse + ambient;
+  }
+  color += emissive;
+  return vec4(srgb_encode(color.r), srgb_encode(color.g), srgb_encode(color.b), alpha);
+}
+
+
 void main() {
   if (u_flat) {
     frag_color = u_flat_color;
@@ -34,6 +134,10 @@ void main() {
   }
   vec4 base = u_base_color_factor;
   if (u_has_texture) base *= texture(u_base_color_texture, v_texcoord);
+  if (u_lighting != 0 && !u_field_view) {
+    frag_color = shade_reference(base * v_color);
+    return;
+  }
   if (u_field_view) {
     // Interpolated definedness rounds to the nearest vertex's, so undefined vertices keep crisp
     // borders; a triangle whose vertices are all at the minimum interpolates to it exactly.

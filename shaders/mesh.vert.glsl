@@ -13,6 +13,7 @@ layout(location = 6) in vec4 a_weights1;
 // Scalar-field view: (value, 1) per vertex, (0, 0) where the value is undefined; a constant
 // (0, 0) when the item has no field.
 layout(location = 7) in vec2 a_field;
+layout(location = 9) in vec4 a_color;  // COLOR_0 (white without)
 
 uniform mat4 u_view_proj;
 #ifdef SKINNED
@@ -49,6 +50,7 @@ out vec3 v_world_position;
 out vec3 v_world_normal;
 out vec2 v_texcoord;
 out vec2 v_field;
+out vec4 v_color;
 
 void main() {
   vec3 p = a_position;
@@ -92,5 +94,6 @@ void main() {
   v_world_normal = wn;
   v_texcoord = a_texcoord;
   v_field = a_field;
+  v_color = a_color;
   gl_Position = u_view_proj * vec4(wp, 1.0);
 }

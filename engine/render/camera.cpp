@@ -237,6 +237,20 @@ Camera OrbitCamera::camera(float aspect) const {
   return c;
 }
 
+Camera look_at_camera(glm::vec3 eye, glm::vec3 target, float yfov, float aspect, float near_plane,
+                      float far_plane) {
+  const float d = glm::length(eye - target);
+  if (near_plane <= 0.0f || far_plane <= near_plane) {
+    near_plane = d / 100.0f;
+    far_plane = d * 100.0f;
+  }
+  Camera c;
+  c.eye = eye;
+  c.view = glm::lookAt(eye, target, glm::vec3(0.0f, 1.0f, 0.0f));
+  c.projection = glm::perspective(yfov, aspect > 0.0f ? aspect : 1.0f, near_plane, far_plane);
+  return c;
+}
+
 Bounds joint_bounds(const rig::Model& model, const BindBoxes& boxes,
                     const rig::Character& character, int node) {
   Bounds box;

@@ -146,6 +146,12 @@ struct Camera {
   Camera with_aspect(float aspect) const;
 };
 
+// A fixed perspective camera at `eye` looking at `target`, up +Y (glm::lookAt, as three.js's
+// lookAt), vertical field of view `yfov` radians. near/far <= 0: d/100 and d·100 with
+// d = |eye − target| (the reference scene's defaults).
+Camera look_at_camera(glm::vec3 eye, glm::vec3 target, float yfov, float aspect,
+                      float near_plane = 0.0f, float far_plane = 0.0f);
+
 // Orbit camera around `target`. frame() places it so `bounds` fills the view and picks
 // near/far planes that keep depth precision (far/near stays well under 10^4).
 inline constexpr float kMaxOrbitPitch = 1.55f;  // just under 90 degrees: the view never flips

@@ -37,6 +37,7 @@ void fill_static_vertices(const rig::Primitive& prim, const rig::SkinMesh* skin,
     StaticVertex& s = out[i];
     s = StaticVertex{};
     if (v < prim.texcoords0.size()) s.texcoord = prim.texcoords0[v];
+    if (v < prim.colors0.size()) s.color = prim.colors0[v];
     if (!skin || v >= skin->vertex_count) continue;
     std::span<const uint16_t> j = skin->vertex_joints(v);
     std::span<const float> w = skin->vertex_weights(v);
@@ -100,6 +101,8 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
   auto offset = [](size_t o) { return reinterpret_cast<void*>(o); };
   glEnableVertexAttribArray(2);
   glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, offset(offsetof(StaticVertex, texcoord)));
+  glEnableVertexAttribArray(9);
+  glVertexAttribPointer(9, 4, GL_FLOAT, GL_FALSE, stride, offset(offsetof(StaticVertex, color)));
   glEnableVertexAttribArray(3);
   glVertexAttribIPointer(3, 4, GL_UNSIGNED_SHORT, stride, offset(offsetof(StaticVertex, joints)));
   glEnableVertexAttribArray(4);

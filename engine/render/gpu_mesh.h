@@ -16,9 +16,10 @@
 
 namespace rig::render::detail {
 
-// The per-vertex attributes that change only with skin edits: texcoord and influences.
+// The per-vertex attributes that change only with skin edits: texcoord, COLOR_0 and influences.
 struct StaticVertex {
   glm::vec2 texcoord{0.0f};
+  glm::vec4 color{1.0f};
   std::array<uint16_t, rig::kMaxInfluences> joints{};
   std::array<float, rig::kMaxInfluences> weights{};
 };

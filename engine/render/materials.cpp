@@ -1,9 +1,13 @@
 #include "render/materials.h"
 
+#include "render/dfg_lut.h"
+
 namespace rig::render::detail {
 
-Lighting Lighting::for_camera(const Camera& camera) {
+Lighting Lighting::for_camera(const Camera& camera, LightSetup setup) {
   Lighting lighting;
+  lighting.setup = setup;
+  lighting.view_rotation = glm::mat3(camera.view);
   lighting.key_direction =
       glm::normalize(glm::vec3(glm::inverse(camera.view) * glm::vec4(-0.45f, 0.75f, 0.55f, 0.0f)));
   return lighting;
@@ -16,13 +20,13 @@ bool has_pixels(const rig::Image& image) {
          image.rgba.size() == size_t(image.width) * size_t(image.height) * 4;
 }
 
-GLuint upload_srgb_texture(const rig::Image& image) {
+GLuint upload_texture(const rig::Image& image, bool srgb) {
   GLuint texture = 0;
   glGenTextures(1, &texture);
   glBindTexture(GL_TEXTURE_2D, texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, image.width, image.height, 0, GL_RGBA,
-               GL_UNSIGNED_BYTE, image.rgba.data());
+  glTexImage2D(GL_TEXTURE_2D, 0, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, image.width, image.height, 0,
+               GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
   glGenerateMipmap(GL_TEXTURE_2D);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
@@ -36,18 +40,44 @@ GLuint upload_srgb_texture(const rig::Image& image) {
 void MaterialTable::create(const rig::Model& model) {
   release();
   textures_.assign(model.images.size(), 0);
+  linear_textures_.assign(model.images.size(), 0);
+  // Colour textures are sRGB (decoded to linear before filtering), data textures linear.
+  auto texture = [&](const rig::TextureRef& ref, bool srgb) -> GLuint {
+    const int i = ref.image;
+    if (i < 0 || i >= int(model.images.size())) return 0;
+    GLuint& t = (srgb ? textures_ : linear_textures_)[size_t(i)];
+    if (!t && has_pixels(model.images[size_t(i)]))
+      t = upload_texture(model.images[size_t(i)], srgb);
+    return t;
+  };
   materials_.resize(model.materials.size());
   for (size_t m = 0; m < model.materials.size(); ++m) {
     const rig::Material& source = model.materials[m];
     GpuMaterial& material = materials_[m];
     material.base_color_factor = source.base_color_factor;
-    const int i = source.base_color.image;
-    if (i < 0 || i >= int(model.images.size())) continue;
-    GLuint& texture = textures_[size_t(i)];
-    if (!texture && has_pixels(model.images[size_t(i)]))
-      texture = upload_srgb_texture(model.images[size_t(i)]);
-    material.base_color_texture = texture;
+    material.base_color_texture = texture(source.base_color, true);
+    material.metallic = source.metallic_factor;
+    material.roughness = source.roughness_factor;
+    material.metallic_roughness_texture = texture(source.metallic_roughness, false);
+    material.occlusion_texture = texture(source.occlusion, false);
+    material.occlusion_strength = source.occlusion_strength;
+    material.emissive = source.emissive_factor * source.emissive_strength;
+    material.emissive_texture = texture(source.emissive, true);
+    material.unlit = source.unlit;
+    material.double_sided = source.double_sided;
+    material.alpha_mode = source.alpha_mode;
+    material.alpha_cutoff = source.alpha_cutoff;
   }
+  // The DFG table, sampled linearly and clamped as three.js samples its own.
+  const std::vector<float> dfg = dfg_table();
+  glGenTextures(1, &dfg_texture_);
+  glBindTexture(GL_TEXTURE_2D, dfg_texture_);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32F, kDfgTableSize, kDfgTableSize, 0, GL_RG, GL_FLOAT,
+               dfg.data());
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // the GL default, which the app's own uploads expect
   glBindTexture(GL_TEXTURE_2D, 0);
 }
@@ -55,7 +85,12 @@ void MaterialTable::create(const rig::Model& model) {
 void MaterialTable::release() {
   for (GLuint t : textures_)
     if (t) glDeleteTextures(1, &t);
+  for (GLuint t : linear_textures_)
+    if (t) glDeleteTextures(1, &t);
+  if (dfg_texture_) glDeleteTextures(1, &dfg_texture_);
+  dfg_texture_ = 0;
   textures_.clear();
+  linear_textures_.clear();
   materials_.clear();
 }
 

@@ -3,9 +3,9 @@
 // each material (GpuMaterial), and the light of the mesh pass (Lighting). The mesh pass
 // (render/mesh_pass.h) hands them to the programs.
 //
-// Today's shading reads the base colour (factor × sRGB texture) alone; rig::Material keeps the
-// rest of the glTF material (metallic-roughness, normal, occlusion, emissive, alpha), which
-// reaches the GPU here when the shading that uses it does.
+// The viewer's shading reads the base colour (factor × sRGB texture) alone; the reference
+// shading (LightSetup::Reference, None) reads metallic-roughness, occlusion, emissive, unlit,
+// alpha mode and double-sidedness too. Normal maps are not read yet.
 #pragma once
 
 #include <glad/gl.h>
@@ -16,6 +16,7 @@
 
 #include "model/model.h"
 #include "render/camera.h"
+#include "render/scene_lights.h"
 
 namespace rig::render::detail {
 
@@ -32,13 +33,26 @@ struct GpuMaterial {
   glm::vec4 base_color_factor{0.8f, 0.8f, 0.8f, 1.0f};
   GLuint base_color_texture = 0;  // 0: none (or its picture could not be decoded)
   uint32_t features = 0;          // program variant bits (kMaterialFeatureCount)
+  // The rest of the glTF material, read by the reference shading only.
+  float metallic = 1.0f, roughness = 1.0f;
+  GLuint metallic_roughness_texture = 0;  // linear
+  GLuint occlusion_texture = 0;           // linear
+  float occlusion_strength = 1.0f;
+  glm::vec3 emissive{0.0f};     // factor × KHR_materials_emissive_strength
+  GLuint emissive_texture = 0;  // sRGB
+  bool unlit = false, double_sided = false;
+  rig::AlphaMode alpha_mode = rig::AlphaMode::Opaque;
+  float alpha_cutoff = 0.5f;
 };
 
 // The key light: from above and to the left of the camera, fixed in view space so the visible
 // side is always lit. A unit vector in world space, from the surface towards the light.
+// With a LightSetup other than the viewer's, the reference scene's lights (or none) instead.
 struct Lighting {
   glm::vec3 key_direction{0.0f, 1.0f, 0.0f};
-  static Lighting for_camera(const Camera& camera);
+  LightSetup setup = LightSetup::Viewer;
+  glm::mat3 view_rotation{1.0f};  // world → view (the reference shading's normal derivatives)
+  static Lighting for_camera(const Camera& camera, LightSetup setup = LightSetup::Viewer);
 };
 
 class MaterialTable {
@@ -54,17 +68,23 @@ class MaterialTable {
   void create(const rig::Model& model);
   // Deletes the textures. Needs the GL context when create() made any.
   void release();
-  // The GpuMaterial of a primitive's material index (-1 or out of range: the neutral grey).
-  const GpuMaterial& get(int material) const {
-    return material >= 0 && size_t(material) < materials_.size() ? materials_[size_t(material)]
-                                                                 : default_;
+  // The GpuMaterial of a primitive's material index (-1 or out of range: the neutral grey; under
+  // the reference shading the glTF default material: white, metallic 1, roughness 1).
+  const GpuMaterial& get(int material, bool reference = false) const {
+    if (material >= 0 && size_t(material) < materials_.size()) return materials_[size_t(material)];
+    return reference ? gltf_default_ : default_;
   }
-  size_t texture_count() const;  // textures made (for tests)
+  // The DFG table (render/dfg_lut.h) as an RG32F texture, made by create().
+  GLuint dfg_texture() const { return dfg_texture_; }
+  size_t texture_count() const;  // base colour textures made (for tests)
 
  private:
-  std::vector<GLuint> textures_;  // per model image, 0 where none was made
+  std::vector<GLuint> textures_;         // sRGB, per model image, 0 where none was made
+  std::vector<GLuint> linear_textures_;  // the same pictures as linear data
   std::vector<GpuMaterial> materials_;
   GpuMaterial default_;
+  GpuMaterial gltf_default_{glm::vec4(1.0f)};
+  GLuint dfg_texture_ = 0;
 };
 
 }  // namespace rig::render::detail

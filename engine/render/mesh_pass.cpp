@@ -2,6 +2,8 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include "render/scene_lights.h"
+
 namespace rig::render::detail {
 
 void MeshPass::use(const MeshProgram& p) {
@@ -13,6 +15,18 @@ void MeshPass::use(const MeshProgram& p) {
   glUniform3fv(p.key_direction, 1, glm::value_ptr(frame_.lighting.key_direction));
   glUniform1i(p.flat, frame_.flat ? 1 : 0);
   glUniform4fv(p.flat_color, 1, glm::value_ptr(frame_.flat_color));
+  const ReferenceUniforms& r = p.reference;
+  const LightSetup setup = frame_.lighting.setup;
+  glUniform1i(r.lighting, setup == LightSetup::Viewer ? 0 : setup == LightSetup::Reference ? 1 : 2);
+  if (setup != LightSetup::Viewer) {
+    const bool lit = setup == LightSetup::Reference;
+    glUniform3fv(r.light_direction, 1, kReferenceLightDirection);
+    glUniform1f(r.light_intensity, lit ? kReferenceLightIntensity : 0.0f);
+    glUniform1f(r.ambient, lit ? kReferenceAmbient : 0.0f);
+    glUniformMatrix3fv(r.view_rotation, 1, GL_FALSE, glm::value_ptr(frame_.lighting.view_rotation));
+    glActiveTexture(GL_TEXTURE0 + kDfgUnit);
+    glBindTexture(GL_TEXTURE_2D, frame_.dfg_texture);
+  }
   bound_ = &p;
 }
 
@@ -30,6 +44,7 @@ void MeshPass::draw(const GpuDrawItem& g, const GpuMaterial& material,
     glUniform1i(p.has_texture, material.base_color_texture ? 1 : 0);
     glActiveTexture(GL_TEXTURE0 + kBaseColorUnit);
     glBindTexture(GL_TEXTURE_2D, material.base_color_texture);
+    if (frame_.lighting.setup != LightSetup::Viewer) set_reference_material(p, material);
   } else if (!g.triangles()) {
     return;  // the flat (wireframe) pass only outlines triangles
   }
@@ -37,6 +52,30 @@ void MeshPass::draw(const GpuDrawItem& g, const GpuMaterial& material,
     g.draw_instanced(instances);
   else
     g.draw();
+}
+
+void MeshPass::set_reference_material(const MeshProgram& p, const GpuMaterial& m) {
+  const ReferenceUniforms& r = p.reference;
+  glUniform1f(r.metallic, m.metallic);
+  glUniform1f(r.roughness, m.roughness);
+  glUniform1i(r.has_metallic_roughness, m.metallic_roughness_texture ? 1 : 0);
+  glUniform1i(r.has_occlusion, m.occlusion_texture ? 1 : 0);
+  glUniform1f(r.occlusion_strength, m.occlusion_strength);
+  glUniform3fv(r.emissive, 1, glm::value_ptr(m.emissive));
+  glUniform1i(r.has_emissive, m.emissive_texture ? 1 : 0);
+  glUniform1i(r.unlit, m.unlit ? 1 : 0);
+  glUniform1i(r.alpha_mode, m.alpha_mode == rig::AlphaMode::Mask    ? 1
+                            : m.alpha_mode == rig::AlphaMode::Blend ? 2
+                                                                    : 0);
+  glUniform1f(r.alpha_cutoff, m.alpha_cutoff);
+  const std::pair<GLint, GLuint> textures[] = {
+      {kMetallicRoughnessUnit, m.metallic_roughness_texture},
+      {kOcclusionUnit, m.occlusion_texture},
+      {kEmissiveUnit, m.emissive_texture}};
+  for (const auto& [unit, texture] : textures) {
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_2D, texture);
+  }
 }
 
 void MeshPass::end() {

@@ -26,6 +26,7 @@ struct MeshPassFrame {
   // One colour for every item (the wireframe overlay): no material, no field, triangles only.
   bool flat = false;
   glm::vec4 flat_color{0.0f};
+  GLuint dfg_texture = 0;  // the reference shading's DFG table (MaterialTable::dfg_texture)
 };
 
 class MeshPass {
@@ -45,6 +46,7 @@ class MeshPass {
   void end();
 
  private:
+  void set_reference_material(const MeshProgram& p, const GpuMaterial& m);
   MeshPassFrame frame_;
   const MeshProgram* bound_ = nullptr;
 };

@@ -100,6 +100,15 @@ void read_pixels_top_down(int width, int height, std::vector<uint8_t>& out_top_d
                      out_top_down.begin() + std::ptrdiff_t((rows - 1 - y) * row));
 }
 
+void unpremultiply_alpha(std::vector<uint8_t>& rgba) {
+  for (size_t i = 0; i + 3 < rgba.size(); i += 4) {
+    const unsigned a = rgba[i + 3];
+    if (a == 0 || a == 255) continue;
+    for (size_t c = 0; c < 3; ++c)
+      rgba[i + c] = uint8_t(std::min(255u, (unsigned(rgba[i + c]) * 255u + a / 2u) / a));
+  }
+}
+
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
                std::string& error) {
   if (rgba.size() != size_t(width) * size_t(height) * 4) {

@@ -36,6 +36,11 @@ class OffscreenTarget {
 // bottom (GL's rows start at the bottom, images' at the top).
 void read_pixels_top_down(int width, int height, std::vector<uint8_t>& out_top_down);
 
+// Straight alpha from premultiplied: where the framebuffer holds colour·coverage (a
+// multisample resolve of an edge over a transparent clear, blending over it) the colour is
+// divided by the alpha, rounded; alpha 0 and 255 stay as they are.
+void unpremultiply_alpha(std::vector<uint8_t>& rgba);
+
 // Writes RGBA8 rows (top to bottom) to a PNG. false + error when the file cannot be written.
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
                std::string& error);

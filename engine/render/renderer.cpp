@@ -99,7 +99,7 @@ struct Renderer::Impl {
   const rig::analysis::ScalarField* active_field(const DrawOptions& options);
   void upload_field(const rig::analysis::ScalarField* field);
   void draw_items(const Camera& camera, rig::SkinningMethod method, bool flat, glm::vec4 flat_color,
-                  const rig::analysis::ScalarField* field);
+                  const rig::analysis::ScalarField* field, LightSetup lights = LightSetup::Viewer);
   void draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
                       const rig::analysis::ScalarField* field);
 };
@@ -345,9 +345,13 @@ void Renderer::update(const rig::Character& character,
 }
 
 void Renderer::clear(const Viewport& viewport, glm::vec3 color) {
+  clear(viewport, glm::vec4(color, 1.0f));
+}
+
+void Renderer::clear(const Viewport& viewport, glm::vec4 color) {
   glEnable(GL_SCISSOR_TEST);
   glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
-  glClearColor(color.r, color.g, color.b, 1.0f);
+  glClearColor(color.r, color.g, color.b, color.a);
   glClearDepth(1.0);
   glDepthMask(GL_TRUE);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -391,18 +395,32 @@ void Renderer::Impl::upload_field(const rig::analysis::ScalarField* field) {
 }
 
 void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method, bool flat,
-                                glm::vec4 flat_color, const rig::analysis::ScalarField* field) {
+                                glm::vec4 flat_color, const rig::analysis::ScalarField* field,
+                                LightSetup lights) {
   const rig::Model& m = *model;
   const rig::SkinningMethodInfo& info = rig::method_info(method);
   ensure_palettes(method);
-  MeshPass pass({camera.projection * camera.view, camera.eye, detail::Lighting::for_camera(camera),
-                 flat, flat_color});
+  const bool reference = lights != LightSetup::Viewer && !flat;
+  MeshPass pass({camera.projection * camera.view, camera.eye,
+                 detail::Lighting::for_camera(camera, flat ? LightSetup::Viewer : lights), flat,
+                 flat_color, materials.dfg_texture()});
   for (size_t d = 0; d < items.size(); ++d) {
     const GpuDrawItem& g = items[d];
     const rig::DrawItem& item = m.draws[d];
     const GpuSkin* skin = g.skinned() ? &skins[item.skin] : nullptr;
     const bool tbo = skin && skin->uses_texture_buffer(method);
-    const detail::GpuMaterial& material = materials.get(g.material);
+    const detail::GpuMaterial& material = materials.get(g.material, reference);
+    if (reference) {
+      // Single-sided: back faces culled, counter-clockwise front (clockwise under a mirroring
+      // node transform, as three.js flips it).
+      if (material.double_sided) {
+        glDisable(GL_CULL_FACE);
+      } else {
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glFrontFace(glm::determinant(glm::mat3(g.world)) < 0.0f ? GL_CW : GL_CCW);
+      }
+    }
     const MeshProgram& p = programs.get({skin ? &info : nullptr, material.features, tbo, false});
     pass.use(p);
     if (skin) {
@@ -414,6 +432,8 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
     pass.draw(g, material, field && item_has_field[d] ? field : nullptr);
   }
   pass.end();
+  glDisable(GL_CULL_FACE);
+  glFrontFace(GL_CCW);
 }
 
 void Renderer::Impl::draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
@@ -492,7 +512,7 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
       if (options.cpu_skinned && r.cpu_skinning)
         r.draw_cpu_items(camera, false, glm::vec4(0.0f), field);
       else
-        r.draw_items(camera, options.method, false, glm::vec4(0.0f), field);
+        r.draw_items(camera, options.method, false, glm::vec4(0.0f), field, options.lights);
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (options.wireframe) {

@@ -36,6 +36,7 @@
 #include "character/character.h"
 #include "model/model.h"
 #include "render/camera.h"
+#include "render/scene_lights.h"
 #include "skin/cpu_skinning.h"
 #include "skin/skin_layer.h"
 #include "skin/skinning_method.h"
@@ -79,6 +80,9 @@ struct DrawOptions {
   // Draw the positions and normals last given to Renderer::upload_cpu_skinned (world space, the
   // rigid program at the identity) instead of skinning on the GPU; needs set_cpu_skinning(true).
   bool cpu_skinned = false;
+  // The viewer's key light, or the reference scene's lights (or none) with glTF shading: then
+  // single-sided materials have their back faces culled and double-sided ones flip the normal.
+  LightSetup lights = LightSetup::Viewer;
 };
 
 struct RendererConfig {
@@ -143,7 +147,10 @@ class Renderer {
                           std::span<const glm::vec3> normals);
 
   // Clears colour and depth inside the viewport (scissored) to `color`.
+  // Clears colour and depth inside the viewport (scissored) to `color` (alpha 1), or to an
+  // RGBA colour (a transparent background: alpha 0).
   void clear(const Viewport& viewport, glm::vec3 color);
+  void clear(const Viewport& viewport, glm::vec4 color);
 
   // Draws grid, surfaces, wireframe and skeleton per `options` into `viewport` of the bound
   // framebuffer. Does not clear.

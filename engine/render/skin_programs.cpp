@@ -34,6 +34,22 @@ MeshProgram mesh_program(GLuint id) {
   p.palette_base = glGetUniformLocation(id, "u_palette_base");
   p.rigid_stride = glGetUniformLocation(id, "u_rigid_stride");
   p.rigid_base = glGetUniformLocation(id, "u_rigid_base");
+  ReferenceUniforms& r = p.reference;
+  r.lighting = glGetUniformLocation(id, "u_lighting");
+  r.light_direction = glGetUniformLocation(id, "u_light_direction");
+  r.light_intensity = glGetUniformLocation(id, "u_light_intensity");
+  r.ambient = glGetUniformLocation(id, "u_ambient");
+  r.view_rotation = glGetUniformLocation(id, "u_view_rotation");
+  r.metallic = glGetUniformLocation(id, "u_metallic_factor");
+  r.roughness = glGetUniformLocation(id, "u_roughness_factor");
+  r.has_metallic_roughness = glGetUniformLocation(id, "u_has_metallic_roughness");
+  r.has_occlusion = glGetUniformLocation(id, "u_has_occlusion");
+  r.occlusion_strength = glGetUniformLocation(id, "u_occlusion_strength");
+  r.emissive = glGetUniformLocation(id, "u_emissive");
+  r.has_emissive = glGetUniformLocation(id, "u_has_emissive");
+  r.unlit = glGetUniformLocation(id, "u_unlit");
+  r.alpha_mode = glGetUniformLocation(id, "u_alpha_mode");
+  r.alpha_cutoff = glGetUniformLocation(id, "u_alpha_cutoff");
   glUseProgram(id);
   // The colour maps never change: set once per program.
   namespace a = rig::analysis;
@@ -49,6 +65,13 @@ MeshProgram mesh_program(GLuint id) {
   if (p.field_view >= 0) glUniform1i(p.field_view, 0);
   if (GLint tex = glGetUniformLocation(id, "u_base_color_texture"); tex >= 0)
     glUniform1i(tex, kBaseColorUnit);
+  const std::pair<const char*, GLint> units[] = {
+      {"u_metallic_roughness_texture", kMetallicRoughnessUnit},
+      {"u_occlusion_texture", kOcclusionUnit},
+      {"u_emissive_texture", kEmissiveUnit},
+      {"u_dfg", kDfgUnit}};
+  for (const auto& [name, unit] : units)
+    if (GLint loc = glGetUniformLocation(id, name); loc >= 0) glUniform1i(loc, unit);
   if (GLint pal = glGetUniformLocation(id, "u_palette_tbo"); pal >= 0)
     glUniform1i(pal, kPaletteUnit);
   // Instanced rigid programs read the node matrices on the palette's unit (they have none).

@@ -19,12 +19,26 @@ namespace rig::render::detail {
 inline constexpr GLuint kPaletteBinding = 0;  // uniform-block binding of every palette
 inline constexpr GLint kBaseColorUnit = 0;
 inline constexpr GLint kPaletteUnit = 1;  // texture unit of texture-buffer palettes
+// The reference shading's textures.
+inline constexpr GLint kMetallicRoughnessUnit = 2;
+inline constexpr GLint kOcclusionUnit = 3;
+inline constexpr GLint kEmissiveUnit = 4;
+inline constexpr GLint kDfgUnit = 5;
+
+// Uniforms of the reference shading (mesh.frag.glsl's shade_reference).
+struct ReferenceUniforms {
+  GLint lighting = -1, light_direction = -1, light_intensity = -1, ambient = -1, view_rotation = -1,
+        metallic = -1, roughness = -1, has_metallic_roughness = -1, has_occlusion = -1,
+        occlusion_strength = -1, emissive = -1, has_emissive = -1, unlit = -1, alpha_mode = -1,
+        alpha_cutoff = -1;
+};
 
 struct MeshProgram {
   GLuint id = 0;
   GLint view_proj = -1, model = -1, normal_matrix = -1, influences = -1, joint_count = -1,
         base_color_factor = -1, has_texture = -1, eye = -1, key_direction = -1, flat = -1,
         flat_color = -1, field_view = -1, color_map = -1, field_range = -1, undefined_color = -1;
+  ReferenceUniforms reference;
   // Instanced (CROWD) programs only: the grid, each instance's palette rows and rigid matrices.
   GLint grid_columns = -1, grid_rows = -1, grid_spacing = -1, instance_stride = -1,
         palette_base = -1, rigid_stride = -1, rigid_base = -1;

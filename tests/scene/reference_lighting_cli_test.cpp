@@ -1,0 +1,259 @@
+// --lights reference and --lights none against values computed by hand from the reference
+// scene's definition (three.js r18x MeshStandardMaterial under one directional light of
+// irradiance 3 towards L = (2, 4, 5)/√45 plus ambient 0.3, sRGB-encoded, no tone mapping):
+// a grey plane facing L, a metal sphere's specular peak, emissive and unlit surfaces without
+// lights, and every skinning method's program.
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "scene_gltf.h"
+#include "test_support.h"
+
+namespace {
+
+using rig::test::quote;
+using rig::test::run_rigview;
+using rig::test::SceneMesh;
+
+constexpr double kPi = 3.14159265358979323846;
+const double kL[3] = {2 / std::sqrt(45.0), 4 / std::sqrt(45.0), 5 / std::sqrt(45.0)};
+
+struct Png {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgba;
+  const uint8_t* at(int x, int y) const { return &rgba[(size_t(y) * size_t(width) + x) * 4]; }
+};
+
+// Renders `model` with `flags`; empty when there is no headless OpenGL.
+Png render(const std::string& model, const std::string& flags, const std::string& name) {
+  const std::string path = (rig::test::scratch_dir() / name).string();
+  const auto r = run_rigview(quote(model) + " " + flags + " --output " + quote(path));
+  if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) return {};
+  EXPECT_EQ(r.status, 0) << flags << ": " << r.err;
+  Png png;
+  int channels = 0;
+  if (stbi_uc* p = stbi_load(path.c_str(), &png.width, &png.height, &channels, 4)) {
+    png.rgba.assign(p, p + size_t(png.width) * size_t(png.height) * 4);
+    stbi_image_free(p);
+  }
+  return png;
+}
+
+std::string scene_file(const std::string& name, const std::vector<SceneMesh>& meshes,
+                       const std::string& materials, const std::string& extensions = "") {
+  return rig::test::write_scene(rig::test::scratch_dir() / name,
+                                rig::test::scene_gltf(meshes, materials, extensions));
+}
+
+double srgb(double c) {
+  c = std::min(std::max(c, 0.0), 1.0);
+  return 255.0 * (c < 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055);
+}
+
+// The directional albedo split (A, B) of the GGX lobe (α = roughness², height-correlated Smith,
+// Fc = (1 − V·H)^5) for N·V = nv, by plain midpoint quadrature over the hemisphere of light
+// directions — independent of the renderer's importance-sampled table:
+//   A + B·… = ∫ f_spec/F · (N·L) dω with F split as (1 − Fc) and Fc.
+void dfg_by_quadrature(double nv, double roughness, double& a_out, double& b_out) {
+  const double alpha = roughness * roughness, a2 = alpha * alpha;
+  const double v[3] = {std::sqrt(1 - nv * nv), 0, nv};
+  const int nt = 400, np = 400;
+  double a = 0, b = 0;
+  for (int i = 0; i < nt; ++i) {
+    const double theta = (i + 0.5) / nt * kPi / 2;
+    for (int j = 0; j < np; ++j) {
+      const double phi = (j + 0.5) / np * 2 * kPi;
+      const double l[3] = {std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi),
+                           std::cos(theta)};
+      double h[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]};
+      const double hl = std::sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+      for (double& c : h) c /= hl;
+      const double nl = l[2], nh = h[2], vh = v[0] * h[0] + v[2] * h[2];
+      const double d = a2 / (kPi * std::pow(nh * nh * (a2 - 1) + 1, 2));
+      const double vis =
+          0.5 / (nl * std::sqrt(a2 + (1 - a2) * nv * nv) + nv * std::sqrt(a2 + (1 - a2) * nl * nl));
+      const double fc = std::pow(1 - vh, 5);
+      const double w = d * vis * nl * std::sin(theta) * (kPi / 2 / nt) * (2 * kPi / np);
+      a += (1 - fc) * w;
+      b += fc * w;
+    }
+  }
+  a_out = a;
+  b_out = b;
+}
+
+// A square of half size h through the origin, facing `n` (a unit vector), counter-clockwise
+// seen from n.
+SceneMesh square_facing(const double n[3], float h, int material) {
+  double u[3] = {n[2], 0, -n[0]};  // (0, 1, 0) × n
+  const double ul = std::sqrt(u[0] * u[0] + u[2] * u[2]);
+  for (double& c : u) c /= ul;
+  const double w[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2],
+                       n[0] * u[1] - n[1] * u[0]};  // n × u
+  SceneMesh m;
+  const int corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+  for (const auto& c : corners)
+    for (int k = 0; k < 3; ++k) m.positions.push_back(float(h * (c[0] * u[k] + c[1] * w[k])));
+  for (int v = 0; v < 4; ++v)
+    for (int k = 0; k < 3; ++k) m.normals.push_back(float(n[k]));
+  m.indices = {0, 1, 2, 0, 2, 3};
+  m.material = material;
+  return m;
+}
+
+// A grey (0.5) dielectric, metallic 0, roughness 1, facing L and seen along L, so
+// N·L = N·V = N·H = V·H = 1 and its normal is constant (no geometric roughness):
+//   E = 3 (the light's irradiance × N·L), α = 1 so D = 1/π and V = 0.5/(1 + 1) = 0.25;
+//   F(V·H = 1) = 0.04 + 0.96·2^(−5.55473 − 6.98316) = 0.04 + 0.96·1.6839e-4 = 0.0401617;
+//   direct diffuse = E·0.5/π·(1 − F) = 0.477465·0.959838 = 0.458289;
+//   direct specular = E·F·V·D·(1 + 0.04·(1/(A + B) − 1)) = 0.0095882·(…);
+//   ambient = 0.3·0.5/π·(1 − (0.04·A + B) − F_ms·(1 − A − B)), F_avg = 0.04 + 0.96/21 and
+//   F_ms = (0.04·A + B)·F_avg/(1 − (1 − A − B)·F_avg);
+// with A, B the directional albedo split at roughness 1 and N·V = 1, which the table samples at
+// its last texel centre (31/32 in both): integrated here by quadrature. The sum is about 0.513,
+// sRGB-encoded about 190.
+TEST(ReferenceLightingCli, GreyPlaneFacingTheLightHasTheHandComputedValue) {
+  const std::string model =
+      scene_file("plane.gltf", {square_facing(kL, 1.0f, 0)},
+                 "[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.5,0.5,0.5,1],"
+                 "\"metallicFactor\":0,\"roughnessFactor\":1}}]");
+  char camera[128];
+  std::snprintf(camera, sizeof camera, "%f,%f,%f;0,0,0;30", 5 * kL[0], 5 * kL[1], 5 * kL[2]);
+  const Png png = render(model,
+                         "--resolution 64,64 --msaa 1 --no-grid --background transparent "
+                         "--lights reference --camera " +
+                             quote(camera),
+                         "plane.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  double a = 0, b = 0;
+  dfg_by_quadrature(31.0 / 32.0, 31.0 / 32.0, a, b);
+  const double fresnel = 0.04 + 0.96 * std::exp2(-5.55473 - 6.98316);
+  EXPECT_NEAR(fresnel, 0.0401617, 1e-6);
+  const double diffuse = 3 * 0.5 / kPi * (1 - fresnel);
+  const double specular = 3 * fresnel * 0.25 / kPi * (1 + 0.04 * (1 / (a + b) - 1));
+  const double fss_ess = 0.04 * a + b, e_ms = 1 - a - b, f_avg = 0.04 + 0.96 / 21;
+  const double f_ms = fss_ess * f_avg / (1 - e_ms * f_avg);
+  const double ambient = 0.3 * 0.5 / kPi * (1 - fss_ess - f_ms * e_ms);
+  const double expected = srgb(diffuse + specular + ambient);
+  EXPECT_NEAR(expected, 190, 2);  // the estimate above
+  const uint8_t* centre = png.at(32, 32);
+  EXPECT_EQ(centre[3], 255);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(centre[c], expected, 1.0) << "channel " << c;
+}
+
+// A metal sphere (radius 1 at the origin, base colour 0.2, metallic 1, roughness 0.5) seen
+// from (0, 0, 6): its highlight peaks where the normal is the half vector between L and the
+// view direction. That point is found by iteration (p = normalize(L + normalize(eye − p))) and
+// projected by hand: yfov 30° on 201 × 201, x = (p.x/(6 − p.z)/tan 15° + 1)/2·201, y from the
+// top = (1 − p.y/(6 − p.z)/tan 15°)/2·201. The centroid of the pixels within 5 % of the brightest
+// lies there (within 2 pixels: the N·L, visibility and Fresnel factors tilt the lobe slightly).
+TEST(ReferenceLightingCli, MetalSphereSpecularPeakSitsWhereTheNormalIsTheHalfVector) {
+  const std::string model =
+      scene_file("sphere.gltf", {rig::test::sphere(0, 0, 0, 1, 64, 128, 0)},
+                 "[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.2,0.2,0.2,1],"
+                 "\"metallicFactor\":1,\"roughnessFactor\":0.5}}]");
+  const Png png = render(model,
+                         "--resolution 201,201 --msaa 1 --no-grid --background transparent "
+                         "--lights reference --camera " +
+                             quote("0,0,6;0,0,0;30"),
+                         "sphere.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  double p[3] = {kL[0], kL[1], kL[2]};
+  for (int i = 0; i < 100; ++i) {
+    double v[3] = {-p[0], -p[1], 6 - p[2]};
+    const double vl = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double h[3] = {kL[0] + v[0] / vl, kL[1] + v[1] / vl, kL[2] + v[2] / vl};
+    const double hl = std::sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    for (int k = 0; k < 3; ++k) p[k] = h[k] / hl;
+  }
+  const double t = std::tan(15.0 * kPi / 180.0);
+  const double ex = (p[0] / (6 - p[2]) / t + 1) / 2 * 201;
+  const double ey = (1 - p[1] / (6 - p[2]) / t) / 2 * 201;
+  int peak = 0;
+  for (size_t i = 0; i < png.rgba.size(); i += 4) peak = std::max<int>(peak, png.rgba[i]);
+  ASSERT_GT(peak, 100);
+  ASSERT_LT(peak, 255);  // not clipped, so the lobe's shape is intact
+  double sx = 0, sy = 0, n = 0;
+  for (int y = 0; y < png.height; ++y)
+    for (int x = 0; x < png.width; ++x)
+      if (png.at(x, y)[0] >= peak * 0.95) {
+        sx += x + 0.5;
+        sy += y + 0.5;
+        ++n;
+      }
+  EXPECT_NEAR(sx / n, ex, 2.0);
+  EXPECT_NEAR(sy / n, ey, 2.0);
+}
+
+// Without lights a lit surface is black (alpha 1), an emissive one shows factor × strength
+// (0.5, 0.25, 0) × 2 = (1, 0.5, 0) → sRGB (255, 187.5, 0), and an unlit one its base colour
+// (0.2, 0.4, 0.8) → (123.6, 169.6, 231.1). Under the reference lights the unlit one is the same.
+TEST(ReferenceLightingCli, NoLightsShowOnlyEmissiveAndUnlitSurfaces) {
+  const std::string model = scene_file(
+      "emissive.gltf",
+      {rig::test::square_facing_z(-1.2f, 0, 0, 0.5f, 0),
+       rig::test::square_facing_z(0, 0, 0, 0.5f, 1),
+       rig::test::square_facing_z(1.2f, 0, 0, 0.5f, 2)},
+      "[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,1,1,1],\"metallicFactor\":0}},"
+      "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0,0,0,1]},\"emissiveFactor\":[0.5,0.25,0],"
+      "\"extensions\":{\"KHR_materials_emissive_strength\":{\"emissiveStrength\":2}}},"
+      "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.2,0.4,0.8,1]},"
+      "\"extensions\":{\"KHR_materials_unlit\":{}}}]",
+      "[\"KHR_materials_emissive_strength\",\"KHR_materials_unlit\"]");
+  // At distance 4 a 60° vertical field of view sees ±4·tan 30° = ±2.309 vertically and, at
+  // aspect 2, ±4.619 horizontally: the squares' centres at x = −1.2, 0, 1.2 land at pixels
+  // 80·(1 + x/4.619) = 59.2, 80, 100.8 of 160.
+  const std::string flags =
+      "--resolution 160,80 --msaa 1 --no-grid --background transparent "
+      "--camera " +
+      quote("0,0,4;0,0,0;60");
+  const Png none = render(model, flags + " --lights none", "none.png");
+  if (none.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  const uint8_t* lit = none.at(59, 40);
+  EXPECT_EQ(lit[0], 0);
+  EXPECT_EQ(lit[1], 0);
+  EXPECT_EQ(lit[2], 0);
+  EXPECT_EQ(lit[3], 255);
+  const uint8_t* emissive = none.at(80, 40);
+  EXPECT_EQ(emissive[0], 255);
+  EXPECT_NEAR(emissive[1], 187.5, 1);
+  EXPECT_EQ(emissive[2], 0);
+  const uint8_t* unlit = none.at(100, 40);
+  EXPECT_NEAR(unlit[0], 123.6, 1);
+  EXPECT_NEAR(unlit[1], 169.6, 1);
+  EXPECT_NEAR(unlit[2], 231.1, 1);
+  EXPECT_EQ(none.at(0, 0)[3], 0);
+  const Png lit_scene = render(model, flags + " --lights reference", "lit.png");
+  const uint8_t* unlit_lit = lit_scene.at(100, 40);
+  for (int c = 0; c < 3; ++c) EXPECT_EQ(unlit_lit[c], unlit[c]);
+  EXPECT_GT(lit_scene.at(59, 40)[0], 100);  // the white lit square is lit now
+}
+
+// The reference shading lives in the mesh fragment shader every skinning method's program
+// shares: the bundled mannequin renders under each method's program, lit, without GL errors.
+TEST(ReferenceLightingCli, EverySkinningMethodsProgramShadesWithTheReferenceLights) {
+  const std::string mannequin = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
+  const Png png = render(mannequin,
+                         "--resolution 240,80 --msaa 1 --no-grid --background transparent "
+                         "--lights reference --skinning compare",
+                         "compare.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  const int columns = 4;
+  for (int c = 0; c < columns; ++c) {
+    int covered = 0, bright = 0;
+    for (int y = 0; y < png.height; ++y)
+      for (int x = c * png.width / columns; x < (c + 1) * png.width / columns; ++x) {
+        const uint8_t* p = png.at(x, y);
+        covered += p[3] == 255;
+        bright += p[3] == 255 && p[0] + p[1] + p[2] > 150;
+      }
+    EXPECT_GT(covered, 100) << "column " << c;
+    EXPECT_GT(bright, 20) << "column " << c;
+  }
+}
+
+}  // namespace
