@@ -221,6 +221,33 @@ TEST(Mistakes, SimulatedBugColumnIsTheBuggedModel) {
   EXPECT_GT(view.largest_difference(), 0.1f);
 }
 
+// On a document already showing a Teaching aids bug (no-ibm), a bug switch's right column is the
+// file as opened: at the rest pose reversed-multiply equals it, where the no-ibm document's own
+// vertices stand far off.
+TEST(Mistakes, BugSwitchOnABuggedDocumentComparesWithTheFileAsOpened) {
+  Options options;
+  options.simulate_bug = "no-ibm";
+  Document doc;
+  std::string error;
+  ASSERT_TRUE(load_document(asset("mannequin.glb"), options, doc, error)) << error;
+  doc.stop_background_work();
+  ASSERT_GE(doc.simulated_bug, 0);
+  MistakeView view;
+  view.prepare(doc, find_mistake("reversed-multiply"));
+  ASSERT_TRUE(view.active());
+  view.update(doc, rig::PoseSelection{}, Method::Linear);
+  EXPECT_LT(view.largest_difference(), 1e-4f);
+  doc.character->evaluate(rig::PoseSelection{});
+  const rig::Primitive& prim = doc.model->meshes[size_t(doc.model->draws[0].mesh)]
+                                   .primitives[size_t(doc.model->draws[0].primitive)];
+  std::vector<glm::vec3> p(prim.vertex_count()), n(prim.vertex_count());
+  doc.character->skin_draw_item(doc.model->draws[0], Method::Linear, p, n);
+  float off = 0.0f;
+  for (size_t v = 0; v < p.size(); ++v)
+    off = std::max(off, glm::length(p[v] - view.positions(0, 0)[v]));
+  EXPECT_GT(off, 0.1f);  // the bugged document's own skin is not what the right column draws
+}
+
 // The slerp exercise: identity to 120 degrees about X at t = 0.25 is 30 degrees (slerp turns at
 // a constant rate); lerping the components and normalizing would give
 // 2 acos(0.875 / sqrt(0.8125)) = 27.7958 degrees.
