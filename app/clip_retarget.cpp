@@ -175,17 +175,22 @@ std::string role_name(rig::HumanBone role) {
 }
 
 // How --retarget-feet drove the file's feet: "off" without it; "none" when a foot cannot be
-// planted (one of the character's feet does not hang from its lower leg, or the source lacks a
-// mapped pair of feet); "legs+hips" when on some frame
-// the hips moved so a leg could reach its planted foot; else "legs" (two-bone IK alone).
+// planted (the source lacks a mapped pair of feet, or a target leg is not a chain); otherwise
+// "legs" when two-bone IK drove feet, "+hips" when on some frame the hips moved so a leg could
+// reach its planted foot, "placed" / "+placed" when feet that do not hang from their lower legs
+// were placed by their own translation: legs, legs+hips, placed, legs+placed, legs+hips+placed.
 std::string feet_drive(const ClipFile& file) {
   if (!file.retargeted || !file.feet_planted) return "off";
-  bool hips = false;
+  bool hips = false, legs = false, placed = false;
   for (const FileClip& clip : file.clips) {
-    if (clip.measures.feet_legs < 2) return "none";
+    if (clip.measures.feet_legs + clip.measures.feet_placed < 2) return "none";
     hips = hips || clip.measures.feet_hips_frames > 0;
+    legs = legs || clip.measures.feet_legs > 0;
+    placed = placed || clip.measures.feet_placed > 0;
   }
-  return hips ? "legs+hips" : "legs";
+  std::string drive = legs ? (hips ? "legs+hips" : "legs") : "";
+  if (placed) drive += drive.empty() ? "placed" : "+placed";
+  return drive.empty() ? "none" : drive;
 }
 
 }  // namespace

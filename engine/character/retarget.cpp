@@ -128,33 +128,19 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
   const RawClipSource sampler(source, source_clip);
   std::vector<uint32_t> cursors(sampler.cursor_count(), 0);
 
-  out.channels.resize(rig.bones.size() + (rig.hips >= 0 ? 1 : 0));
-  for (size_t b = 0; b < rig.bones.size(); ++b) {
-    Channel& c = out.channels[b];
-    c.node = rig.bones[b].target;
-    c.path = TargetPath::Rotation;
-    c.interpolation = Interpolation::Linear;
-    c.components = 4;
-    c.times = times;
-    c.values.resize(frames * 4);
-  }
   const int hips_node = rig.hips >= 0 ? rig.bones[size_t(rig.hips)].target : -1;
-  if (rig.hips >= 0) {
-    Channel& c = out.channels.back();
-    c.node = hips_node;
-    c.path = TargetPath::Translation;
-    c.interpolation = Interpolation::Linear;
-    c.components = 3;
-    c.times = times;
-    c.values.resize(frames * 3);
-  }
 
-  // Feet: the source's contacts, and per foot the target chain and its lock.
+  // Feet: the source's contacts, and per foot the target chain (or placed joint) and its lock.
   FootContacts contacts;
   const bool want_contacts = settings.keep_feet_planted || measures;
   if (want_contacts) contacts = retarget_foot_contacts(source, source_clip, rig, settings);
   struct Foot {
     TwoBoneChain chain;
+    // A foot joint that does not hang from its lower leg (an IK-target foot under the root): the
+    // IK cannot move it, so during a contact its own translation places it. -1: not placed.
+    int placed = -1;
+    glm::vec3 rest_translation{0.0f};  // the placed joint's rest local translation
+    size_t channel = 0;                // the placed joint's translation channel in `out`
     int run = -1;
     glm::vec3 lock{0.0f};  // target ground frame
     bool carried = false;  // the chain hangs from the hips: moving them moves its root
@@ -170,13 +156,52 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     const TwoBoneChain chain{rig.bones[size_t(a)].target, rig.bones[size_t(b)].target,
                              rig.bones[size_t(c)].target};
     // Only a foot that hangs from its lower leg, hanging from its upper leg, is a chain the IK
-    // (and the hips' reach) can drive; an IK-target foot under the root is left alone.
-    if (descends(target_skeleton, chain.end, chain.mid) &&
-        descends(target_skeleton, chain.mid, chain.root))
+    // (and the hips' reach) can drive; a foot that does not hang from its lower leg is placed.
+    if (descends(target_skeleton, chain.end, chain.mid)) {
+      if (!descends(target_skeleton, chain.mid, chain.root)) continue;
       feet[f].chain = chain;
-    feet[f].carried = hips_node >= 0 && descends(target_skeleton, chain.root, hips_node);
+      feet[f].carried = hips_node >= 0 && descends(target_skeleton, chain.root, hips_node);
+    } else {
+      feet[f].placed = chain.end;
+      feet[f].rest_translation = target_pose.local[size_t(chain.end)].translation;
+    }
   }
   const glm::vec3 ground_velocity = rig.hip_ratio * (rig.facing * contacts.ground_velocity);
+
+  const size_t hips_channel = rig.bones.size();
+  const size_t placed_channel = hips_channel + (rig.hips >= 0 ? 1 : 0);
+  size_t channels = placed_channel;
+  for (Foot& foot : feet)
+    if (foot.placed >= 0) foot.channel = channels++;
+  out.channels.resize(channels);
+  for (size_t b = 0; b < rig.bones.size(); ++b) {
+    Channel& c = out.channels[b];
+    c.node = rig.bones[b].target;
+    c.path = TargetPath::Rotation;
+    c.interpolation = Interpolation::Linear;
+    c.components = 4;
+    c.times = times;
+    c.values.resize(frames * 4);
+  }
+  if (rig.hips >= 0) {
+    Channel& c = out.channels[hips_channel];
+    c.node = hips_node;
+    c.path = TargetPath::Translation;
+    c.interpolation = Interpolation::Linear;
+    c.components = 3;
+    c.times = times;
+    c.values.resize(frames * 3);
+  }
+  for (const Foot& foot : feet) {
+    if (foot.placed < 0) continue;
+    Channel& c = out.channels[foot.channel];
+    c.node = foot.placed;
+    c.path = TargetPath::Translation;
+    c.interpolation = Interpolation::Linear;
+    c.components = 3;
+    c.times = times;
+    c.values.resize(frames * 3);
+  }
 
   const glm::quat g = rig.facing;
   size_t hips_frames = 0;
@@ -185,6 +210,11 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     std::copy(source_rest.local.begin(), source_rest.local.end(), source_pose.local.begin());
     sampler.sample(t, cursors, source_pose.local, source_pose.morph_weights);
     LocalToWorldJob{&source_skeleton, source_pose.local, source_world, -1}.run();
+
+    // A placed foot is where the retarget puts it unless a contact holds it (below).
+    for (const Foot& foot : feet)
+      if (foot.placed >= 0)
+        target_pose.local[size_t(foot.placed)].translation = foot.rest_translation;
 
     // Rotations, parents first: T = G·S·K (with the swing for a moving child), then local.
     for (int node : target_skeleton.parents_first) {
@@ -229,7 +259,7 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     glm::vec3 goal[2];
     for (size_t f = 0; f < 2 && plant; ++f) {
       Foot& foot = feet[f];
-      const int run = foot.chain.valid() ? contact_run(contacts, f, t) : -1;
+      const int run = foot.chain.valid() || foot.placed >= 0 ? contact_run(contacts, f, t) : -1;
       if (run < 0) {
         foot.run = -1;
         continue;
@@ -258,10 +288,22 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     }
     for (size_t f = 0; f < 2 && plant; ++f) {
       Foot& foot = feet[f];
+      const int node = foot.placed >= 0 ? foot.placed : foot.chain.end;
       if (starts[f])
-        foot.lock = glm::vec3(target_world[size_t(foot.chain.end)][3]) +
-                    ground_velocity * (t - contacts.start);
+        foot.lock =
+            glm::vec3(target_world[size_t(node)][3]) + ground_velocity * (t - contacts.start);
       if (!holds[f]) continue;
+      if (foot.placed >= 0) {
+        // The joint's own translation, through its parent, puts it on the goal; its rotation
+        // (local and world) is the retarget's, as the parent does not move.
+        const int parent = target_skeleton.parent[size_t(node)];
+        target_pose.local[size_t(node)].translation =
+            parent >= 0
+                ? glm::vec3(glm::inverse(target_world[size_t(parent)]) * glm::vec4(goal[f], 1.0f))
+                : goal[f];
+        LocalToWorldJob{&target_skeleton, target_pose.local, target_world, node}.run();
+        continue;
+      }
       TwoBoneIKJob ik;
       ik.skeleton = &target_skeleton;
       ik.local = target_pose.local;
@@ -280,7 +322,13 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     }
     if (hips_node >= 0) {
       const glm::vec3 p = target_pose.local[size_t(hips_node)].translation;
-      float* v = &out.channels.back().values[i * 3];
+      float* v = &out.channels[hips_channel].values[i * 3];
+      v[0] = p.x, v[1] = p.y, v[2] = p.z;
+    }
+    for (const Foot& foot : feet) {
+      if (foot.placed < 0) continue;
+      const glm::vec3 p = target_pose.local[size_t(foot.placed)].translation;
+      float* v = &out.channels[foot.channel].values[i * 3];
       v[0] = p.x, v[1] = p.y, v[2] = p.z;
     }
   }
@@ -288,6 +336,7 @@ Clip retarget_clip(const Model& source, const Clip& source_clip, const Model& ta
     *measures = measure_retarget(source, source_clip, target, out, rig, contacts);
     measures->feet_hips_frames = hips_frames;
     measures->feet_legs = size_t(feet[0].chain.valid()) + size_t(feet[1].chain.valid());
+    measures->feet_placed = size_t(feet[0].placed >= 0) + size_t(feet[1].placed >= 0);
   }
   return out;
 }

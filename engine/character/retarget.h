@@ -33,11 +33,14 @@
 // from the hips, the hips move first by the shortfall, so the foot still lands: the target's legs
 // may be shorter than ratio · the source's, as the ratio is taken at the hips. Contacts switch on
 // and off at once (no easing). A foot whose target joint does not hang from its lower leg
-// (Quaternius's IK-target feet, children of the root) is not a two-bone chain: it is not planted.
+// (Quaternius's IK-target feet, children of the root) is not a two-bone chain the IK can move:
+// it is placed instead. During a contact its own local translation (through its parent's world
+// matrix) puts it at the recorded position, its world rotation as retargeted; outside contacts
+// it keeps its rest translation. Its lower leg is not made to follow (the rig's own IK would).
 //
 // The result is an ordinary Clip on the TARGET's node indices: LINEAR, one rotation channel per
-// mapped target joint and a translation channel for the hips, keyed on the frame grid, named as
-// the source clip.
+// mapped target joint, a translation channel for the hips and one per placed foot, keyed on the
+// frame grid, named as the source clip.
 #pragma once
 
 #include <vector>
@@ -83,8 +86,11 @@ struct RetargetMeasures {
   // planted foot (keep_feet_planted only; 0 when the legs reach on their own).
   size_t feet_hips_frames = 0;
   // From the solver: how many feet (0–2) planting drives through their legs (keep_feet_planted
-  // only; a foot that does not hang from its lower leg is not driven).
+  // only; a foot that does not hang from its lower leg is placed instead, below).
   size_t feet_legs = 0;
+  // From the solver: how many feet (0–2) planting places by their own translation (a foot
+  // joint that does not hang from its lower leg; keep_feet_planted only).
+  size_t feet_placed = 0;
 };
 
 // The frame grid above, for `clip`.
