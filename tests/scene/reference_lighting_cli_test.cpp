@@ -233,6 +233,66 @@ TEST(ReferenceLightingCli, NoLightsShowOnlyEmissiveAndUnlitSurfaces) {
   EXPECT_GT(lit_scene.at(59, 40)[0], 100);  // the white lit square is lit now
 }
 
+// Alpha modes, on unlit squares (their colour is the base colour, exactly) over a transparent
+// background, seen head on from (0, 0, 4):
+// - BLEND 50 % red alone: alpha 0.5 → 128 (127.5 rounded), colour straight again: (255, 0, 0).
+// - BLEND 50 % green at z = 0.5 over BLEND 50 % red at z = 0, the green one first in the file:
+//   drawn back to front, red leaves (0.5, 0, 0, 0.5) → 8-bit (128, 0, 0, 128); green over it
+//   gives colour 0.5·(0, 1, 0) + 0.5·(128/255, 0, 0) = (64, 128, 0) (63.99 and 127.5) and alpha
+//   0.5 + 0.5·128/255 = 0.751 → 192 (191.5); straight: (64·255/192, 128·255/192) = (85, 170).
+//   Drawn in file order instead it would be red over green: (128, 64·…) — red dominant.
+// - MASK with cutoff 0.5: alpha 0.3 is discarded (alpha 0), alpha 0.7 is written opaque (255).
+TEST(ReferenceLightingCli, AlphaModesBlendBackToFrontAndMaskCutsOff) {
+  auto unlit = [](const char* color, const char* mode) {
+    return std::string("{\"pbrMetallicRoughness\":{\"baseColorFactor\":") + color +
+           "},\"alphaMode\":\"" + mode + "\",\"extensions\":{\"KHR_materials_unlit\":{}}}";
+  };
+  const std::string materials = "[" + unlit("[1,0,0,0.5]", "BLEND") + "," +
+                                unlit("[0,1,0,0.5]", "BLEND") + "," + unlit("[0,0,1,0.3]", "MASK") +
+                                "," + unlit("[0,0,1,0.7]", "MASK") + "]";
+  // Each square centred on its node's origin (BLEND sorts by the node origin's depth).
+  auto square = [](float x, float y, float z, float h, int material) {
+    SceneMesh m = rig::test::square_facing_z(0, 0, 0, h, material);
+    m.translation[0] = x;
+    m.translation[1] = y;
+    m.translation[2] = z;
+    return m;
+  };
+  const std::string model = scene_file("alpha.gltf",
+                                       {square(0.4f, 0.4f, 0.5f, 0.3f, 1),  // green, nearer, first
+                                        square(0.2f, 0.2f, 0, 0.3f, 0),     // red, overlapping it
+                                        square(-1.0f, 0.2f, 0, 0.15f, 0),   // red alone
+                                        square(-1.0f, -0.8f, 0, 0.2f, 2),   // masked out
+                                        square(0.6f, -0.8f, 0, 0.2f, 3)},   // masked in
+                                       materials, "[\"KHR_materials_unlit\"]");
+  // yfov 60° at distance 4 (z = 0) sees ±2.309; 120 × 120 pixels: x → 60·(1 + x/2.309),
+  // y → 60·(1 − y/2.309). At z = 0.5 the distance is 3.5: ±2.021.
+  const Png png = render(model,
+                         "--resolution 120,120 --msaa 1 --no-grid --background transparent "
+                         "--lights reference --camera " +
+                             quote("0,0,4;0,0,0;60"),
+                         "alpha.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  auto pixel = [&](double x, double y, double distance) {
+    const double half = distance * std::tan(30.0 * kPi / 180.0);
+    return png.at(int(60 * (1 + x / half)), int(60 * (1 - y / half)));
+  };
+  const uint8_t* alone = pixel(-1.0, 0.2, 4);
+  EXPECT_NEAR(alone[3], 128, 1);
+  EXPECT_NEAR(alone[0], 255, 2);
+  EXPECT_EQ(alone[1], 0);
+  // Red covers x, y in [−0.1, 0.5] at z = 0, green [0.1, 0.7] at z = 0.5; the line of sight
+  // through (0.3, 0.3, 0) meets z = 0.5 at (0.2625, 0.2625): inside both.
+  const uint8_t* both = pixel(0.3, 0.3, 4);
+  EXPECT_NEAR(both[3], 192, 2);
+  EXPECT_NEAR(both[0], 85, 2);
+  EXPECT_NEAR(both[1], 170, 2);
+  EXPECT_EQ(pixel(-1.0, -0.8, 4)[3], 0);
+  const uint8_t* masked_in = pixel(0.6, -0.8, 4);
+  EXPECT_EQ(masked_in[3], 255);
+  EXPECT_EQ(masked_in[2], 255);
+}
+
 // The reference shading lives in the mesh fragment shader every skinning method's program
 // shares: the bundled mannequin renders under each method's program, lit, without GL errors.
 TEST(ReferenceLightingCli, EverySkinningMethodsProgramShadesWithTheReferenceLights) {

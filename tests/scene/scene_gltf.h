@@ -21,6 +21,7 @@ struct SceneMesh {
   std::vector<float> colors;     // rgba per vertex (empty: no COLOR_0)
   std::vector<uint16_t> indices;
   int material = -1;
+  float translation[3] = {0, 0, 0};  // the node's translation
 };
 
 // A square of half size `h` centred on (cx, cy, cz) in the plane z = cz, facing +Z (counter-
@@ -128,7 +129,9 @@ inline std::string scene_gltf(const std::vector<SceneMesh>& meshes,
     gltf_meshes += "{\"primitives\":[{\"attributes\":{" + attributes +
                    "},\"indices\":" + std::to_string(indices) +
                    (m.material >= 0 ? ",\"material\":" + std::to_string(m.material) : "") + "}]}";
-    nodes += "{\"mesh\":" + std::to_string(i) + "}";
+    nodes += "{\"mesh\":" + std::to_string(i) + ",\"translation\":[" +
+             std::to_string(m.translation[0]) + "," + std::to_string(m.translation[1]) + "," +
+             std::to_string(m.translation[2]) + "]}";
     scene_nodes += std::to_string(i);
   }
   std::string json = "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[" +
