@@ -19,6 +19,7 @@ struct SceneMesh {
   std::vector<float> positions;  // xyz per vertex
   std::vector<float> normals;    // xyz per vertex (empty: no NORMAL)
   std::vector<float> colors;     // rgba per vertex (empty: no COLOR_0)
+  std::vector<float> texcoords;  // uv per vertex (empty: no TEXCOORD_0)
   std::vector<uint16_t> indices;
   int material = -1;
   float translation[3] = {0, 0, 0};  // the node's translation
@@ -118,6 +119,11 @@ inline std::string scene_gltf(const std::vector<SceneMesh>& meshes,
       offset = floats(m.colors);
       attributes += ",\"COLOR_0\":" + std::to_string(add_accessor(add_view(offset, n * 16, 34962),
                                                                   5126, n, "VEC4", ""));
+    }
+    if (!m.texcoords.empty()) {
+      offset = floats(m.texcoords);
+      attributes += ",\"TEXCOORD_0\":" + std::to_string(add_accessor(add_view(offset, n * 8, 34962),
+                                                                     5126, n, "VEC2", ""));
     }
     offset = buffer.size();
     for (uint16_t index : m.indices) buffer.put<uint16_t>({index});
