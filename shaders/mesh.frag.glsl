@@ -51,6 +51,9 @@ uniform float u_occlusion_strength;
 uniform vec3 u_emissive;                        // emissive factor × KHR_materials_emissive_strength
 uniform bool u_has_emissive;
 uniform sampler2D u_emissive_texture;           // sRGB texture: sampling returns linear values
+uniform bool u_has_normal;
+uniform sampler2D u_normal_texture;             // linear tangent-space normal
+uniform vec2 u_normal_scale;                    // (scale, −scale): three.js's derivative frame
 uniform bool u_unlit;                           // KHR_materials_unlit
 uniform int u_alpha_mode;                       // 0 OPAQUE, 1 MASK, 2 BLEND
 uniform float u_alpha_cutoff;
@@ -77,6 +80,22 @@ vec4 shade_reference(vec4 base) {
     // Back faces are drawn only for double-sided materials: they face the other way.
     vec3 n = normalize(v_world_normal) * (gl_FrontFacing ? 1.0 : -1.0);
     vec3 v = normalize(u_eye - v_world_position);
+    vec3 geometry_normal = n;
+    if (u_has_normal) {
+      // Tangent frame from the screen derivatives of position and texture coordinates (three.js
+      // getTangentFrame: no TANGENT attribute is read), flipped with the face.
+      vec3 q0 = dFdx(v_world_position), q1 = dFdy(v_world_position);
+      vec2 st0 = dFdx(v_texcoord), st1 = dFdy(v_texcoord);
+      vec3 q1perp = cross(q1, n), q0perp = cross(n, q0);
+      vec3 t = q1perp * st0.x + q0perp * st1.x;
+      vec3 b = q1perp * st0.y + q0perp * st1.y;
+      float det = max(dot(t, t), dot(b, b));
+      float scale = det == 0.0 ? 0.0 : inversesqrt(det);
+      float face = gl_FrontFacing ? 1.0 : -1.0;
+      vec3 map_n = texture(u_normal_texture, v_texcoord).xyz * 2.0 - 1.0;
+      map_n.xy *= u_normal_scale;
+      n = normalize(mat3(t * scale * face, b * scale * face, n) * map_n);
+    }
     float metallic = u_metallic_factor, roughness = u_roughness_factor;
     if (u_has_metallic_roughness) {
       vec4 mr = texture(u_metallic_roughness_texture, v_texcoord);
@@ -84,7 +103,7 @@ vec4 shade_reference(vec4 base) {
       metallic *= mr.b;
     }
     // Geometric specular anti-aliasing: the normal's change across a pixel widens the lobe.
-    vec3 view_normal = u_view_rotation * n;
+    vec3 view_normal = u_view_rotation * geometry_normal;
     vec3 dxy = max(abs(dFdx(view_normal)), abs(dFdy(view_normal)));
     roughness = min(max(roughness, 0.0525) + max(max(dxy.x, dxy.y), dxy.z), 1.0);
     vec3 diffuse_color = base.rgb * (1.0 - metallic);

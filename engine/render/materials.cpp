@@ -63,6 +63,8 @@ void MaterialTable::create(const rig::Model& model) {
     material.occlusion_strength = source.occlusion_strength;
     material.emissive = source.emissive_factor * source.emissive_strength;
     material.emissive_texture = texture(source.emissive, true);
+    material.normal_texture = texture(source.normal, false);
+    material.normal_scale = source.normal_scale;
     material.unlit = source.unlit;
     material.double_sided = source.double_sided;
     material.alpha_mode = source.alpha_mode;

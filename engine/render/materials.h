@@ -4,8 +4,8 @@
 // (render/mesh_pass.h) hands them to the programs.
 //
 // The viewer's shading reads the base colour (factor × sRGB texture) alone; the reference
-// shading (LightSetup::Reference, None) reads metallic-roughness, occlusion, emissive, unlit,
-// alpha mode and double-sidedness too. Normal maps are not read yet.
+// shading (LightSetup::Reference, None) reads metallic-roughness, normal, occlusion, emissive,
+// unlit, alpha mode and double-sidedness too (not yet samplers, TEXCOORD_1, texture transforms).
 #pragma once
 
 #include <glad/gl.h>
@@ -40,6 +40,8 @@ struct GpuMaterial {
   float occlusion_strength = 1.0f;
   glm::vec3 emissive{0.0f};     // factor × KHR_materials_emissive_strength
   GLuint emissive_texture = 0;  // sRGB
+  GLuint normal_texture = 0;    // linear
+  float normal_scale = 1.0f;
   bool unlit = false, double_sided = false;
   rig::AlphaMode alpha_mode = rig::AlphaMode::Opaque;
   float alpha_cutoff = 0.5f;

@@ -68,10 +68,14 @@ void MeshPass::set_reference_material(const MeshProgram& p, const GpuMaterial& m
                             : m.alpha_mode == rig::AlphaMode::Blend ? 2
                                                                     : 0);
   glUniform1f(r.alpha_cutoff, m.alpha_cutoff);
+  glUniform1i(r.has_normal, m.normal_texture ? 1 : 0);
+  // three.js's glTF loader negates the y scale when it derives the tangent frame on screen.
+  glUniform2f(r.normal_scale, m.normal_scale, -m.normal_scale);
   const std::pair<GLint, GLuint> textures[] = {
       {kMetallicRoughnessUnit, m.metallic_roughness_texture},
       {kOcclusionUnit, m.occlusion_texture},
-      {kEmissiveUnit, m.emissive_texture}};
+      {kEmissiveUnit, m.emissive_texture},
+      {kNormalUnit, m.normal_texture}};
   for (const auto& [unit, texture] : textures) {
     glActiveTexture(GL_TEXTURE0 + unit);
     glBindTexture(GL_TEXTURE_2D, texture);

@@ -81,6 +81,9 @@ struct Renderer::Impl {
   const rig::analysis::ScalarField* uploaded_field = nullptr;
   uint64_t uploaded_revision = 0;
   std::vector<char> item_has_field;
+  // The reference shading's BLEND items of this frame: (NDC depth of the node origin, item),
+  // reserved per model so a frame does not allocate.
+  std::vector<std::pair<float, uint32_t>> blend_order;
   std::vector<float> field_scratch;
   rig::analysis::ScalarField own_field;
   WeightView own_view = WeightView::Off;
@@ -217,6 +220,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
   r.morph_normals.assign(max_morph_vertices, glm::vec3(0.0f));
   r.morph_interleaved.assign(max_morph_vertices * 6, 0.0f);
   r.item_has_field.assign(model.draws.size(), 0);
+  r.blend_order.reserve(model.draws.size());
   r.field_scratch.assign(max_vertices * 2, 0.0f);
   r.static_scratch.assign(max_vertices, StaticVertex{});
 
@@ -404,7 +408,7 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
   MeshPass pass({camera.projection * camera.view, camera.eye,
                  detail::Lighting::for_camera(camera, flat ? LightSetup::Viewer : lights), flat,
                  flat_color, materials.dfg_texture()});
-  for (size_t d = 0; d < items.size(); ++d) {
+  auto draw_item = [&](size_t d) {
     const GpuDrawItem& g = items[d];
     const rig::DrawItem& item = m.draws[d];
     const GpuSkin* skin = g.skinned() ? &skins[item.skin] : nullptr;
@@ -430,6 +434,31 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
       detail::place_rigid(p, g.world, g.normal_matrix);
     }
     pass.draw(g, material, field && item_has_field[d] ? field : nullptr);
+  };
+  // Under the reference shading BLEND materials come after everything else, back to front by
+  // their node origin's depth, blended into the framebuffer without writing depth (three.js's
+  // transparent pass: colour src·a + dst·(1 − a), alpha a + dst·(1 − a)).
+  const glm::mat4 view_proj = camera.projection * camera.view;
+  blend_order.clear();
+  for (size_t d = 0; d < items.size(); ++d) {
+    if (reference && materials.get(items[d].material, true).alpha_mode == rig::AlphaMode::Blend) {
+      const glm::vec4 clip = view_proj * items[d].world[3];
+      blend_order.push_back({clip.w != 0.0f ? clip.z / clip.w : clip.z, uint32_t(d)});
+      continue;
+    }
+    draw_item(d);
+  }
+  if (!blend_order.empty()) {
+    std::sort(blend_order.begin(), blend_order.end(),
+              [](const std::pair<float, uint32_t>& a, const std::pair<float, uint32_t>& b) {
+                return a.first != b.first ? a.first > b.first : a.second < b.second;
+              });
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    for (const std::pair<float, uint32_t>& entry : blend_order) draw_item(entry.second);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
   }
   pass.end();
   glDisable(GL_CULL_FACE);

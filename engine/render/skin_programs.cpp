@@ -50,6 +50,8 @@ MeshProgram mesh_program(GLuint id) {
   r.unlit = glGetUniformLocation(id, "u_unlit");
   r.alpha_mode = glGetUniformLocation(id, "u_alpha_mode");
   r.alpha_cutoff = glGetUniformLocation(id, "u_alpha_cutoff");
+  r.has_normal = glGetUniformLocation(id, "u_has_normal");
+  r.normal_scale = glGetUniformLocation(id, "u_normal_scale");
   glUseProgram(id);
   // The colour maps never change: set once per program.
   namespace a = rig::analysis;
@@ -69,7 +71,8 @@ MeshProgram mesh_program(GLuint id) {
       {"u_metallic_roughness_texture", kMetallicRoughnessUnit},
       {"u_occlusion_texture", kOcclusionUnit},
       {"u_emissive_texture", kEmissiveUnit},
-      {"u_dfg", kDfgUnit}};
+      {"u_dfg", kDfgUnit},
+      {"u_normal_texture", kNormalUnit}};
   for (const auto& [name, unit] : units)
     if (GLint loc = glGetUniformLocation(id, name); loc >= 0) glUniform1i(loc, unit);
   if (GLint pal = glGetUniformLocation(id, "u_palette_tbo"); pal >= 0)

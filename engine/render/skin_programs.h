@@ -24,13 +24,14 @@ inline constexpr GLint kMetallicRoughnessUnit = 2;
 inline constexpr GLint kOcclusionUnit = 3;
 inline constexpr GLint kEmissiveUnit = 4;
 inline constexpr GLint kDfgUnit = 5;
+inline constexpr GLint kNormalUnit = 6;
 
 // Uniforms of the reference shading (mesh.frag.glsl's shade_reference).
 struct ReferenceUniforms {
   GLint lighting = -1, light_direction = -1, light_intensity = -1, ambient = -1, view_rotation = -1,
         metallic = -1, roughness = -1, has_metallic_roughness = -1, has_occlusion = -1,
         occlusion_strength = -1, emissive = -1, has_emissive = -1, unlit = -1, alpha_mode = -1,
-        alpha_cutoff = -1;
+        alpha_cutoff = -1, has_normal = -1, normal_scale = -1;
 };
 
 struct MeshProgram {

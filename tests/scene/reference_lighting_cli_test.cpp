@@ -5,6 +5,7 @@
 // lights, and every skinning method's program.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
 
 #include <cmath>
 #include <string>
@@ -231,6 +232,142 @@ TEST(ReferenceLightingCli, NoLightsShowOnlyEmissiveAndUnlitSurfaces) {
   const uint8_t* unlit_lit = lit_scene.at(100, 40);
   for (int c = 0; c < 3; ++c) EXPECT_EQ(unlit_lit[c], unlit[c]);
   EXPECT_GT(lit_scene.at(59, 40)[0], 100);  // the white lit square is lit now
+}
+
+// Alpha modes, on unlit squares (their colour is the base colour, exactly) over a transparent
+// background, seen head on from (0, 0, 4):
+// - BLEND 50 % red alone: alpha 0.5 → 128 (127.5 rounded), colour straight again: (255, 0, 0).
+// - BLEND 50 % green at z = 0.5 over BLEND 50 % red at z = 0, the green one first in the file:
+//   drawn back to front, red leaves (0.5, 0, 0, 0.5) → 8-bit (128, 0, 0, 128); green over it
+//   gives colour 0.5·(0, 1, 0) + 0.5·(128/255, 0, 0) = (64, 128, 0) (63.99 and 127.5) and alpha
+//   0.5 + 0.5·128/255 = 0.751 → 192 (191.5); straight: (64·255/192, 128·255/192) = (85, 170).
+//   Drawn in file order instead it would be red over green: (128, 64·…) — red dominant.
+// - MASK with cutoff 0.5: alpha 0.3 is discarded (alpha 0), alpha 0.7 is written opaque (255).
+TEST(ReferenceLightingCli, AlphaModesBlendBackToFrontAndMaskCutsOff) {
+  auto unlit = [](const char* color, const char* mode) {
+    return std::string("{\"pbrMetallicRoughness\":{\"baseColorFactor\":") + color +
+           "},\"alphaMode\":\"" + mode + "\",\"extensions\":{\"KHR_materials_unlit\":{}}}";
+  };
+  const std::string materials = "[" + unlit("[1,0,0,0.5]", "BLEND") + "," +
+                                unlit("[0,1,0,0.5]", "BLEND") + "," + unlit("[0,0,1,0.3]", "MASK") +
+                                "," + unlit("[0,0,1,0.7]", "MASK") + "]";
+  // Each square centred on its node's origin (BLEND sorts by the node origin's depth).
+  auto square = [](float x, float y, float z, float h, int material) {
+    SceneMesh m = rig::test::square_facing_z(0, 0, 0, h, material);
+    m.translation[0] = x;
+    m.translation[1] = y;
+    m.translation[2] = z;
+    return m;
+  };
+  const std::string model = scene_file("alpha.gltf",
+                                       {square(0.4f, 0.4f, 0.5f, 0.3f, 1),  // green, nearer, first
+                                        square(0.2f, 0.2f, 0, 0.3f, 0),     // red, overlapping it
+                                        square(-1.0f, 0.2f, 0, 0.15f, 0),   // red alone
+                                        square(-1.0f, -0.8f, 0, 0.2f, 2),   // masked out
+                                        square(0.6f, -0.8f, 0, 0.2f, 3)},   // masked in
+                                       materials, "[\"KHR_materials_unlit\"]");
+  // yfov 60° at distance 4 (z = 0) sees ±2.309; 120 × 120 pixels: x → 60·(1 + x/2.309),
+  // y → 60·(1 − y/2.309). At z = 0.5 the distance is 3.5: ±2.021.
+  const Png png = render(model,
+                         "--resolution 120,120 --msaa 1 --no-grid --background transparent "
+                         "--lights reference --camera " +
+                             quote("0,0,4;0,0,0;60"),
+                         "alpha.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  auto pixel = [&](double x, double y, double distance) {
+    const double half = distance * std::tan(30.0 * kPi / 180.0);
+    return png.at(int(60 * (1 + x / half)), int(60 * (1 - y / half)));
+  };
+  const uint8_t* alone = pixel(-1.0, 0.2, 4);
+  EXPECT_NEAR(alone[3], 128, 1);
+  EXPECT_NEAR(alone[0], 255, 2);
+  EXPECT_EQ(alone[1], 0);
+  // Red covers x, y in [−0.1, 0.5] at z = 0, green [0.1, 0.7] at z = 0.5; the line of sight
+  // through (0.3, 0.3, 0) meets z = 0.5 at (0.2625, 0.2625): inside both.
+  const uint8_t* both = pixel(0.3, 0.3, 4);
+  EXPECT_NEAR(both[3], 192, 2);
+  EXPECT_NEAR(both[0], 85, 2);
+  EXPECT_NEAR(both[1], 170, 2);
+  EXPECT_EQ(pixel(-1.0, -0.8, 4)[3], 0);
+  const uint8_t* masked_in = pixel(0.6, -0.8, 4);
+  EXPECT_EQ(masked_in[3], 255);
+  EXPECT_EQ(masked_in[2], 255);
+}
+
+// One pixel of the reference shading computed here from its definition, for a grey (0.5),
+// metallic 0, roughness 1 surface with normal n seen from v under the reference light; the
+// ambient's (A, B) by quadrature at (31/32, N·V) (the table's last roughness texel centre).
+double grey_rough_pixel(const double n[3], const double v[3]) {
+  auto dot = [](const double* a, const double* b) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  };
+  double h[3] = {kL[0] + v[0], kL[1] + v[1], kL[2] + v[2]};
+  const double hl = std::sqrt(dot(h, h));
+  for (double& c : h) c /= hl;
+  const double nl = std::max(dot(n, kL), 0.0), nv = std::max(dot(n, v), 0.0),
+               vh = std::max(dot(v, h), 0.0);
+  const double f = 0.04 + 0.96 * std::exp2((-5.55473 * vh - 6.98316) * vh);
+  const double d = 1 / kPi;  // α = 1: a²/(π(N·H²(a² − 1) + 1)²) = 1/π whatever N·H
+  const double vis = 0.5 / (nl + nv);  // α = 1: √(a² + (1 − a²)x²) = 1
+  double a = 0, b = 0;
+  dfg_by_quadrature(nv, 31.0 / 32.0, a, b);
+  const double specular = 3 * nl * f * vis * d * (1 + 0.04 * (1 / (a + b) - 1));
+  const double diffuse = 3 * nl * 0.5 / kPi * (1 - f);
+  const double fss_ess = 0.04 * a + b, e_ms = 1 - a - b, f_avg = 0.04 + 0.96 / 21;
+  const double f_ms = fss_ess * f_avg / (1 - e_ms * f_avg);
+  const double ambient = 0.3 * 0.5 / kPi * (1 - fss_ess - f_ms * e_ms);
+  return srgb(specular + diffuse + ambient);
+}
+
+// A normal map without TANGENT: the tangent frame comes from screen derivatives (three.js's
+// getTangentFrame, its loader negating the y scale). On a square facing +Z with u along +X and
+// v downwards (glTF's top-left origin), T = +X and B = −Y, so with the y flip a texel encoding
+// (x, y, z) means the world normal (x, y, z). The texel (166, 204, 223) decodes to
+// (0.30196, 0.6, 0.74902) ≈ L; seen head on from (0, 0, 5) the centre pixel is then the
+// hand-computed value for that normal, brighter than the same square without the map.
+TEST(ReferenceLightingCli, NormalMapTiltsTheShadingNormal) {
+  std::vector<uint8_t> texel;
+  for (int i = 0; i < 4; ++i) texel.insert(texel.end(), {166, 204, 223, 255});
+  std::vector<uint8_t> png_bytes;
+  stbi_write_png_to_func(
+      [](void* context, void* data, int size) {
+        auto* out = static_cast<std::vector<uint8_t>*>(context);
+        out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
+      },
+      &png_bytes, 2, 2, 4, texel.data(), 8);
+  SceneMesh square = rig::test::square_facing_z(0, 0, 0, 1.0f, 0);
+  square.texcoords = {0, 1, 1, 1, 1, 0, 0, 0};
+  SceneMesh plain = square;
+  plain.material = 1;
+  const std::string grey =
+      "\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.5,0.5,0.5,1],"
+      "\"metallicFactor\":0,\"roughnessFactor\":1}";
+  auto with_texture = [&](const SceneMesh& mesh, const std::string& name) {
+    std::string json = rig::test::scene_gltf(
+        {mesh}, "[{" + grey + ",\"normalTexture\":{\"index\":0}},{" + grey + "}]");
+    json.pop_back();
+    json += ",\"images\":[{\"uri\":\"data:image/png;base64," + rig::test::base64(png_bytes) +
+            "\"}],\"textures\":[{\"source\":0}]}";
+    return rig::test::write_scene(rig::test::scratch_dir() / name, json);
+  };
+  const std::string flags =
+      "--resolution 64,64 --msaa 1 --no-grid --background transparent --lights reference "
+      "--camera " +
+      quote("0,0,5;0,0,0;30");
+  const Png mapped = render(with_texture(square, "mapped.gltf"), flags, "mapped.png");
+  if (mapped.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  const Png flat = render(with_texture(plain, "flat.gltf"), flags, "flat.png");
+  double n[3] = {166 / 255.0 * 2 - 1, 204 / 255.0 * 2 - 1, 223 / 255.0 * 2 - 1};
+  const double nl = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (double& c : n) c /= nl;
+  const double v[3] = {0, 0, 1}, z[3] = {0, 0, 1};
+  const double expected = grey_rough_pixel(n, v);
+  const double expected_flat = grey_rough_pixel(z, v);
+  EXPECT_GT(expected, expected_flat + 10);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(mapped.at(32, 32)[c], expected, 2.0) << "channel " << c;
+    EXPECT_NEAR(flat.at(32, 32)[c], expected_flat, 2.0) << "channel " << c;
+  }
 }
 
 // The reference shading lives in the mesh fragment shader every skinning method's program

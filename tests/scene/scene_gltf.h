@@ -19,8 +19,10 @@ struct SceneMesh {
   std::vector<float> positions;  // xyz per vertex
   std::vector<float> normals;    // xyz per vertex (empty: no NORMAL)
   std::vector<float> colors;     // rgba per vertex (empty: no COLOR_0)
+  std::vector<float> texcoords;  // uv per vertex (empty: no TEXCOORD_0)
   std::vector<uint16_t> indices;
   int material = -1;
+  float translation[3] = {0, 0, 0};  // the node's translation
 };
 
 // A square of half size `h` centred on (cx, cy, cz) in the plane z = cz, facing +Z (counter-
@@ -118,6 +120,11 @@ inline std::string scene_gltf(const std::vector<SceneMesh>& meshes,
       attributes += ",\"COLOR_0\":" + std::to_string(add_accessor(add_view(offset, n * 16, 34962),
                                                                   5126, n, "VEC4", ""));
     }
+    if (!m.texcoords.empty()) {
+      offset = floats(m.texcoords);
+      attributes += ",\"TEXCOORD_0\":" + std::to_string(add_accessor(add_view(offset, n * 8, 34962),
+                                                                     5126, n, "VEC2", ""));
+    }
     offset = buffer.size();
     for (uint16_t index : m.indices) buffer.put<uint16_t>({index});
     const size_t index_bytes = buffer.size() - offset;
@@ -128,7 +135,9 @@ inline std::string scene_gltf(const std::vector<SceneMesh>& meshes,
     gltf_meshes += "{\"primitives\":[{\"attributes\":{" + attributes +
                    "},\"indices\":" + std::to_string(indices) +
                    (m.material >= 0 ? ",\"material\":" + std::to_string(m.material) : "") + "}]}";
-    nodes += "{\"mesh\":" + std::to_string(i) + "}";
+    nodes += "{\"mesh\":" + std::to_string(i) + ",\"translation\":[" +
+             std::to_string(m.translation[0]) + "," + std::to_string(m.translation[1]) + "," +
+             std::to_string(m.translation[2]) + "]}";
     scene_nodes += std::to_string(i);
   }
   std::string json = "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[" +
