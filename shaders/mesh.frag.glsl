@@ -7,6 +7,7 @@
 in vec3 v_world_position;
 in vec3 v_world_normal;
 in vec2 v_texcoord;
+in vec2 v_texcoord1; // TEXCOORD_1, read by the reference shading only
 in vec2 v_field; // (value, defined) of the scalar field, see mesh.vert
 in vec4 v_color; // COLOR_0, (1, 1, 1, 1) without; the reference shading reads it
 
@@ -57,6 +58,15 @@ uniform vec2 u_normal_scale;                    // (scale, −scale): three.js's
 uniform bool u_unlit;                           // KHR_materials_unlit
 uniform int u_alpha_mode;                       // 0 OPAQUE, 1 MASK, 2 BLEND
 uniform float u_alpha_cutoff;
+// Per texture slot (0 base colour, 1 metallic-roughness, 2 occlusion, 3 emissive, 4 normal): its
+// TEXCOORD set (0 or 1) and KHR_texture_transform matrix (identity without one).
+uniform int u_uv_sets[5];
+uniform mat3 u_uv_transforms[5];
+
+vec2 slot_uv(int slot) {
+  vec2 uv = u_uv_sets[slot] == 1 ? v_texcoord1 : v_texcoord;
+  return (u_uv_transforms[slot] * vec3(uv, 1.0)).xy;
+}
 
 const float PI = 3.141592653589793;
 
@@ -74,7 +84,7 @@ vec4 shade_reference(vec4 base) {
   if (u_alpha_mode == 1 && base.a < u_alpha_cutoff) discard;
   float alpha = u_alpha_mode == 2 ? base.a : 1.0;
   vec3 emissive = u_emissive;
-  if (u_has_emissive) emissive *= texture(u_emissive_texture, v_texcoord).rgb;
+  if (u_has_emissive) emissive *= texture(u_emissive_texture, slot_uv(3)).rgb;
   vec3 color = base.rgb;
   if (!u_unlit) {
     // Back faces are drawn only for double-sided materials: they face the other way.
@@ -85,20 +95,21 @@ vec4 shade_reference(vec4 base) {
       // Tangent frame from the screen derivatives of position and texture coordinates (three.js
       // getTangentFrame: no TANGENT attribute is read), flipped with the face.
       vec3 q0 = dFdx(v_world_position), q1 = dFdy(v_world_position);
-      vec2 st0 = dFdx(v_texcoord), st1 = dFdy(v_texcoord);
+      vec2 normal_uv = slot_uv(4);
+      vec2 st0 = dFdx(normal_uv), st1 = dFdy(normal_uv);
       vec3 q1perp = cross(q1, n), q0perp = cross(n, q0);
       vec3 t = q1perp * st0.x + q0perp * st1.x;
       vec3 b = q1perp * st0.y + q0perp * st1.y;
       float det = max(dot(t, t), dot(b, b));
       float scale = det == 0.0 ? 0.0 : inversesqrt(det);
       float face = gl_FrontFacing ? 1.0 : -1.0;
-      vec3 map_n = texture(u_normal_texture, v_texcoord).xyz * 2.0 - 1.0;
+      vec3 map_n = texture(u_normal_texture, normal_uv).xyz * 2.0 - 1.0;
       map_n.xy *= u_normal_scale;
       n = normalize(mat3(t * scale * face, b * scale * face, n) * map_n);
     }
     float metallic = u_metallic_factor, roughness = u_roughness_factor;
     if (u_has_metallic_roughness) {
-      vec4 mr = texture(u_metallic_roughness_texture, v_texcoord);
+      vec4 mr = texture(u_metallic_roughness_texture, slot_uv(1));
       roughness *= mr.g;
       metallic *= mr.b;
     }
@@ -138,7 +149,7 @@ vec4 shade_reference(vec4 base) {
     vec3 f_ms = fss_ess * f_avg / (1.0 - e_ms * f_avg);
     vec3 ambient = u_ambient * diffuse_color / PI * (1.0 - fss_ess - f_ms * e_ms);
     if (u_has_occlusion)
-      ambient *= (texture(u_occlusion_texture, v_texcoord).r - 1.0) * u_occlusion_strength + 1.0;
+      ambient *= (texture(u_occlusion_texture, slot_uv(2)).r - 1.0) * u_occlusion_strength + 1.0;
     color = specular + diffuse + ambient;
   }
   color += emissive;
@@ -152,11 +163,13 @@ void main() {
     return;
   }
   vec4 base = u_base_color_factor;
-  if (u_has_texture) base *= texture(u_base_color_texture, v_texcoord);
   if (u_lighting != 0 && !u_field_view) {
+    if (u_has_texture) base *= texture(u_base_color_texture, slot_uv(0));
     frag_color = shade_reference(base * v_color);
     return;
   }
+  // The viewer's look reads TEXCOORD_0 as it is, whatever the material's texture transform.
+  if (u_has_texture) base *= texture(u_base_color_texture, v_texcoord);
   if (u_field_view) {
     // Interpolated definedness rounds to the nearest vertex's, so undefined vertices keep crisp
     // borders; a triangle whose vertices are all at the minimum interpolates to it exactly.

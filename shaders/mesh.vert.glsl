@@ -14,6 +14,7 @@ layout(location = 6) in vec4 a_weights1;
 // (0, 0) when the item has no field.
 layout(location = 7) in vec2 a_field;
 layout(location = 9) in vec4 a_color;  // COLOR_0 (white without)
+layout(location = 10) in vec2 a_texcoord1;  // TEXCOORD_1 ((0, 0) without)
 
 uniform mat4 u_view_proj;
 #ifdef SKINNED
@@ -49,6 +50,7 @@ vec3 crowd_offset() {
 out vec3 v_world_position;
 out vec3 v_world_normal;
 out vec2 v_texcoord;
+out vec2 v_texcoord1;
 out vec2 v_field;
 out vec4 v_color;
 
@@ -93,6 +95,7 @@ void main() {
   v_world_position = wp;
   v_world_normal = wn;
   v_texcoord = a_texcoord;
+  v_texcoord1 = a_texcoord1;
   v_field = a_field;
   v_color = a_color;
   gl_Position = u_view_proj * vec4(wp, 1.0);

@@ -37,6 +37,7 @@ void fill_static_vertices(const rig::Primitive& prim, const rig::SkinMesh* skin,
     StaticVertex& s = out[i];
     s = StaticVertex{};
     if (v < prim.texcoords0.size()) s.texcoord = prim.texcoords0[v];
+    if (v < prim.texcoords1.size()) s.texcoord1 = prim.texcoords1[v];
     if (v < prim.colors0.size()) s.color = prim.colors0[v];
     if (!skin || v >= skin->vertex_count) continue;
     std::span<const uint16_t> j = skin->vertex_joints(v);
@@ -101,6 +102,9 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
   auto offset = [](size_t o) { return reinterpret_cast<void*>(o); };
   glEnableVertexAttribArray(2);
   glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, offset(offsetof(StaticVertex, texcoord)));
+  glEnableVertexAttribArray(10);
+  glVertexAttribPointer(10, 2, GL_FLOAT, GL_FALSE, stride,
+                        offset(offsetof(StaticVertex, texcoord1)));
   glEnableVertexAttribArray(9);
   glVertexAttribPointer(9, 4, GL_FLOAT, GL_FALSE, stride, offset(offsetof(StaticVertex, color)));
   glEnableVertexAttribArray(3);
@@ -183,12 +187,15 @@ void GpuDrawItem::set_cpu_copy(bool on) {
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
                         reinterpret_cast<void*>(3 * sizeof(float)));
-  // The rigid program reads only the texcoord of the static attributes; the influences stay
+  // The rigid program reads only the texcoords of the static attributes; the influences stay
   // unbound. The field and the index buffer are the item's own.
   glBindBuffer(GL_ARRAY_BUFFER, static_vbo);
   glEnableVertexAttribArray(2);
   glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(StaticVertex),
                         reinterpret_cast<void*>(offsetof(StaticVertex, texcoord)));
+  glEnableVertexAttribArray(10);
+  glVertexAttribPointer(10, 2, GL_FLOAT, GL_FALSE, sizeof(StaticVertex),
+                        reinterpret_cast<void*>(offsetof(StaticVertex, texcoord1)));
   glBindBuffer(GL_ARRAY_BUFFER, field_vbo);
   glEnableVertexAttribArray(7);
   glVertexAttribPointer(7, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);

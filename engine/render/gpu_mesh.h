@@ -1,7 +1,8 @@
 // GPU mesh upload: one VAO per draw item with positions/normals (rewritten per frame when the
 // primitive has morph targets), texcoords and the prepared SkinMesh influences (the same ones
-// the CPU kernels skin with), indices, a scalar-field attribute (location 7) and the centres of
-// rotation of centre-of-rotation skinning (location 8: xyz, w = 1 when the mesh has centres).
+// the CPU kernels skin with), TEXCOORD_1 (location 10), indices, a scalar-field attribute (location
+// 7) and the centres of rotation of centre-of-rotation skinning (location 8: xyz, w = 1 when the
+// mesh has centres).
 #pragma once
 
 #include <glad/gl.h>
@@ -16,9 +17,10 @@
 
 namespace rig::render::detail {
 
-// The per-vertex attributes that change only with skin edits: texcoord, COLOR_0 and influences.
+// The per-vertex attributes that change only with skin edits: texcoords, COLOR_0 and influences.
 struct StaticVertex {
   glm::vec2 texcoord{0.0f};
+  glm::vec2 texcoord1{0.0f};  // TEXCOORD_1 (location 10), read by the reference shading only
   glm::vec4 color{1.0f};
   std::array<uint16_t, rig::kMaxInfluences> joints{};
   std::array<float, rig::kMaxInfluences> weights{};

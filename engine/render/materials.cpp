@@ -1,5 +1,7 @@
 #include "render/materials.h"
 
+#include <cmath>
+
 #include "render/dfg_lut.h"
 
 namespace rig::render::detail {
@@ -11,6 +13,22 @@ Lighting Lighting::for_camera(const Camera& camera, LightSetup setup) {
   lighting.key_direction =
       glm::normalize(glm::vec3(glm::inverse(camera.view) * glm::vec4(-0.45f, 0.75f, 0.55f, 0.0f)));
   return lighting;
+}
+
+glm::mat3 texture_transform_matrix(const rig::TextureTransform& t) {
+  // glm is column-major (m[column][row]); the extension's rotation matrix has rows (cos, sin)
+  // and (−sin, cos).
+  const float c = std::cos(t.rotation), s = std::sin(t.rotation);
+  glm::mat3 translation(1.0f), rotation(1.0f), scale(1.0f);
+  translation[2][0] = t.offset.x;
+  translation[2][1] = t.offset.y;
+  rotation[0][0] = c;
+  rotation[1][0] = s;
+  rotation[0][1] = -s;
+  rotation[1][1] = c;
+  scale[0][0] = t.scale.x;
+  scale[1][1] = t.scale.y;
+  return translation * rotation * scale;
 }
 
 namespace {
@@ -69,6 +87,15 @@ void MaterialTable::create(const rig::Model& model) {
     material.double_sided = source.double_sided;
     material.alpha_mode = source.alpha_mode;
     material.alpha_cutoff = source.alpha_cutoff;
+    const rig::TextureRef* slots[] = {&source.base_color, &source.metallic_roughness,
+                                      &source.occlusion, &source.emissive, &source.normal};
+    for (size_t slot = 0; slot < 5; ++slot) {
+      const rig::TextureRef& ref = *slots[slot];
+      // Only two sets reach the GPU; a higher one reads TEXCOORD_0 rather than nothing.
+      material.uv_sets[slot] = ref.effective_texcoord() == 1 ? 1 : 0;
+      material.uv_transforms[slot] =
+          ref.has_transform ? texture_transform_matrix(ref.transform) : glm::mat3(1.0f);
+    }
   }
   // The DFG table, sampled linearly and clamped as three.js samples its own.
   const std::vector<float> dfg = dfg_table();

@@ -5,11 +5,13 @@
 //
 // The viewer's shading reads the base colour (factor × sRGB texture) alone; the reference
 // shading (LightSetup::Reference, None) reads metallic-roughness, normal, occlusion, emissive,
-// unlit, alpha mode and double-sidedness too (not yet samplers, TEXCOORD_1, texture transforms).
+// unlit, alpha mode and double-sidedness too, each texture through its TEXCOORD set and
+// KHR_texture_transform.
 #pragma once
 
 #include <glad/gl.h>
 
+#include <array>
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <vector>
@@ -45,7 +47,25 @@ struct GpuMaterial {
   bool unlit = false, double_sided = false;
   rig::AlphaMode alpha_mode = rig::AlphaMode::Opaque;
   float alpha_cutoff = 0.5f;
+  // Per texture slot (kTextureSlots order): its TEXCOORD set (0 or 1, the transform's override
+  // winning) and KHR_texture_transform matrix, uv' = T·R·S·uv (identity without one).
+  std::array<GLint, 5> uv_sets{};
+  std::array<glm::mat3, 5> uv_transforms{glm::mat3(1.0f), glm::mat3(1.0f), glm::mat3(1.0f),
+                                         glm::mat3(1.0f), glm::mat3(1.0f)};
 };
+
+// The texture slots' order in GpuMaterial's per-slot arrays and the shader's u_uv_* arrays.
+enum TextureSlot : int {
+  kSlotBaseColor,
+  kSlotMetallicRoughness,
+  kSlotOcclusion,
+  kSlotEmissive,
+  kSlotNormal
+};
+
+// The KHR_texture_transform matrix of the extension's definition: translation · rotation ·
+// scale, the rotation counter-clockwise in UV space by `rotation` radians.
+glm::mat3 texture_transform_matrix(const rig::TextureTransform& t);
 
 // The key light: from above and to the left of the camera, fixed in view space so the visible
 // side is always lit. A unit vector in world space, from the surface towards the light.

@@ -71,6 +71,9 @@ void MeshPass::set_reference_material(const MeshProgram& p, const GpuMaterial& m
   glUniform1i(r.has_normal, m.normal_texture ? 1 : 0);
   // three.js's glTF loader negates the y scale when it derives the tangent frame on screen.
   glUniform2f(r.normal_scale, m.normal_scale, -m.normal_scale);
+  glUniform1iv(r.uv_sets, GLsizei(m.uv_sets.size()), m.uv_sets.data());
+  glUniformMatrix3fv(r.uv_transforms, GLsizei(m.uv_transforms.size()), GL_FALSE,
+                     glm::value_ptr(m.uv_transforms[0]));
   const std::pair<GLint, GLuint> textures[] = {
       {kMetallicRoughnessUnit, m.metallic_roughness_texture},
       {kOcclusionUnit, m.occlusion_texture},

@@ -52,6 +52,8 @@ MeshProgram mesh_program(GLuint id) {
   r.alpha_cutoff = glGetUniformLocation(id, "u_alpha_cutoff");
   r.has_normal = glGetUniformLocation(id, "u_has_normal");
   r.normal_scale = glGetUniformLocation(id, "u_normal_scale");
+  r.uv_sets = glGetUniformLocation(id, "u_uv_sets");
+  r.uv_transforms = glGetUniformLocation(id, "u_uv_transforms");
   glUseProgram(id);
   // The colour maps never change: set once per program.
   namespace a = rig::analysis;

@@ -1,0 +1,161 @@
+// How the reference shading addresses textures, against texel colours worked out by hand: a
+// 2 × 2 texture of four distinct colours, NEAREST-sampled, on an unlit square that exactly fills
+// the view (yfov 30° at distance 1/tan 15°, so the square's edges are the image's edges), drawn
+// with --lights none: each pixel is then its texel's colour, sRGB in and out, unchanged.
+//
+// The texture's rows from the top: (red, green), (blue, white). glTF's UV origin is the image's
+// top-left corner, so with u = (x + 1)/2 and v = (1 − y)/2 on the square the untransformed
+// quadrants read red (top left), green (top right), blue (bottom left), white (bottom right).
+// The image is 62 pixels square so quadrant centres fall on pixel centres (15.5 and 46.5).
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "scene_gltf.h"
+#include "test_support.h"
+
+namespace {
+
+using rig::test::quote;
+using rig::test::run_rigview;
+using rig::test::SceneMesh;
+
+struct Png {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgba;
+  const uint8_t* at(int x, int y) const { return &rgba[(size_t(y) * size_t(width) + x) * 4]; }
+};
+
+// Renders `model` with `flags`; empty when there is no headless OpenGL.
+Png render(const std::string& model, const std::string& flags, const std::string& name) {
+  const std::string path = (rig::test::scratch_dir() / name).string();
+  const auto r = run_rigview(quote(model) + " " + flags + " --output " + quote(path));
+  if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) return {};
+  EXPECT_EQ(r.status, 0) << flags << ": " << r.err;
+  Png png;
+  int channels = 0;
+  if (stbi_uc* p = stbi_load(path.c_str(), &png.width, &png.height, &channels, 4)) {
+    png.rgba.assign(p, p + size_t(png.width) * size_t(png.height) * 4);
+    stbi_image_free(p);
+  }
+  return png;
+}
+
+struct Rgb {
+  int r, g, b;
+};
+constexpr Rgb kRed{255, 0, 0}, kGreen{0, 255, 0}, kBlue{0, 0, 255}, kWhite{255, 255, 255};
+
+// The 2 × 2 picture above as a PNG.
+std::vector<uint8_t> four_texels() {
+  const std::vector<uint8_t> texels = {255, 0, 0,   255, 0,   255, 0,   255,
+                                       0,   0, 255, 255, 255, 255, 255, 255};
+  std::vector<uint8_t> png;
+  stbi_write_png_to_func(
+      [](void* context, void* data, int size) {
+        auto* out = static_cast<std::vector<uint8_t>*>(context);
+        out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
+      },
+      &png, 2, 2, 4, texels.data(), 8);
+  return png;
+}
+
+// The square (half size 1, facing +Z) with UVs u = (x + 1)/2, v = (1 − y)/2 scaled by `k`.
+SceneMesh textured_square(float k = 1.0f) {
+  SceneMesh square = rig::test::square_facing_z(0, 0, 0, 1.0f, 0);
+  square.texcoords = {0, k, k, k, k, 0, 0, 0};
+  return square;
+}
+
+// A scene of `mesh` with one unlit material whose baseColorTexture is `texture_info` (the JSON
+// object's members after "index":0) and the picture sampled by `sampler` (JSON object).
+std::string textured_scene(const std::string& name, const SceneMesh& mesh,
+                           const std::string& texture_info, const std::string& sampler) {
+  std::string json =
+      rig::test::scene_gltf({mesh},
+                            "[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0" +
+                                texture_info + "}},\"extensions\":{\"KHR_materials_unlit\":{}}}]",
+                            "[\"KHR_materials_unlit\",\"KHR_texture_transform\"]");
+  json.pop_back();
+  json += ",\"images\":[{\"uri\":\"data:image/png;base64," + rig::test::base64(four_texels()) +
+          "\"}],\"samplers\":[" + sampler + "],\"textures\":[{\"source\":0,\"sampler\":0}]}";
+  return rig::test::write_scene(rig::test::scratch_dir() / name, json);
+}
+
+const std::string kNearest = "{\"magFilter\":9728,\"minFilter\":9728}";
+
+// 1/tan 15° = 3.7320508: the square's ±1 fills the view exactly.
+const std::string kFlags =
+    "--resolution 62,62 --msaa 1 --no-grid --background transparent --lights none --camera " +
+    quote("0,0,3.7320508;0,0,0;30");
+
+void expect_pixel(const Png& png, int x, int y, Rgb want, const char* where) {
+  const uint8_t* p = png.at(x, y);
+  EXPECT_NEAR(p[0], want.r, 1) << where << " red";
+  EXPECT_NEAR(p[1], want.g, 1) << where << " green";
+  EXPECT_NEAR(p[2], want.b, 1) << where << " blue";
+  EXPECT_EQ(p[3], 255) << where;
+}
+
+// Quadrant centres in image pixels: left/top 15, right/bottom 46.
+void expect_quadrants(const Png& png, Rgb top_left, Rgb top_right, Rgb bottom_left,
+                      Rgb bottom_right) {
+  expect_pixel(png, 15, 15, top_left, "top left");
+  expect_pixel(png, 46, 15, top_right, "top right");
+  expect_pixel(png, 15, 46, bottom_left, "bottom left");
+  expect_pixel(png, 46, 46, bottom_right, "bottom right");
+}
+
+TEST(TextureMappingCli, UntransformedTextureShowsItsTexelsInPlace) {
+  const Png png =
+      render(textured_scene("plain_uv.gltf", textured_square(), "", kNearest), kFlags, "plain.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  expect_quadrants(png, kRed, kGreen, kBlue, kWhite);
+}
+
+// KHR_texture_transform with rotation π/2 and offset (0, 1): the extension's matrix is
+//   T·R·S = [1 0 0; 0 1 1; 0 0 1]·[cos sin 0; −sin cos 0; 0 0 1] = [0 1 0; −1 0 1; 0 0 1],
+// so u' = v and v' = 1 − u. Quadrant centres:
+//   top left (u, v) = (¼, ¼) → (¼, ¾): blue;    top right (¾, ¼) → (¼, ¼): red;
+//   bottom left (¼, ¾) → (¾, ¾): white;         bottom right (¾, ¾) → (¾, ¼): green.
+TEST(TextureMappingCli, TextureTransformRotationMovesTexelsWhereTheSpecsMatrixSends) {
+  const std::string transform =
+      ",\"extensions\":{\"KHR_texture_transform\":{\"rotation\":1.5707963267948966,"
+      "\"offset\":[0,1]}}";
+  const Png png = render(textured_scene("rotated.gltf", textured_square(), transform, kNearest),
+                         kFlags, "rotated.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  expect_quadrants(png, kBlue, kRed, kWhite, kGreen);
+}
+
+// TEXCOORD_1: TEXCOORD_0 is (0, 0) everywhere (red if it were read); the material's texCoord 1
+// picks the second set, which carries the square's UVs, so all four texels appear in place.
+TEST(TextureMappingCli, TexCoordOneAddressesTheSecondSet) {
+  SceneMesh square = textured_square();
+  square.texcoords1 = square.texcoords;
+  square.texcoords.assign(8, 0.0f);
+  const Png png =
+      render(textured_scene("uv1.gltf", square, ",\"texCoord\":1", kNearest), kFlags, "uv1.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  expect_quadrants(png, kRed, kGreen, kBlue, kWhite);
+}
+
+// The transform's texCoord override wins over the textureInfo's: texCoord 0 in the material,
+// 1 in KHR_texture_transform (identity otherwise), so the second set is read.
+TEST(TextureMappingCli, TextureTransformTexCoordOverridesTheMaterials) {
+  SceneMesh square = textured_square();
+  square.texcoords1 = square.texcoords;
+  square.texcoords.assign(8, 0.0f);
+  const std::string info =
+      ",\"texCoord\":0,\"extensions\":{\"KHR_texture_transform\":{\"texCoord\":1}}";
+  const Png png =
+      render(textured_scene("uv1_override.gltf", square, info, kNearest), kFlags, "uv1o.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  expect_quadrants(png, kRed, kGreen, kBlue, kWhite);
+}
+
+}  // namespace
