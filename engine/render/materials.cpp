@@ -1,6 +1,7 @@
 #include "render/materials.h"
 
 #include <cmath>
+#include <initializer_list>
 
 #include "render/dfg_lut.h"
 
@@ -53,7 +54,35 @@ GLuint upload_texture(const rig::Image& image, bool srgb) {
   return texture;
 }
 
+GLint valid_or(int value, std::initializer_list<int> valid, GLint fallback) {
+  for (int v : valid)
+    if (value == v) return GLint(value);
+  return fallback;
+}
+
 }  // namespace
+
+GLuint MaterialTable::sampler(const rig::TextureSampler& s) {
+  const std::array<GLint, 4> key = {
+      valid_or(s.mag_filter, {GL_NEAREST, GL_LINEAR}, GL_LINEAR),
+      valid_or(s.min_filter,
+               {GL_NEAREST, GL_LINEAR, GL_NEAREST_MIPMAP_NEAREST, GL_LINEAR_MIPMAP_NEAREST,
+                GL_NEAREST_MIPMAP_LINEAR, GL_LINEAR_MIPMAP_LINEAR},
+               GL_LINEAR_MIPMAP_LINEAR),
+      valid_or(s.wrap_s, {GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT}, GL_REPEAT),
+      valid_or(s.wrap_t, {GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT}, GL_REPEAT)};
+  for (size_t i = 0; i < sampler_keys_.size(); ++i)
+    if (sampler_keys_[i] == key) return samplers_[i];
+  GLuint id = 0;
+  glGenSamplers(1, &id);
+  glSamplerParameteri(id, GL_TEXTURE_MAG_FILTER, key[0]);
+  glSamplerParameteri(id, GL_TEXTURE_MIN_FILTER, key[1]);
+  glSamplerParameteri(id, GL_TEXTURE_WRAP_S, key[2]);
+  glSamplerParameteri(id, GL_TEXTURE_WRAP_T, key[3]);
+  sampler_keys_.push_back(key);
+  samplers_.push_back(id);
+  return id;
+}
 
 void MaterialTable::create(const rig::Model& model) {
   release();
@@ -93,6 +122,7 @@ void MaterialTable::create(const rig::Model& model) {
       const rig::TextureRef& ref = *slots[slot];
       // Only two sets reach the GPU; a higher one reads TEXCOORD_0 rather than nothing.
       material.uv_sets[slot] = ref.effective_texcoord() == 1 ? 1 : 0;
+      material.samplers[slot] = sampler(ref.sampler);
       material.uv_transforms[slot] =
           ref.has_transform ? texture_transform_matrix(ref.transform) : glm::mat3(1.0f);
     }
@@ -116,6 +146,9 @@ void MaterialTable::release() {
     if (t) glDeleteTextures(1, &t);
   for (GLuint t : linear_textures_)
     if (t) glDeleteTextures(1, &t);
+  for (GLuint s : samplers_) glDeleteSamplers(1, &s);
+  samplers_.clear();
+  sampler_keys_.clear();
   if (dfg_texture_) glDeleteTextures(1, &dfg_texture_);
   dfg_texture_ = 0;
   textures_.clear();

@@ -5,8 +5,9 @@
 //
 // The viewer's shading reads the base colour (factor × sRGB texture) alone; the reference
 // shading (LightSetup::Reference, None) reads metallic-roughness, normal, occlusion, emissive,
-// unlit, alpha mode and double-sidedness too, each texture through its TEXCOORD set and
-// KHR_texture_transform.
+// unlit, alpha mode and double-sidedness too, each texture through its TEXCOORD set,
+// KHR_texture_transform and glTF sampler (a GL sampler object; the viewer's look keeps the
+// textures' own linear-mipmap-linear, repeating parameters).
 #pragma once
 
 #include <glad/gl.h>
@@ -50,6 +51,8 @@ struct GpuMaterial {
   // Per texture slot (kTextureSlots order): its TEXCOORD set (0 or 1, the transform's override
   // winning) and KHR_texture_transform matrix, uv' = T·R·S·uv (identity without one).
   std::array<GLint, 5> uv_sets{};
+  // Per texture slot: the glTF sampler as a GL sampler object (MaterialTable owns them).
+  std::array<GLuint, 5> samplers{};
   std::array<glm::mat3, 5> uv_transforms{glm::mat3(1.0f), glm::mat3(1.0f), glm::mat3(1.0f),
                                          glm::mat3(1.0f), glm::mat3(1.0f)};
 };
@@ -99,11 +102,18 @@ class MaterialTable {
   // The DFG table (render/dfg_lut.h) as an RG32F texture, made by create().
   GLuint dfg_texture() const { return dfg_texture_; }
   size_t texture_count() const;  // base colour textures made (for tests)
+  // The sampler object of a glTF sampler, made on first use: its wraps and filters, the
+  // renderer's choice (linear, linear-mipmap-linear) where the file gives none. Needs the GL
+  // context.
+  GLuint sampler(const rig::TextureSampler& sampler);
 
  private:
   std::vector<GLuint> textures_;         // sRGB, per model image, 0 where none was made
   std::vector<GLuint> linear_textures_;  // the same pictures as linear data
   std::vector<GpuMaterial> materials_;
+  // One GL sampler object per distinct glTF sampler, keyed by (mag, min, wrap S, wrap T).
+  std::vector<std::array<GLint, 4>> sampler_keys_;
+  std::vector<GLuint> samplers_;
   GpuMaterial default_;
   GpuMaterial gltf_default_{glm::vec4(1.0f)};
   GLuint dfg_texture_ = 0;

@@ -1,10 +1,17 @@
 #include "render/mesh_pass.h"
 
+#include <array>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/scene_lights.h"
 
 namespace rig::render::detail {
+
+namespace {
+// The texture unit of each texture slot (GpuMaterial's per-slot order).
+constexpr std::array<GLint, 5> kSamplerUnits = {kBaseColorUnit, kMetallicRoughnessUnit,
+                                                kOcclusionUnit, kEmissiveUnit, kNormalUnit};
+}  // namespace
 
 void MeshPass::use(const MeshProgram& p) {
   if (bound_ == &p) return;
@@ -83,9 +90,15 @@ void MeshPass::set_reference_material(const MeshProgram& p, const GpuMaterial& m
     glActiveTexture(GL_TEXTURE0 + unit);
     glBindTexture(GL_TEXTURE_2D, texture);
   }
+  // The file's samplers override the textures' own parameters for this shading only; end()
+  // unbinds them so the viewer's look and other passes sample as before.
+  for (size_t slot = 0; slot < kSamplerUnits.size(); ++slot)
+    glBindSampler(GLuint(kSamplerUnits[slot]), m.samplers[slot]);
 }
 
 void MeshPass::end() {
+  if (frame_.lighting.setup != LightSetup::Viewer)
+    for (GLint unit : kSamplerUnits) glBindSampler(GLuint(unit), 0);
   glBindVertexArray(0);
   glActiveTexture(GL_TEXTURE0);
   bound_ = nullptr;

@@ -11,6 +11,7 @@
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -156,6 +157,63 @@ TEST(TextureMappingCli, TextureTransformTexCoordOverridesTheMaterials) {
       render(textured_scene("uv1_override.gltf", square, info, kNearest), kFlags, "uv1o.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   expect_quadrants(png, kRed, kGreen, kBlue, kWhite);
+}
+
+// UVs over [0, 2] (u = x + 1, v = 1 − y) through each wrap mode, NEAREST. Pixel column c has
+// u = (c + ½)/31: columns 7, 23, 38, 54 read u = 0.242, 0.758, 1.242, 1.758, rows 7 and 54
+// likewise v. REPEAT keeps the fraction (0.242, 0.758, 0.242, 0.758), CLAMP_TO_EDGE holds the
+// last texel past 1 (0.242, 0.758, 1, 1), MIRRORED_REPEAT runs backwards over [1, 2]
+// (0.242, 0.758, 0.758, 0.242): texel column 0, 1, … by u < ½, texel row likewise by v.
+TEST(TextureMappingCli, WrapModesRepeatClampAndMirrorUvsOutsideTheUnitSquare) {
+  struct Case {
+    const char* name;
+    int wrap;
+    int columns[4];  // texel column (and row) at the four sampled u (v) values
+  };
+  const Case cases[] = {{"repeat", 10497, {0, 1, 0, 1}},
+                        {"clamp", 33071, {0, 1, 1, 1}},
+                        {"mirrored", 33648, {0, 1, 1, 0}}};
+  const Rgb texels[2][2] = {{kRed, kGreen}, {kBlue, kWhite}};
+  const int pixels[4] = {7, 23, 38, 54};
+  for (const Case& c : cases) {
+    const std::string sampler =
+        "{\"magFilter\":9728,\"minFilter\":9728,\"wrapS\":" + std::to_string(c.wrap) +
+        ",\"wrapT\":" + std::to_string(c.wrap) + "}";
+    const Png png =
+        render(textured_scene(std::string(c.name) + ".gltf", textured_square(2.0f), "", sampler),
+               kFlags, std::string(c.name) + ".png");
+    if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+    for (int row : {0, 3})
+      for (int column = 0; column < 4; ++column) {
+        const std::string where = std::string(c.name) + " at (" + std::to_string(pixels[column]) +
+                                  ", " + std::to_string(pixels[row]) + ")";
+        expect_pixel(png, pixels[column], pixels[row], texels[c.columns[row]][c.columns[column]],
+                     where.c_str());
+      }
+  }
+}
+
+double srgb(double c) {
+  c = std::min(std::max(c, 0.0), 1.0);
+  return 255.0 * (c < 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055);
+}
+
+// Filters: pixel (30, 15) has u = 30.5/62 = 0.49194, between the red and green texel centres
+// (¼, ¾). NEAREST reads red; without a sampler the renderer's LINEAR magnification mixes them
+// (decoded to linear first, the texture being sRGB) with weight t = 2u − ½ = 0.48387 on green:
+// (srgb(1 − t), srgb(t), 0) ≈ (190, 185, 0).
+TEST(TextureMappingCli, SamplerFiltersNearestOrTheDefaultLinear) {
+  const Png nearest = render(textured_scene("nearest.gltf", textured_square(), "", kNearest),
+                             kFlags, "nearest.png");
+  if (nearest.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  expect_pixel(nearest, 30, 15, kRed, "nearest");
+  const Png linear =
+      render(textured_scene("linear.gltf", textured_square(), "", "{}"), kFlags, "linear.png");
+  const double t = 2 * 30.5 / 62 - 0.5;
+  const uint8_t* p = linear.at(30, 15);
+  EXPECT_NEAR(p[0], srgb(1 - t), 2);
+  EXPECT_NEAR(p[1], srgb(t), 2);
+  EXPECT_EQ(p[2], 0);
 }
 
 }  // namespace
