@@ -62,6 +62,7 @@ uniform float u_alpha_cutoff;
 // TEXCOORD set (0 or 1) and KHR_texture_transform matrix (identity without one).
 uniform int u_uv_sets[5];
 uniform mat3 u_uv_transforms[5];
+uniform bool u_flat_normals; // the primitive has no NORMAL: shade with the face normal
 
 vec2 slot_uv(int slot) {
   vec2 uv = u_uv_sets[slot] == 1 ? v_texcoord1 : v_texcoord;
@@ -87,8 +88,12 @@ vec4 shade_reference(vec4 base) {
   if (u_has_emissive) emissive *= texture(u_emissive_texture, slot_uv(3)).rgb;
   vec3 color = base.rgb;
   if (!u_unlit) {
-    // Back faces are drawn only for double-sided materials: they face the other way.
-    vec3 n = normalize(v_world_normal) * (gl_FrontFacing ? 1.0 : -1.0);
+    // Back faces are drawn only for double-sided materials: they face the other way. Without
+    // NORMAL the face normal from the position's screen derivatives (three.js's flat shading),
+    // which faces the viewer on either side.
+    vec3 n = u_flat_normals
+                 ? normalize(cross(dFdx(v_world_position), dFdy(v_world_position)))
+                 : normalize(v_world_normal) * (gl_FrontFacing ? 1.0 : -1.0);
     vec3 v = normalize(u_eye - v_world_position);
     vec3 geometry_normal = n;
     if (u_has_normal) {

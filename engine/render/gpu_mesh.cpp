@@ -71,6 +71,7 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
   vertex_count = static_cast<GLsizei>(n);
   index_count = static_cast<GLsizei>(prim.indices.size());
   morphed = !prim.targets.empty();
+  flat_normals = prim.normals_generated;
   material = prim.material;
   influences = skinned ? static_cast<int>(skin.influences) : 0;
 

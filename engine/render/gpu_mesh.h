@@ -36,6 +36,9 @@ struct GpuDrawItem {
   GLsizei vertex_count = 0, index_count = 0;
   int influences = 0;  // 0 (rigid), 4 or 8: SkinMesh::influences
   bool morphed = false;
+  // The file gave no NORMAL (the importer's smooth normals stand in): the reference shading
+  // uses the face normal instead, as the glTF spec asks and three.js does.
+  bool flat_normals = false;
   int material = -1;  // the primitive's material (MaterialTable::get), -1 without one
   glm::mat4 world{1.0f};
   glm::mat3 normal_matrix{1.0f};

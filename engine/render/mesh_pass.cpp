@@ -51,7 +51,10 @@ void MeshPass::draw(const GpuDrawItem& g, const GpuMaterial& material,
     glUniform1i(p.has_texture, material.base_color_texture ? 1 : 0);
     glActiveTexture(GL_TEXTURE0 + kBaseColorUnit);
     glBindTexture(GL_TEXTURE_2D, material.base_color_texture);
-    if (frame_.lighting.setup != LightSetup::Viewer) set_reference_material(p, material);
+    if (frame_.lighting.setup != LightSetup::Viewer) {
+      set_reference_material(p, material);
+      glUniform1i(p.reference.flat_normals, g.flat_normals ? 1 : 0);
+    }
   } else if (!g.triangles()) {
     return;  // the flat (wireframe) pass only outlines triangles
   }

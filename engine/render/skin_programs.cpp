@@ -54,6 +54,7 @@ MeshProgram mesh_program(GLuint id) {
   r.normal_scale = glGetUniformLocation(id, "u_normal_scale");
   r.uv_sets = glGetUniformLocation(id, "u_uv_sets");
   r.uv_transforms = glGetUniformLocation(id, "u_uv_transforms");
+  r.flat_normals = glGetUniformLocation(id, "u_flat_normals");
   glUseProgram(id);
   // The colour maps never change: set once per program.
   namespace a = rig::analysis;

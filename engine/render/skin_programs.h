@@ -31,7 +31,8 @@ struct ReferenceUniforms {
   GLint lighting = -1, light_direction = -1, light_intensity = -1, ambient = -1, view_rotation = -1,
         metallic = -1, roughness = -1, has_metallic_roughness = -1, has_occlusion = -1,
         occlusion_strength = -1, emissive = -1, has_emissive = -1, unlit = -1, alpha_mode = -1,
-        alpha_cutoff = -1, has_normal = -1, normal_scale = -1, uv_sets = -1, uv_transforms = -1;
+        alpha_cutoff = -1, has_normal = -1, normal_scale = -1, uv_sets = -1, uv_transforms = -1,
+        flat_normals = -1;
 };
 
 struct MeshProgram {

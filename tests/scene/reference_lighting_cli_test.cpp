@@ -1,8 +1,8 @@
 // --lights reference and --lights none against values computed by hand from the reference
 // scene's definition (three.js r18x MeshStandardMaterial under one directional light of
 // irradiance 3 towards L = (2, 4, 5)/√45 plus ambient 0.3, sRGB-encoded, no tone mapping):
-// a grey plane facing L, a metal sphere's specular peak, emissive and unlit surfaces without
-// lights, and every skinning method's program.
+// a grey plane facing L (and a primitive without normals, shaded flat), a metal sphere's specular
+// peak, emissive and unlit surfaces without lights, and every skinning method's program.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
@@ -117,6 +117,19 @@ SceneMesh square_facing(const double n[3], float h, int material) {
 // with A, B the directional albedo split at roughness 1 and N·V = 1, which the table samples at
 // its last texel centre (31/32 in both): integrated here by quadrature. The sum is about 0.513,
 // sRGB-encoded about 190.
+// The sum above, sRGB-encoded.
+double grey_plane_facing_light() {
+  double a = 0, b = 0;
+  dfg_by_quadrature(31.0 / 32.0, 31.0 / 32.0, a, b);
+  const double fresnel = 0.04 + 0.96 * std::exp2(-5.55473 - 6.98316);
+  const double diffuse = 3 * 0.5 / kPi * (1 - fresnel);
+  const double specular = 3 * fresnel * 0.25 / kPi * (1 + 0.04 * (1 / (a + b) - 1));
+  const double fss_ess = 0.04 * a + b, e_ms = 1 - a - b, f_avg = 0.04 + 0.96 / 21;
+  const double f_ms = fss_ess * f_avg / (1 - e_ms * f_avg);
+  const double ambient = 0.3 * 0.5 / kPi * (1 - fss_ess - f_ms * e_ms);
+  return srgb(diffuse + specular + ambient);
+}
+
 TEST(ReferenceLightingCli, GreyPlaneFacingTheLightHasTheHandComputedValue) {
   const std::string model =
       scene_file("plane.gltf", {square_facing(kL, 1.0f, 0)},
@@ -130,16 +143,9 @@ TEST(ReferenceLightingCli, GreyPlaneFacingTheLightHasTheHandComputedValue) {
                              quote(camera),
                          "plane.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
-  double a = 0, b = 0;
-  dfg_by_quadrature(31.0 / 32.0, 31.0 / 32.0, a, b);
   const double fresnel = 0.04 + 0.96 * std::exp2(-5.55473 - 6.98316);
   EXPECT_NEAR(fresnel, 0.0401617, 1e-6);
-  const double diffuse = 3 * 0.5 / kPi * (1 - fresnel);
-  const double specular = 3 * fresnel * 0.25 / kPi * (1 + 0.04 * (1 / (a + b) - 1));
-  const double fss_ess = 0.04 * a + b, e_ms = 1 - a - b, f_avg = 0.04 + 0.96 / 21;
-  const double f_ms = fss_ess * f_avg / (1 - e_ms * f_avg);
-  const double ambient = 0.3 * 0.5 / kPi * (1 - fss_ess - f_ms * e_ms);
-  const double expected = srgb(diffuse + specular + ambient);
+  const double expected = grey_plane_facing_light();
   EXPECT_NEAR(expected, 190, 2);  // the estimate above
   const uint8_t* centre = png.at(32, 32);
   EXPECT_EQ(centre[3], 255);
@@ -368,6 +374,42 @@ TEST(ReferenceLightingCli, NormalMapTiltsTheShadingNormal) {
     EXPECT_NEAR(mapped.at(32, 32)[c], expected, 2.0) << "channel " << c;
     EXPECT_NEAR(flat.at(32, 32)[c], expected_flat, 2.0) << "channel " << c;
   }
+}
+
+// Without NORMAL the reference shading uses the face normal (the glTF spec; three.js's screen-
+// derivative flat shading). A tent of two indexed triangles sharing the square's diagonal: A
+// (corners (−1, −1), (1, −1), (1, 1) in the square's (u, w) plane) faces L, B's far corner is
+// lifted 1.5 towards the viewer, so the importer's smooth normals at the shared corners lean
+// towards B's normal and would tilt A's shading. The node is moved so A's point (0.4, −0.4)
+// sits at the look-at point, seen along L from 5 away: the centre pixel then has the grey
+// plane's hand-computed value (N·L = N·V = 1, constant normal).
+TEST(ReferenceLightingCli, PrimitiveWithoutNormalsShadesWithItsFaceNormal) {
+  SceneMesh tent = square_facing(kL, 1.0f, 0);
+  tent.normals.clear();
+  const double u[3] = {tent.positions[3] - tent.positions[0], tent.positions[4] - tent.positions[1],
+                       tent.positions[5] - tent.positions[2]};  // 2·u: corner 0 → corner 1
+  const double w[3] = {tent.positions[6] - tent.positions[3], tent.positions[7] - tent.positions[4],
+                       tent.positions[8] - tent.positions[5]};  // 2·w: corner 1 → corner 2
+  for (int k = 0; k < 3; ++k) {
+    tent.positions[9 + k] += float(1.5 * kL[k]);
+    tent.translation[k] = float(-(0.4 * u[k] - 0.4 * w[k]) / 2);
+  }
+  const std::string model =
+      scene_file("tent.gltf", {tent},
+                 "[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.5,0.5,0.5,1],"
+                 "\"metallicFactor\":0,\"roughnessFactor\":1}}]");
+  char camera[128];
+  std::snprintf(camera, sizeof camera, "%f,%f,%f;0,0,0;30", 5 * kL[0], 5 * kL[1], 5 * kL[2]);
+  const Png png = render(model,
+                         "--resolution 64,64 --msaa 1 --no-grid --background transparent "
+                         "--lights reference --camera " +
+                             quote(camera),
+                         "tent.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  const double expected = grey_plane_facing_light();
+  const uint8_t* centre = png.at(32, 32);
+  EXPECT_EQ(centre[3], 255);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(centre[c], expected, 1.0) << "channel " << c;
 }
 
 // The reference shading lives in the mesh fragment shader every skinning method's program
