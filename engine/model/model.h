@@ -156,8 +156,8 @@ struct TextureRef {
 
 enum class AlphaMode : uint8_t { Opaque, Mask, Blend };
 
-// The whole glTF 2.0 material, defaults as the spec gives them. Only the base colour is shaded
-// today; the rest is kept so the shading that uses it needs no importer change.
+// The whole glTF 2.0 material, defaults as the spec gives them. The viewer's look shades the base
+// colour alone; the reference shading (render/materials.h) reads all of it.
 struct Material {
   std::string name;
   glm::vec4 base_color_factor{1.0f};
