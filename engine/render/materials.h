@@ -48,22 +48,14 @@ struct GpuMaterial {
   bool unlit = false, double_sided = false;
   rig::AlphaMode alpha_mode = rig::AlphaMode::Opaque;
   float alpha_cutoff = 0.5f;
-  // Per texture slot (kTextureSlots order): its TEXCOORD set (0 or 1, the transform's override
+  // Per texture slot (base colour, metallic-roughness, occlusion, emissive, normal, the order
+  // of the shader's u_uv_* arrays): its TEXCOORD set (0 or 1, the transform's override
   // winning) and KHR_texture_transform matrix, uv' = T·R·S·uv (identity without one).
   std::array<GLint, 5> uv_sets{};
-  // Per texture slot: the glTF sampler as a GL sampler object (MaterialTable owns them).
-  std::array<GLuint, 5> samplers{};
   std::array<glm::mat3, 5> uv_transforms{glm::mat3(1.0f), glm::mat3(1.0f), glm::mat3(1.0f),
                                          glm::mat3(1.0f), glm::mat3(1.0f)};
-};
-
-// The texture slots' order in GpuMaterial's per-slot arrays and the shader's u_uv_* arrays.
-enum TextureSlot : int {
-  kSlotBaseColor,
-  kSlotMetallicRoughness,
-  kSlotOcclusion,
-  kSlotEmissive,
-  kSlotNormal
+  // Per texture slot: the glTF sampler as a GL sampler object (MaterialTable owns them).
+  std::array<GLuint, 5> samplers{};
 };
 
 // The KHR_texture_transform matrix of the extension's definition: translation · rotation ·
