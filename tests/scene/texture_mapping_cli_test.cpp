@@ -133,6 +133,23 @@ TEST(TextureMappingCli, TextureTransformRotationMovesTexelsWhereTheSpecsMatrixSe
   expect_quadrants(png, kBlue, kRed, kWhite, kGreen);
 }
 
+// All three parts in the extension's order, T·R·S: scale (0.5, 1), rotation π/2, offset
+// (0.5, 1). S·uv = (u/2, v), R turns (x, y) into (y, −x): (v, −u/2), T adds the offset:
+// u' = v + ½, v' = 1 − u/2 (REPEAT past 1). Quadrant centres:
+//   top left (¼, ¼) → (¾, ⅞): white;    top right (¾, ¼) → (¾, ⅝): white;
+//   bottom left (¼, ¾) → (1¼, ⅞) = (¼, ⅞): blue;    bottom right (¾, ¾) → (¼, ⅝): blue.
+// Another order reads otherwise: T·S·R (scaling after the rotation) gives green at the top
+// right, R·T·S (rotating the offset too) red at the top left.
+TEST(TextureMappingCli, TextureTransformAppliesScaleThenRotationThenOffset) {
+  const std::string transform =
+      ",\"extensions\":{\"KHR_texture_transform\":{\"rotation\":1.5707963267948966,"
+      "\"scale\":[0.5,1],\"offset\":[0.5,1]}}";
+  const Png png =
+      render(textured_scene("trs.gltf", textured_square(), transform, kNearest), kFlags, "trs.png");
+  if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  expect_quadrants(png, kWhite, kWhite, kBlue, kBlue);
+}
+
 // TEXCOORD_1: TEXCOORD_0 is (0, 0) everywhere (red if it were read); the material's texCoord 1
 // picks the second set, which carries the square's UVs, so all four texels appear in place.
 TEST(TextureMappingCli, TexCoordOneAddressesTheSecondSet) {
