@@ -4,44 +4,34 @@
 // a grey plane facing L (and a primitive without normals, shaded flat), a metal sphere's specular
 // peak, emissive and unlit surfaces without lights, and every skinning method's program.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
-#include <stb/stb_image_write.h>
 
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "scene_gltf.h"
+#include "scene_render.h"
 #include "test_support.h"
 
 namespace {
 
+using rig::test::Png;
 using rig::test::quote;
-using rig::test::run_rigview;
+using rig::test::render;
 using rig::test::SceneMesh;
 
 constexpr double kPi = 3.14159265358979323846;
 const double kL[3] = {2 / std::sqrt(45.0), 4 / std::sqrt(45.0), 5 / std::sqrt(45.0)};
 
-struct Png {
-  int width = 0, height = 0;
-  std::vector<uint8_t> rgba;
-  const uint8_t* at(int x, int y) const { return &rgba[(size_t(y) * size_t(width) + x) * 4]; }
-};
-
-// Renders `model` with `flags`; empty when there is no headless OpenGL.
-Png render(const std::string& model, const std::string& flags, const std::string& name) {
-  const std::string path = (rig::test::scratch_dir() / name).string();
-  const auto r = run_rigview(quote(model) + " " + flags + " --output " + quote(path));
-  if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) return {};
-  EXPECT_EQ(r.status, 0) << flags << ": " << r.err;
-  Png png;
-  int channels = 0;
-  if (stbi_uc* p = stbi_load(path.c_str(), &png.width, &png.height, &channels, 4)) {
-    png.rgba.assign(p, p + size_t(png.width) * size_t(png.height) * 4);
-    stbi_image_free(p);
-  }
-  return png;
+// 64 × 64, one sample per pixel, from 5 units along L towards the origin with a 30° field.
+Png render_from_the_light(const std::string& model, const std::string& name) {
+  char camera[128];
+  std::snprintf(camera, sizeof camera, "%f,%f,%f;0,0,0;30", 5 * kL[0], 5 * kL[1], 5 * kL[2]);
+  return render(model,
+                "--resolution 64,64 --msaa 1 --no-grid --background transparent --lights "
+                "reference --camera " +
+                    quote(camera),
+                name);
 }
 
 std::string scene_file(const std::string& name, const std::vector<SceneMesh>& meshes,
@@ -135,13 +125,7 @@ TEST(ReferenceLightingCli, GreyPlaneFacingTheLightHasTheHandComputedValue) {
       scene_file("plane.gltf", {square_facing(kL, 1.0f, 0)},
                  "[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.5,0.5,0.5,1],"
                  "\"metallicFactor\":0,\"roughnessFactor\":1}}]");
-  char camera[128];
-  std::snprintf(camera, sizeof camera, "%f,%f,%f;0,0,0;30", 5 * kL[0], 5 * kL[1], 5 * kL[2]);
-  const Png png = render(model,
-                         "--resolution 64,64 --msaa 1 --no-grid --background transparent "
-                         "--lights reference --camera " +
-                             quote(camera),
-                         "plane.png");
+  const Png png = render_from_the_light(model, "plane.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   const double fresnel = 0.04 + 0.96 * std::exp2(-5.55473 - 6.98316);
   EXPECT_NEAR(fresnel, 0.0401617, 1e-6);
@@ -334,13 +318,7 @@ double grey_rough_pixel(const double n[3], const double v[3]) {
 TEST(ReferenceLightingCli, NormalMapTiltsTheShadingNormal) {
   std::vector<uint8_t> texel;
   for (int i = 0; i < 4; ++i) texel.insert(texel.end(), {166, 204, 223, 255});
-  std::vector<uint8_t> png_bytes;
-  stbi_write_png_to_func(
-      [](void* context, void* data, int size) {
-        auto* out = static_cast<std::vector<uint8_t>*>(context);
-        out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
-      },
-      &png_bytes, 2, 2, 4, texel.data(), 8);
+  const std::vector<uint8_t> png_bytes = rig::test::encode_png(texel, 2, 2);
   SceneMesh square = rig::test::square_facing_z(0, 0, 0, 1.0f, 0);
   square.texcoords = {0, 1, 1, 1, 1, 0, 0, 0};
   SceneMesh plain = square;
@@ -398,13 +376,7 @@ TEST(ReferenceLightingCli, PrimitiveWithoutNormalsShadesWithItsFaceNormal) {
       scene_file("tent.gltf", {tent},
                  "[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.5,0.5,0.5,1],"
                  "\"metallicFactor\":0,\"roughnessFactor\":1}}]");
-  char camera[128];
-  std::snprintf(camera, sizeof camera, "%f,%f,%f;0,0,0;30", 5 * kL[0], 5 * kL[1], 5 * kL[2]);
-  const Png png = render(model,
-                         "--resolution 64,64 --msaa 1 --no-grid --background transparent "
-                         "--lights reference --camera " +
-                             quote(camera),
-                         "tent.png");
+  const Png png = render_from_the_light(model, "tent.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   const double expected = grey_plane_facing_light();
   const uint8_t* centre = png.at(32, 32);

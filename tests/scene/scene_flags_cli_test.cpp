@@ -3,54 +3,26 @@
 // is drawn), --msaa 1 leaves no partially covered pixel, --no-grid drops the ground grid, and
 // malformed values are one-line usage errors.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 
 #include <string>
 #include <vector>
 
 #include "scene_gltf.h"
+#include "scene_render.h"
 #include "test_support.h"
 
 namespace {
 
+using rig::test::Png;
 using rig::test::quote;
+using rig::test::render;
 using rig::test::run_rigview;
 using rig::test::SceneMesh;
-
-struct Png {
-  int width = 0, height = 0;
-  std::vector<uint8_t> rgba;
-  const uint8_t* at(int x, int y) const { return &rgba[(size_t(y) * size_t(width) + x) * 4]; }
-};
-
-Png read_png(const std::string& path) {
-  Png png;
-  int channels = 0;
-  stbi_uc* p = stbi_load(path.c_str(), &png.width, &png.height, &channels, 4);
-  if (p) {
-    png.rgba.assign(p, p + size_t(png.width) * size_t(png.height) * 4);
-    stbi_image_free(p);
-  }
-  return png;
-}
-
-bool no_gl(const rig::test::RunResult& r) {
-  return r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos;
-}
 
 std::string scene_file(const std::string& name, const std::vector<SceneMesh>& meshes,
                        const std::string& materials = "") {
   return rig::test::write_scene(rig::test::scratch_dir() / name,
                                 rig::test::scene_gltf(meshes, materials));
-}
-
-// Renders `model` with `flags` to a PNG and reads it back (empty on failure, reported).
-Png render(const std::string& model, const std::string& flags, const std::string& name) {
-  const std::string png = (rig::test::scratch_dir() / name).string();
-  const auto r = run_rigview(quote(model) + " " + flags + " --output " + quote(png));
-  if (no_gl(r)) return {};
-  EXPECT_EQ(r.status, 0) << flags << ": " << r.err;
-  return read_png(png);
 }
 
 // Centroid of the covered pixels (alpha > 0), pixel i's centre at i + 0.5.

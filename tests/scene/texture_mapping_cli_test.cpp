@@ -8,8 +8,6 @@
 // quadrants read red (top left), green (top right), blue (bottom left), white (bottom right).
 // The image is 62 pixels square so quadrant centres fall on pixel centres (15.5 and 46.5).
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
-#include <stb/stb_image_write.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,34 +15,15 @@
 #include <vector>
 
 #include "scene_gltf.h"
+#include "scene_render.h"
 #include "test_support.h"
 
 namespace {
 
+using rig::test::Png;
 using rig::test::quote;
-using rig::test::run_rigview;
+using rig::test::render;
 using rig::test::SceneMesh;
-
-struct Png {
-  int width = 0, height = 0;
-  std::vector<uint8_t> rgba;
-  const uint8_t* at(int x, int y) const { return &rgba[(size_t(y) * size_t(width) + x) * 4]; }
-};
-
-// Renders `model` with `flags`; empty when there is no headless OpenGL.
-Png render(const std::string& model, const std::string& flags, const std::string& name) {
-  const std::string path = (rig::test::scratch_dir() / name).string();
-  const auto r = run_rigview(quote(model) + " " + flags + " --output " + quote(path));
-  if (r.status != 0 && r.err.find("no headless OpenGL") != std::string::npos) return {};
-  EXPECT_EQ(r.status, 0) << flags << ": " << r.err;
-  Png png;
-  int channels = 0;
-  if (stbi_uc* p = stbi_load(path.c_str(), &png.width, &png.height, &channels, 4)) {
-    png.rgba.assign(p, p + size_t(png.width) * size_t(png.height) * 4);
-    stbi_image_free(p);
-  }
-  return png;
-}
 
 struct Rgb {
   int r, g, b;
@@ -55,14 +34,7 @@ constexpr Rgb kRed{255, 0, 0}, kGreen{0, 255, 0}, kBlue{0, 0, 255}, kWhite{255, 
 std::vector<uint8_t> four_texels() {
   const std::vector<uint8_t> texels = {255, 0, 0,   255, 0,   255, 0,   255,
                                        0,   0, 255, 255, 255, 255, 255, 255};
-  std::vector<uint8_t> png;
-  stbi_write_png_to_func(
-      [](void* context, void* data, int size) {
-        auto* out = static_cast<std::vector<uint8_t>*>(context);
-        out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
-      },
-      &png, 2, 2, 4, texels.data(), 8);
-  return png;
+  return rig::test::encode_png(texels, 2, 2);
 }
 
 // The square (half size 1, facing +Z) with UVs u = (x + 1)/2, v = (1 − y)/2 scaled by `k`.
