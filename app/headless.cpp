@@ -18,6 +18,7 @@
 #include "posed_character.h"
 #include "render/headless_context.h"
 #include "render/offscreen.h"
+#include "render/reference_camera.h"
 #include "render/renderer.h"
 #include "render/skinning_cost.h"
 #include "render/weight_view.h"
@@ -79,7 +80,8 @@ int run_headless_render(const Options& options, const rig::Model& model,
   // back to the full pose (layers, IK, root motion).
   rig::render::Bounds bounds = rig::render::clip_bounds(character, selection);
   posed.pose();
-  bounds.add(rig::render::pose_bounds(character));
+  const rig::render::Bounds this_pose = rig::render::pose_bounds(character);
+  bounds.add(this_pose);
   renderer.update(character, methods);
   renderer.set_ground(bounds);
   rig::render::OrbitCamera orbit;
@@ -130,6 +132,11 @@ int run_headless_render(const Options& options, const rig::Model& model,
   const bool compare = methods.size() > 1;
   orbit.fit_width(viewport.aspect() / float(methods.size()));
   rig::render::Camera camera = orbit.camera(viewport.aspect());
+  // The reference scene's own default camera frames this pose alone, from +Z.
+  const bool reference_scene =
+      options.lights == SceneLights::Reference || options.lights == SceneLights::None;
+  if (!options.camera_given && reference_scene && !compare && options.focus.empty())
+    camera = rig::render::reference_default_camera(this_pose, viewport.aspect());
   if (options.camera_given) {
     const SceneCamera& c = options.camera;
     camera = rig::render::look_at_camera(

@@ -55,7 +55,8 @@ void add_scene_flags(std::vector<FlagInfo>& f) {
                "`--output` seen from a fixed perspective camera at the eye looking at the target, "
                "up +Y, vertical field of view `yfov_deg` degrees (0 < yfov < 180), aspect from "
                "`--resolution`; near and far default to d/100 and d·100, d = |eye − target| (the "
-               "reference scene's camera)",
+               "reference scene's camera). Without it, `--lights reference|none` renders frame "
+               "the posed model as the reference scene does (see *Reference scene renders*)",
                ""});
   f.push_back({"--background transparent|R,G,B",
                "--output background: transparent (RGBA, straight alpha,\n"

@@ -1,7 +1,8 @@
 // The reference scene's --output flags: --camera projects a known point to the hand-computed
 // pixel and honours near/far, --background transparent writes straight alpha (0 where nothing
 // is drawn), --msaa 1 leaves no partially covered pixel, --no-grid drops the ground grid, and
-// malformed values are one-line usage errors.
+// malformed values are one-line usage errors. Without --camera the reference scene frames the
+// posed box from +Z by its own rule.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -157,6 +158,35 @@ TEST(SceneFlagsCli, BackgroundColourAndNoGrid) {
     }
   EXPECT_GT(bare_other, 25);               // the square (about 7 × 6 pixels)
   EXPECT_GT(grid_other, bare_other + 50);  // the square and the grid around it
+}
+
+// Without --camera the reference scene frames the posed box from +Z (reference-scene.md,
+// section 5). Two unit squares, the back one hidden behind the front one, span the box
+// [2, 4] × [−3, −1] × [−1, 1]: target (3, −2, 0), r = half the diagonal = √3,
+// d = 1.3·√3 / sin 22.5° = 5.8840. The front square is d − 1 from the eye, so its half size
+// projects to 1 / (4.8840 · tan 22.5°) = 0.49431 of the half view: 126.54 pixels on a 512²
+// image, centred. A camera that ignored the depth of the box (r = √2) would make it 128.65.
+TEST(SceneFlagsCli, DefaultReferenceCameraFramesThePosedBoxFromPlusZ) {
+  const std::string model = scene_file("box.gltf", {rig::test::square_facing_z(3, -2, 1, 1.0f),
+                                                    rig::test::square_facing_z(3, -2, -1, 1.0f)});
+  const std::string flags = "--resolution 512,512 --msaa 1 --background transparent --no-grid ";
+  for (const char* lights : {"none", "reference"}) {
+    const Png png = render(model, flags + "--lights " + lights, std::string(lights) + "_box.png");
+    if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+    double x = 0, y = 0;
+    int count = 0;
+    ASSERT_TRUE(coverage_centroid(png, x, y, count)) << lights;
+    EXPECT_NEAR(x, 256.0, 0.5) << lights;
+    EXPECT_NEAR(y, 256.0, 0.5) << lights;
+    // Half the covered width of the middle row and of the middle column.
+    int row = 0, column = 0;
+    for (int i = 0; i < 512; ++i) {
+      row += png.at(i, 256)[3] > 0;
+      column += png.at(256, i)[3] > 0;
+    }
+    EXPECT_NEAR(row / 2.0, 126.54, 0.6) << lights;
+    EXPECT_NEAR(column / 2.0, 126.54, 0.6) << lights;
+  }
 }
 
 TEST(SceneFlagsCli, MalformedValuesAreOneLineUsageErrors) {
