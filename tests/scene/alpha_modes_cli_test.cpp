@@ -39,18 +39,14 @@ TEST(AlphaModesCli, MaskCoversExactlyTheTexelsAtOrAboveTheCutoff) {
       "[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}},\"alphaMode\":\"MASK\","
       "\"extensions\":{\"KHR_materials_unlit\":{}}}]",
       "[\"KHR_materials_unlit\"]");
-  json.pop_back();
-  json += ",\"images\":[{\"uri\":\"data:image/png;base64," +
-          rig::test::base64(rig::test::encode_png(texels, 16, 1)) +
-          "\"}],\"samplers\":[{\"magFilter\":9728,\"minFilter\":9728}],"
-          "\"textures\":[{\"source\":0,\"sampler\":0}]}";
+  json = rig::test::with_image_texture(json, rig::test::encode_png(texels, 16, 1),
+                                       "{\"magFilter\":9728,\"minFilter\":9728}");
   const std::string model = rig::test::write_scene(rig::test::scratch_dir() / "mask.gltf", json);
   // 1/tan 15° = 3.7320508: the square's ±1 fills a 30° view exactly.
-  const Png png = render(model,
-                         "--resolution 64,64 --msaa 1 --no-grid --background transparent "
-                         "--lights none --camera " +
-                             quote("0,0,3.7320508;0,0,0;30"),
-                         "mask.png");
+  const Png png = render(
+      model,
+      rig::test::scene_flags(64, 64) + "--lights none --camera " + quote("0,0,3.7320508;0,0,0;30"),
+      "mask.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   int covered = 0, expected = 0;
   for (int x = 0; x < 64; ++x) {
@@ -98,8 +94,7 @@ TEST(AlphaModesCli, BlendDrawsBackToFrontFromEitherSide) {
       rig::test::scene_gltf({square(0.5f, 0.6f, 1), square(1.0f, 0.3f, 2), square(0.0f, 0.9f, 0)},
                             materials, "[\"KHR_materials_unlit\"]"));
   const double red[3] = {1, 0, 0}, green[3] = {0, 1, 0}, blue[3] = {0, 0, 1};
-  const std::string flags =
-      "--resolution 64,64 --msaa 1 --no-grid --background transparent --lights reference ";
+  const std::string flags = rig::test::scene_flags(64, 64) + "--lights reference ";
   struct View {
     const char* camera;
     const double* back;

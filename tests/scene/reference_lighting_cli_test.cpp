@@ -27,11 +27,8 @@ const double kL[3] = {2 / std::sqrt(45.0), 4 / std::sqrt(45.0), 5 / std::sqrt(45
 Png render_from_the_light(const std::string& model, const std::string& name) {
   char camera[128];
   std::snprintf(camera, sizeof camera, "%f,%f,%f;0,0,0;30", 5 * kL[0], 5 * kL[1], 5 * kL[2]);
-  return render(model,
-                "--resolution 64,64 --msaa 1 --no-grid --background transparent --lights "
-                "reference --camera " +
-                    quote(camera),
-                name);
+  return render(
+      model, rig::test::scene_flags(64, 64) + "--lights reference --camera " + quote(camera), name);
 }
 
 std::string scene_file(const std::string& name, const std::vector<SceneMesh>& meshes,
@@ -147,11 +144,10 @@ TEST(ReferenceLightingCli, MetalSphereSpecularPeakSitsWhereTheNormalIsTheHalfVec
       scene_file("sphere.gltf", {rig::test::sphere(0, 0, 0, 1, 64, 128, 0)},
                  "[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.2,0.2,0.2,1],"
                  "\"metallicFactor\":1,\"roughnessFactor\":0.5}}]");
-  const Png png = render(model,
-                         "--resolution 201,201 --msaa 1 --no-grid --background transparent "
-                         "--lights reference --camera " +
-                             quote("0,0,6;0,0,0;30"),
-                         "sphere.png");
+  const Png png = render(
+      model,
+      rig::test::scene_flags(201, 201) + "--lights reference --camera " + quote("0,0,6;0,0,0;30"),
+      "sphere.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   double p[3] = {kL[0], kL[1], kL[2]};
   for (int i = 0; i < 100; ++i) {
@@ -198,10 +194,7 @@ TEST(ReferenceLightingCli, NoLightsShowOnlyEmissiveAndUnlitSurfaces) {
   // At distance 4 a 60° vertical field of view sees ±4·tan 30° = ±2.309 vertically and, at
   // aspect 2, ±4.619 horizontally: the squares' centres at x = −1.2, 0, 1.2 land at pixels
   // 80·(1 + x/4.619) = 59.2, 80, 100.8 of 160.
-  const std::string flags =
-      "--resolution 160,80 --msaa 1 --no-grid --background transparent "
-      "--camera " +
-      quote("0,0,4;0,0,0;60");
+  const std::string flags = rig::test::scene_flags(160, 80) + "--camera " + quote("0,0,4;0,0,0;60");
   const Png none = render(model, flags + " --lights none", "none.png");
   if (none.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   const uint8_t* lit = none.at(59, 40);
@@ -258,11 +251,10 @@ TEST(ReferenceLightingCli, AlphaModesBlendBackToFrontAndMaskCutsOff) {
                                        materials, "[\"KHR_materials_unlit\"]");
   // yfov 60° at distance 4 (z = 0) sees ±2.309; 120 × 120 pixels: x → 60·(1 + x/2.309),
   // y → 60·(1 − y/2.309). At z = 0.5 the distance is 3.5: ±2.021.
-  const Png png = render(model,
-                         "--resolution 120,120 --msaa 1 --no-grid --background transparent "
-                         "--lights reference --camera " +
-                             quote("0,0,4;0,0,0;60"),
-                         "alpha.png");
+  const Png png = render(
+      model,
+      rig::test::scene_flags(120, 120) + "--lights reference --camera " + quote("0,0,4;0,0,0;60"),
+      "alpha.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   auto pixel = [&](double x, double y, double distance) {
     const double half = distance * std::tan(30.0 * kPi / 180.0);
@@ -329,15 +321,13 @@ TEST(ReferenceLightingCli, NormalMapTiltsTheShadingNormal) {
   auto with_texture = [&](const SceneMesh& mesh, const std::string& name) {
     std::string json = rig::test::scene_gltf(
         {mesh}, "[{" + grey + ",\"normalTexture\":{\"index\":0}},{" + grey + "}]");
-    json.pop_back();
-    json += ",\"images\":[{\"uri\":\"data:image/png;base64," + rig::test::base64(png_bytes) +
-            "\"}],\"textures\":[{\"source\":0}]}";
-    return rig::test::write_scene(rig::test::scratch_dir() / name, json);
+    return rig::test::write_scene(rig::test::scratch_dir() / name,
+                                  rig::test::with_image_texture(json, png_bytes));
   };
-  const std::string flags =
-      "--resolution 64,64 --msaa 1 --no-grid --background transparent --lights reference "
-      "--camera " +
-      quote("0,0,5;0,0,0;30");
+  const std::string flags = rig::test::scene_flags(64, 64) +
+                            "--lights reference "
+                            "--camera " +
+                            quote("0,0,5;0,0,0;30");
   const Png mapped = render(with_texture(square, "mapped.gltf"), flags, "mapped.png");
   if (mapped.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   const Png flat = render(with_texture(plain, "flat.gltf"), flags, "flat.png");
@@ -388,10 +378,9 @@ TEST(ReferenceLightingCli, PrimitiveWithoutNormalsShadesWithItsFaceNormal) {
 // shares: the bundled mannequin renders under each method's program, lit, without GL errors.
 TEST(ReferenceLightingCli, EverySkinningMethodsProgramShadesWithTheReferenceLights) {
   const std::string mannequin = std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb";
-  const Png png = render(mannequin,
-                         "--resolution 240,80 --msaa 1 --no-grid --background transparent "
-                         "--lights reference --skinning compare",
-                         "compare.png");
+  const Png png =
+      render(mannequin, rig::test::scene_flags(240, 80) + "--lights reference --skinning compare",
+             "compare.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   const int columns = 4;
   for (int c = 0; c < columns; ++c) {

@@ -169,7 +169,7 @@ TEST(SceneFlagsCli, BackgroundColourAndNoGrid) {
 TEST(SceneFlagsCli, DefaultReferenceCameraFramesThePosedBoxFromPlusZ) {
   const std::string model = scene_file("box.gltf", {rig::test::square_facing_z(3, -2, 1, 1.0f),
                                                     rig::test::square_facing_z(3, -2, -1, 1.0f)});
-  const std::string flags = "--resolution 512,512 --msaa 1 --background transparent --no-grid ";
+  const std::string flags = rig::test::scene_flags(512, 512);
   for (const char* lights : {"none", "reference"}) {
     const Png png = render(model, flags + "--lights " + lights, std::string(lights) + "_box.png");
     if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";

@@ -157,6 +157,17 @@ inline std::string scene_gltf(const std::vector<SceneMesh>& meshes,
   return json + "}";
 }
 
+// `json` (a document from scene_gltf) with one image, the PNG file bytes `png` as a data URI, and
+// one texture of it (index 0), sampled by `sampler` (a JSON object; empty: no sampler, glTF's
+// default sampling).
+inline std::string with_image_texture(std::string json, const std::vector<uint8_t>& png,
+                                      const std::string& sampler = "") {
+  json.pop_back();
+  json += ",\"images\":[{\"uri\":\"data:image/png;base64," + base64(png) + "\"}]";
+  if (sampler.empty()) return json + ",\"textures\":[{\"source\":0}]}";
+  return json + ",\"samplers\":[" + sampler + "],\"textures\":[{\"source\":0,\"sampler\":0}]}";
+}
+
 inline std::string write_scene(const std::filesystem::path& path, const std::string& json) {
   std::ofstream(path) << json;
   return path.string();

@@ -31,6 +31,13 @@ inline Png read_png(const std::string& path) {
   return png;
 }
 
+// The reference scene's image flags: W × H, one sample per pixel, no grid, transparent
+// background (straight alpha). Lights and camera follow.
+inline std::string scene_flags(int width, int height) {
+  return "--resolution " + std::to_string(width) + "," + std::to_string(height) +
+         " --msaa 1 --no-grid --background transparent ";
+}
+
 // Renders `model` with `flags` into the scratch folder as `name` and reads it back; empty when
 // there is no headless OpenGL (the caller skips), a failed run is reported.
 inline Png render(const std::string& model, const std::string& flags, const std::string& name) {

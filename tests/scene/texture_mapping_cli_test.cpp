@@ -53,18 +53,15 @@ std::string textured_scene(const std::string& name, const SceneMesh& mesh,
                             "[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0" +
                                 texture_info + "}},\"extensions\":{\"KHR_materials_unlit\":{}}}]",
                             "[\"KHR_materials_unlit\",\"KHR_texture_transform\"]");
-  json.pop_back();
-  json += ",\"images\":[{\"uri\":\"data:image/png;base64," + rig::test::base64(four_texels()) +
-          "\"}],\"samplers\":[" + sampler + "],\"textures\":[{\"source\":0,\"sampler\":0}]}";
-  return rig::test::write_scene(rig::test::scratch_dir() / name, json);
+  return rig::test::write_scene(rig::test::scratch_dir() / name,
+                                rig::test::with_image_texture(json, four_texels(), sampler));
 }
 
 const std::string kNearest = "{\"magFilter\":9728,\"minFilter\":9728}";
 
 // 1/tan 15° = 3.7320508: the square's ±1 fills the view exactly.
 const std::string kFlags =
-    "--resolution 62,62 --msaa 1 --no-grid --background transparent --lights none --camera " +
-    quote("0,0,3.7320508;0,0,0;30");
+    rig::test::scene_flags(62, 62) + "--lights none --camera " + quote("0,0,3.7320508;0,0,0;30");
 
 void expect_pixel(const Png& png, int x, int y, Rgb want, const char* where) {
   const uint8_t* p = png.at(x, y);
