@@ -20,6 +20,7 @@
 #include "render/materials.h"
 #include "render/mesh_pass.h"
 #include "render/overlays.h"
+#include "render/renderer_impl.h"
 #include "render/skin_programs.h"
 
 namespace rig::render {
@@ -40,71 +41,35 @@ constexpr uint32_t kAllMethods = (1u << rig::kSkinningMethodCount) - 1u;
 
 }  // namespace
 
-struct Renderer::Impl {
-  RendererConfig config;
-  bool initialized = false;
-  // init() has run, so GL objects may exist (also after a failed init) and a context is known:
-  // release_all() deletes them. Without it, release_all() makes no GL call at all.
-  bool owns_gl_objects = false;
-  uint32_t palette_limit_bytes = 0;  // bytes usable by a uniform-block palette
-  GLint max_texture_buffer_texels = 0;
+// Scalar field on the GPU: which field (and revision) the items' field buffers hold, and per
+// item whether it has values. `own_field` backs DrawOptions::weight_view.
+const rig::analysis::ScalarField* uploaded_field = nullptr;
+uint64_t uploaded_revision = 0;
+std::vector<char> item_has_field;
+// The reference shading's BLEND items of this frame: (NDC depth of the node origin, item),
+// reserved per model so a frame does not allocate.
+std::vector<std::pair<float, uint32_t>> blend_order;
+std::vector<float> field_scratch;
+rig::analysis::ScalarField own_field;
+WeightView own_view = WeightView::Off;
+int own_joint_node = -1;
 
-  detail::SkinPrograms programs;
-  detail::Overlays overlays;
-  detail::GpuTimer timer;
-  detail::FeedbackCapture feedback;
+~Impl() { release_all(); }
 
-  const rig::Model* model = nullptr;
-  // The skin layer drawn, and the revisions of it the GPU buffers hold (influences, centres).
-  std::shared_ptr<const rig::SkinLayer> skin;
-  uint64_t synced_revision = 0, synced_centers = 0;
-  uint64_t influence_vertices_uploaded = 0;
-  std::vector<StaticVertex> static_scratch;  // one primitive's vertices, for edit uploads
-  // Per prepared primitive (SkinMeshes::primitives), the draw items that draw it.
-  std::vector<std::vector<uint32_t>> items_of_primitive;
-  std::vector<GpuDrawItem> items;
-  std::vector<GpuSkin> skins;
-  detail::MaterialTable materials;
-  std::vector<glm::vec3> morph_positions, morph_normals;
-  std::vector<float> morph_interleaved;
-  bool cpu_skinning = false;
-  std::vector<float> cpu_interleaved;  // the largest item's vertices, 6 floats each
-
-  // Palettes: the character of the last update() and, per method (bit), whether its palettes
-  // still have to be asked from it and uploaded.
-  const rig::Character* character = nullptr;
-  uint32_t stale_palettes = 0;
-  std::array<uint64_t, rig::kSkinningMethodCount> palette_upload_count{};
-
-  // Scalar field on the GPU: which field (and revision) the items' field buffers hold, and per
-  // item whether it has values. `own_field` backs DrawOptions::weight_view.
-  const rig::analysis::ScalarField* uploaded_field = nullptr;
-  uint64_t uploaded_revision = 0;
-  std::vector<char> item_has_field;
-  // The reference shading's BLEND items of this frame: (NDC depth of the node origin, item),
-  // reserved per model so a frame does not allocate.
-  std::vector<std::pair<float, uint32_t>> blend_order;
-  std::vector<float> field_scratch;
-  rig::analysis::ScalarField own_field;
-  WeightView own_view = WeightView::Off;
-  int own_joint_node = -1;
-
-  ~Impl() { release_all(); }
-
-  void release_model();
-  // Brings the draw items' influences and centres up to the skin layer's revision: only the
-  // vertex ranges edited since the last sync (all when the layer's log no longer reaches back).
-  void sync_skin();
-  void upload_influence_range(uint32_t primitive, uint32_t begin, uint32_t end);
-  void release_all();
-  void upload_state(std::span<const glm::mat4> world, std::span<const float> morph_weights);
-  void ensure_palettes(rig::SkinningMethod method);
-  const rig::analysis::ScalarField* active_field(const DrawOptions& options);
-  void upload_field(const rig::analysis::ScalarField* field);
-  void draw_items(const Camera& camera, rig::SkinningMethod method, bool flat, glm::vec4 flat_color,
-                  const rig::analysis::ScalarField* field, LightSetup lights = LightSetup::Viewer);
-  void draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
-                      const rig::analysis::ScalarField* field);
+void release_model();
+// Brings the draw items' influences and centres up to the skin layer's revision: only the
+// vertex ranges edited since the last sync (all when the layer's log no longer reaches back).
+void sync_skin();
+void upload_influence_range(uint32_t primitive, uint32_t begin, uint32_t end);
+void release_all();
+void upload_state(std::span<const glm::mat4> world, std::span<const float> morph_weights);
+void ensure_palettes(rig::SkinningMethod method);
+const rig::analysis::ScalarField* active_field(const DrawOptions& options);
+void upload_field(const rig::analysis::ScalarField* field);
+void draw_items(const Camera& camera, rig::SkinningMethod method, bool flat, glm::vec4 flat_color,
+                const rig::analysis::ScalarField* field, LightSetup lights = LightSetup::Viewer);
+void draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
+                    const rig::analysis::ScalarField* field);
 };
 
 Renderer::Renderer(const RendererConfig& config) : impl_(std::make_unique<Impl>()) {
@@ -562,129 +527,5 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
   glDisable(GL_SCISSOR_TEST);
   check_gl_errors("Renderer::draw");
 }
-
-Viewport Renderer::compare_column(const Viewport& viewport, int i, int columns) {
-  if (columns < 1) return viewport;
-  const ColumnSpan c = render::compare_column(0.0f, float(viewport.width), i, columns);
-  return Viewport{viewport.x + int(c.x), viewport.y, int(c.width), viewport.height};
-}
-
-void Renderer::draw_compare(const Camera& camera, const Viewport& viewport,
-                            const DrawOptions& options,
-                            std::span<const rig::SkinningMethod> methods, bool labels) {
-  const int columns = static_cast<int>(methods.size());
-  if (columns == 0) return;
-  for (int i = 0; i < columns; ++i) {
-    const Viewport column = compare_column(viewport, i, columns);
-    DrawOptions o = options;
-    o.method = methods[size_t(i)];
-    if (size_t(i) < options.column_fields.size() && options.column_fields[size_t(i)])
-      o.field = options.column_fields[size_t(i)];
-    // Same vertical field of view, the column's own aspect.
-    draw(camera.with_aspect(column.aspect()), column, o);
-    if (labels) {
-      const float scale = std::clamp(float(viewport.height) / 240.0f, 2.0f, 6.0f);
-      draw_text(column, 12.0f, 10.0f, scale, glm::vec3(1.0f), rig::method_info(o.method).label);
-    }
-  }
-  // Dividers.
-  glEnable(GL_SCISSOR_TEST);
-  const int line_w = std::max(2, viewport.height / 360);
-  glClearColor(0.9f, 0.9f, 0.9f, 1.0f);
-  for (int i = 1; i < columns; ++i) {
-    glScissor(compare_column(viewport, i, columns).x - line_w / 2, viewport.y, line_w,
-              viewport.height);
-    glClear(GL_COLOR_BUFFER_BIT);
-  }
-  glDisable(GL_SCISSOR_TEST);
-  check_gl_errors("Renderer::draw_compare");
-}
-
-void Renderer::draw_compare(const Camera& camera, const Viewport& viewport,
-                            const DrawOptions& options, bool labels) {
-  static constexpr std::array<rig::SkinningMethod, rig::kSkinningMethodCount> kAll =
-      rig::all_skinning_methods();
-  draw_compare(camera, viewport, options, kAll, labels);
-}
-
-void Renderer::draw_text(const Viewport& viewport, float x, float y, float scale, glm::vec3 color,
-                         const char* text) {
-  Impl& r = *impl_;
-  if (!r.initialized || !text) return;
-  r.overlays.draw_text(viewport, x, y, scale, color, text);
-  check_gl_errors("Renderer::draw_text");
-}
-
-void Renderer::begin_gpu_timer() {
-  if (impl_->initialized) impl_->timer.begin();
-}
-
-void Renderer::end_gpu_timer() { impl_->timer.end(); }
-
-double Renderer::gpu_time_ms() const { return impl_->timer.last_ms(); }
-
-bool Renderer::read_back_skinned(size_t draw_index, rig::SkinningMethod method,
-                                 std::span<glm::vec3> out_positions,
-                                 std::span<glm::vec3> out_normals, std::string& error) {
-  Impl& r = *impl_;
-  if (!r.model || draw_index >= r.items.size()) {
-    error = "no draw item " + std::to_string(draw_index);
-    return false;
-  }
-  const GpuDrawItem& g = r.items[draw_index];
-  const size_t n = size_t(g.vertex_count);
-  if (out_positions.size() != n || out_normals.size() != n) {
-    error = "read-back spans do not match the vertex count";
-    return false;
-  }
-  if (n == 0) return true;
-  const rig::DrawItem& item = r.model->draws[draw_index];
-  const GpuSkin* skin = g.skinned() ? &r.skins[item.skin] : nullptr;
-  if (skin) r.ensure_palettes(method);
-  const bool tbo = skin && skin->uses_texture_buffer(method);
-  const MeshProgram& p = r.programs.get(skin ? &rig::method_info(method) : nullptr, tbo, true);
-  glUseProgram(p.id);
-  glUniformMatrix4fv(p.view_proj, 1, GL_FALSE, glm::value_ptr(glm::mat4(1.0f)));
-  if (skin) {
-    detail::place_skinned(p, g.influences, GLint(skin->joints));
-    skin->bind(method);
-  } else {
-    detail::place_rigid(p, g.world, g.normal_matrix);
-  }
-  r.feedback.capture(g.vao, g.vertex_count, out_positions, out_normals);
-  glUseProgram(0);
-  const uint64_t errors_before = gl_error_count();
-  check_gl_errors("Renderer::read_back_skinned");
-  if (gl_error_count() != errors_before) {
-    error = "the GL reported an error during the transform feedback read-back";
-    return false;
-  }
-  return true;
-}
-
-uint32_t Renderer::palette_uniform_limit_bytes() const { return impl_->palette_limit_bytes; }
-
-uint32_t Renderer::max_uniform_joints(rig::SkinningMethod method) const {
-  return impl_->palette_limit_bytes / (rig::method_info(method).palette_rows * 16u);
-}
-
-bool Renderer::skin_uses_texture_buffer(int skin, rig::SkinningMethod method) const {
-  const Impl& r = *impl_;
-  if (skin < 0 || skin >= int(r.skins.size())) return false;
-  return r.skins[skin].uses_texture_buffer(method);
-}
-
-int Renderer::mesh_program_count() const { return impl_->programs.program_count(); }
-
-uint32_t Renderer::mesh_program(const rig::SkinningMethodInfo* method, bool texture_buffer,
-                                bool capture) const {
-  return impl_->programs.get(method, texture_buffer, capture).id;
-}
-
-uint64_t Renderer::palette_uploads(rig::SkinningMethod method) const {
-  return impl_->palette_upload_count[size_t(method)];
-}
-
-uint64_t Renderer::gl_error_count() const { return rig::render::gl_error_count(); }
 
 }  // namespace rig::render
