@@ -57,4 +57,35 @@ struct Renderer::Impl {
   uint32_t stale_palettes = 0;
   std::array<uint64_t, rig::kSkinningMethodCount> palette_upload_count{};
 
+  // Scalar field on the GPU: which field (and revision) the items' field buffers hold, and per
+  // item whether it has values. `own_field` backs DrawOptions::weight_view.
+  const rig::analysis::ScalarField* uploaded_field = nullptr;
+  uint64_t uploaded_revision = 0;
+  std::vector<char> item_has_field;
+  // The reference shading's BLEND items of this frame: (NDC depth of the node origin, item),
+  // reserved per model so a frame does not allocate.
+  std::vector<std::pair<float, uint32_t>> blend_order;
+  std::vector<float> field_scratch;
+  rig::analysis::ScalarField own_field;
+  WeightView own_view = WeightView::Off;
+  int own_joint_node = -1;
+
+  ~Impl() { release_all(); }
+
+  void release_model();
+  // Brings the draw items' influences and centres up to the skin layer's revision: only the
+  // vertex ranges edited since the last sync (all when the layer's log no longer reaches back).
+  void sync_skin();
+  void upload_influence_range(uint32_t primitive, uint32_t begin, uint32_t end);
+  void release_all();
+  void upload_state(std::span<const glm::mat4> world, std::span<const float> morph_weights);
+  void ensure_palettes(rig::SkinningMethod method);
+  const rig::analysis::ScalarField* active_field(const DrawOptions& options);
+  void upload_field(const rig::analysis::ScalarField* field);
+  void draw_items(const Camera& camera, rig::SkinningMethod method, bool flat, glm::vec4 flat_color,
+                  const rig::analysis::ScalarField* field, LightSetup lights = LightSetup::Viewer);
+  void draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
+                      const rig::analysis::ScalarField* field);
+};
+
 }  // namespace rig::render
