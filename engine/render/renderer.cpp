@@ -467,9 +467,13 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
 
   if (r.model) {
     if (options.surfaces) {
-      // Push the filled surfaces back a little so the wireframe overlay wins the depth test.
-      glEnable(GL_POLYGON_OFFSET_FILL);
-      glPolygonOffset(1.0f, 1.0f);
+      // Push the filled surfaces back a little so the wireframe overlay wins the depth test;
+      // only under the overlay: a slope-scaled offset also reorders nearly coplanar surfaces
+      // (eyes in sockets, layered clothes), which would differ from other glTF renderers.
+      if (options.wireframe) {
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+      }
       const rig::analysis::ScalarField* field = r.active_field(options);
       r.upload_field(field);
       if (options.cpu_skinned && r.cpu_skinning)
