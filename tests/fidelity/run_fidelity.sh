@@ -37,7 +37,7 @@ if [ "$(installed_version three)" != "$THREE_VERSION" ] ||
     unavailable "npm could not install three@$THREE_VERSION and playwright-core@$PLAYWRIGHT_VERSION"
 fi
 
-rm -rf "$OUT/scenes" "$OUT/ours" "$OUT/three" "$OUT/side_by_side"
+rm -rf "$OUT/scenes" "$OUT/ours" "$OUT/three" "$OUT/side_by_side" "$OUT/manifest.tsv"
 mkdir -p "$OUT/ours"
 "$SCENES_EXE" "$OUT/scenes" || exit 1
 

@@ -174,7 +174,7 @@ window.renderScene = async (url, clip, time) => {
     binary += String.fromCharCode.apply(null, out.subarray(i, i + 0x8000));
   const f = (x) => String(x);
   return {
-    camera: [target.x + 0, target.y, target.z + d].map(f).join(',') + ';' +
+    camera: [target.x, target.y, target.z + d].map(f).join(',') + ';' +
       [target.x, target.y, target.z].map(f).join(',') + ';45;' + f(d / 100) + ';' + f(d * 100),
     rgba: btoa(binary),
   };
