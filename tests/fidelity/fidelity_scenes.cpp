@@ -93,6 +93,9 @@ void metal_rough_texture(Doc& doc) {
 }
 
 // The bump normal map on a sphere (scale 1) and a square (scale 0.5), with or without TANGENT.
+// The TANGENT frames are turned away from the UV directions on purpose (the sphere's by 90°
+// about its normal, the square's by 45°), as a file's tangents may be: a renderer that builds
+// the frame from the UVs instead of reading TANGENT then shades the bumps visibly differently.
 void normal_map(Doc& doc, bool tangents) {
   const int t = texture(doc, rig::fidelity::bump_normal_texture());
   const int full =
@@ -100,7 +103,21 @@ void normal_map(Doc& doc, bool tangents) {
   const int half = doc.material(pbr(rgba(0.8f, 0.6f, 0.4f), 0.5f, 0.3f, "",
                                     ",\"normalTexture\":" + tex(t, ",\"scale\":0.5")));
   Prim ball = sphere(-0.6f, 0, 0, 0.5f, 32, 48, full), quad = square(0.6f, 0, 0, 0.5f, half);
-  if (!tangents) ball.tangents.clear(), quad.tangents.clear();
+  if (!tangents) {
+    ball.tangents.clear(), quad.tangents.clear();
+  } else {
+    for (size_t v = 0; v < ball.vertex_count(); ++v) {
+      const float* n = &ball.normals[v * 3];
+      float* t4 = &ball.tangents[v * 4];
+      const float turned[3] = {n[1] * t4[2] - n[2] * t4[1], n[2] * t4[0] - n[0] * t4[2],
+                               n[0] * t4[1] - n[1] * t4[0]};  // N × T: T turned 90° about N
+      for (int k = 0; k < 3; ++k) t4[k] = turned[k];
+    }
+    for (size_t v = 0; v < quad.vertex_count(); ++v) {
+      quad.tangents[v * 4] = 0.70710678f;
+      quad.tangents[v * 4 + 1] = 0.70710678f;
+    }
+  }
   add_meshes(doc, {ball, quad});
 }
 
