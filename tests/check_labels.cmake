@@ -2,7 +2,9 @@
 #   cmake -DCTEST=<ctest> -DBUILD_DIR=<build tree> -P check_labels.cmake
 # - each test has at least one of quick, gpu, corpus, viewer, and quick never with another;
 # - a test whose name contains "Corpus" is labelled corpus;
-# - each of the four labels selects at least one test (prints the counts).
+# - each of the four labels selects at least one test (prints the counts);
+# - the fidelity label (rigview against three.js, tests/fidelity) selects at least one test,
+#   each also labelled gpu.
 cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND "${CTEST}" -N --show-only=json-v1 WORKING_DIRECTORY "${BUILD_DIR}"
                 OUTPUT_VARIABLE json RESULT_VARIABLE result)
@@ -11,6 +13,7 @@ if(NOT result EQUAL 0)
 endif()
 string(JSON count LENGTH "${json}" tests)
 set(problems "")
+set(n_fidelity 0)
 foreach(label quick gpu corpus viewer)
   set(n_${label} 0)
 endforeach()
@@ -47,6 +50,12 @@ foreach(i RANGE ${last})
   if("quick" IN_LIST labels AND known GREATER 1)
     list(APPEND problems "${name}: quick together with another label (${labels})")
   endif()
+  if("fidelity" IN_LIST labels)
+    math(EXPR n_fidelity "${n_fidelity} + 1")
+    if(NOT "gpu" IN_LIST labels)
+      list(APPEND problems "${name}: labelled fidelity but not gpu (${labels})")
+    endif()
+  endif()
   if(name MATCHES "Corpus" AND NOT "corpus" IN_LIST labels)
     list(APPEND problems "${name}: its name says Corpus but it is not labelled corpus")
   endif()
@@ -57,6 +66,10 @@ foreach(label quick gpu corpus viewer)
     list(APPEND problems "no test is labelled ${label}")
   endif()
 endforeach()
+message("ctest -L fidelity: ${n_fidelity} tests")
+if(n_fidelity EQUAL 0)
+  list(APPEND problems "no test is labelled fidelity")
+endif()
 message("${count} tests in all")
 if(problems)
   list(JOIN problems "\n  " lines)

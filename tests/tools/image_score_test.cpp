@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -91,6 +92,43 @@ TEST(ImageScore, OnePixelEdgeShiftIsFiniteStrictButMinusInfinityTolerant) {
   EXPECT_EQ(s.differing, 8u);
   EXPECT_DOUBLE_EQ(s.differing_fraction_counted(), 8.0 / 64.0);
   EXPECT_DOUBLE_EQ(s.differing_fraction_all(), 8.0 / 64.0);
+}
+
+// The tolerant delta is the worse of both directions. B has one extra white pixel in a black
+// corner: every pixel of A finds an equal neighbour in B (B's 3×3 around the corner holds black
+// pixels), but B's white pixel finds only black in A. So that pixel keeps its full delta,
+// D = 0.5053·(255·1.00000001)² = 32857.13, and with 25 counted pixels both scores are
+// 10·log10(√(D²/25)/35215) = 10·log10(D/(5·35215)) = −7.2907 dB; scoring A against B alone
+// would give −∞.
+TEST(ImageScore, TolerantScoreTakesTheWorseOfBothDirections) {
+  RgbaImage a = filled(5, 5, 0, 255), b = filled(5, 5, 0, 255);
+  set(b, 0, 0, 255, 255);
+  const ImageScore ab = score(a, b), ba = score(b, a);
+  EXPECT_NEAR(ab.score_db_tol1px, -7.2907, 0.0005);
+  EXPECT_NEAR(ba.score_db_tol1px, -7.2907, 0.0005);
+  EXPECT_NEAR(ab.score_db, -7.2907, 0.0005);
+}
+
+// A smooth ramp (1 grey level per pixel along x, 40 levels per pixel along y) moved by one
+// pixel along x: the strict score sees one level on every pixel but the moved column,
+// while each pixel's own value is in the other image's 3×3 neighbourhood except in A's last
+// column (its value left the image; the nearest of B is one level off; rows are 40 apart).
+TEST(ImageScore, OnePixelShiftOfARampScoresMuchBetterTolerantThanStrict) {
+  RgbaImage a = filled(32, 6, 0, 255), b = filled(32, 6, 0, 255);
+  for (int y = 0; y < 6; ++y)
+    for (int x = 0; x < 32; ++x) {
+      set(a, x, y, uint8_t(20 + x + 40 * y), 255);
+      set(b, x, y, uint8_t(20 + std::max(0, x - 1) + 40 * y), 255);
+    }
+  const ImageScore s = score(a, b);
+  // Strict: 186 of 192 pixels differ by exactly one level (the x = 0 column agrees):
+  // 10·log10(√(186/192)·0.5053/35215) = −48.50 dB.
+  EXPECT_NEAR(s.score_db, 10.0 * std::log10(std::sqrt(186.0 / 192.0) * 0.5053 / 35215.0), 0.001);
+  EXPECT_NEAR(s.score_db, -48.5007, 0.001);
+  // Tolerant: only those 6 pixels, one level each: 10·log10(√(6/192)·0.5053/35215) = −55.96 dB.
+  EXPECT_NEAR(s.score_db_tol1px, 10.0 * std::log10(std::sqrt(6.0 / 192.0) * 0.5053 / 35215.0),
+              0.001);
+  EXPECT_NEAR(s.score_db_tol1px, -55.9575, 0.001);
 }
 
 // Coverage: A covers four pixels, B two of them and one other. Counted: the 5 pixels either
