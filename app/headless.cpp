@@ -120,6 +120,7 @@ int run_headless_render(const Options& options, const rig::Model& model,
   draw.lights = options.lights == SceneLights::Reference ? rig::render::LightSetup::Reference
                 : options.lights == SceneLights::None    ? rig::render::LightSetup::None
                                                          : rig::render::LightSetup::Viewer;
+  draw.shadows = options.lights == SceneLights::Viewer && options.shadows != 0;
   if (options.background_given)
     draw.background =
         glm::vec3(options.background[0], options.background[1], options.background[2]);

@@ -87,6 +87,7 @@ struct Options {
   bool no_grid = false;                      // --no-grid: no grid, labels or other overlays
   int msaa = 0;                              // --msaa N: samples per pixel (0: the default, 4)
   SceneLights lights = SceneLights::Viewer;  // --lights reference|none
+  int shadows = -1;  // --shadows on|off: 1, 0; -1: not given (on under the viewer's look)
   int animation_index = 0;
   bool animation_index_given = false;   // the viewer otherwise opens on an idle-like clip
   std::optional<float> animation_time;  // default: the clip's start

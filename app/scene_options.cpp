@@ -67,9 +67,13 @@ void add_scene_flags(std::vector<FlagInfo>& f) {
                ""});
   f.push_back({"--no-grid", "--output without the ground grid, labels or other overlays",
                "`--output` without the ground grid, the compare labels or other overlays", ""});
-  f.push_back({"--msaa N", "--output samples per pixel: 1 (none), 2, 4 (default), 8 or 16",
-               "`--output` samples per pixel: 1 (one sample, no anti-aliasing), 2, 4 (the "
-               "default), 8 or 16 (at most what the GL offers)",
+  f.push_back({"--msaa N",
+               "samples per pixel of --output and of the viewer's window:\n"
+               "1 (none), 2, 4 (default), 8 or 16",
+               "samples per pixel (multisample anti-aliasing) of the `--output` image and of the "
+               "viewer's window: 1 (one sample, no anti-aliasing), 2, 4 (the default), 8 or 16. "
+               "`--output` refuses more than the GL offers; the viewer falls back to one sample "
+               "when the window system has no multisampled window",
                ""});
   f.push_back({"--lights reference|none",
                "--output lighting: the reference scene's (glTF metallic-\n"
@@ -78,6 +82,14 @@ void add_scene_flags(std::vector<FlagInfo>& f) {
                "reference scene's lights (see *Reference scene renders and the image score*); "
                "`none`, only unlit and "
                "emissive surfaces show. Without the flag, the viewer's look",
+               ""});
+  f.push_back({"--shadows on|off",
+               "--output key-light shadow on the character and the ground\n"
+               "(default on; the viewer's look only)",
+               "`--output` with the key light's shadow on the character and on the ground (a "
+               "shadow map fitted to the character, see *Shadows*): `on` (the default under the "
+               "viewer's look) or `off`. The reference scene has no shadows: `--lights "
+               "reference|none` renders without, and refuses `--shadows on`",
                ""});
 }
 
@@ -155,6 +167,11 @@ int parse_scene_flag(std::string_view a, const FlagValue& value, Options& o, std
       o.lights = SceneLights::None;
     else
       return error = "--lights expects reference or none, got '" + std::string(v) + "'", -1;
+  } else if (a == "--shadows") {
+    if (!value(v)) return -1;
+    if (v != "on" && v != "off")
+      return error = "--shadows expects on or off, got '" + std::string(v) + "'", -1;
+    o.shadows = v == "on" ? 1 : 0;
   } else {
     return 0;
   }
@@ -162,17 +179,26 @@ int parse_scene_flag(std::string_view a, const FlagValue& value, Options& o, std
 }
 
 bool check_scene_options(const Options& o, std::string& error) {
+  // --msaa also sets the viewer window's samples; crowd renders have their own target.
+  if (o.msaa != 0 && o.crowd > 0 && !o.output_png.empty()) {
+    error = "--msaa applies to the viewer and to --output renders without --crowd";
+    return false;
+  }
   const bool scene = o.camera_given || o.transparent || o.background_given || o.no_grid ||
-                     o.msaa != 0 || o.lights != SceneLights::Viewer;
+                     o.lights != SceneLights::Viewer || o.shadows >= 0;
   if (!scene) return true;
   if (o.output_png.empty() || o.crowd > 0) {
     error =
-        "--camera, --background, --no-grid, --msaa and --lights apply to --output renders "
+        "--camera, --background, --no-grid, --lights and --shadows apply to --output renders "
         "(without --crowd)";
     return false;
   }
   if (o.lights != SceneLights::Viewer && (!o.heatmap.empty() || !o.weights_view.empty())) {
     error = "--lights shades the materials; --heatmap and --weights colour the surfaces instead";
+    return false;
+  }
+  if (o.lights != SceneLights::Viewer && o.shadows == 1) {
+    error = "--shadows on: the reference scene (--lights reference|none) has no shadows";
     return false;
   }
   return true;

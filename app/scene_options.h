@@ -1,6 +1,7 @@
 // The reference scene's flags for `--output` renders (shared reference-scene.md; README
-// "Reference scene renders"): --resolution, --camera, --background, --no-grid, --msaa and
-// --lights. Their rows of the flag table and their parsing live here, called from options.cpp.
+// "Reference scene renders"): --resolution, --camera, --background, --no-grid, --msaa (the
+// viewer's window too), --lights and --shadows. Their rows of the flag table and their parsing
+// live here, called from options.cpp.
 #pragma once
 
 #include <string>

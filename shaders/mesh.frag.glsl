@@ -1,6 +1,6 @@
 // Mesh fragment shader. The viewer's look: base colour (factor x sRGB texture), a key light
-// plus hemispheric ambient, gamma-encoded output; or the reference scene's glTF shading
-// (shade_reference, u_lighting 1 or 2). u_flat_color draws the wireframe overlay in one colour;
+// (shadowed: shadow.glsl) plus hemispheric ambient, gamma-encoded output; or the reference
+// scene's glTF shading (shade_reference, u_lighting 1 or 2). u_flat_color draws the wireframe overlay in one colour;
 // u_field_view swaps the base colour for a scalar field's colour (analysis/color_map.h; the
 // lighting stays).
 
@@ -210,6 +210,9 @@ void main() {
   vec3 ambient = mix(ground, sky, 0.5 * n.y + 0.5);
   vec3 h = normalize(u_key_direction + to_eye);
   float spec = pow(max(dot(n, h), 0.0), 48.0) * 0.15;
-  vec3 linear = base.rgb * (0.45 * ambient + 0.85 * key * vec3(1.0, 0.97, 0.92)) + spec;
+  // The key light's diffuse and specular, both hidden where a caster shadows the point.
+  vec3 key_light = (base.rgb * 0.85 * key * vec3(1.0, 0.97, 0.92) + spec) *
+                   key_light_visibility(v_world_position, n);
+  vec3 linear = base.rgb * 0.45 * ambient + key_light;
   frag_color = vec4(pow(clamp(linear, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
 }

@@ -91,6 +91,8 @@ std::vector<ViewerAction> build_actions() {
                      [](ViewerState& s) { s.show_wireframe = !s.show_wireframe; }));
   rows.push_back(
       key("G", {{'G'}}, "grid on / off", [](ViewerState& s) { s.show_grid = !s.show_grid; }));
+  rows.push_back(key("S", {{'S'}}, "key-light shadow on / off",
+                     [](ViewerState& s) { s.show_shadows = !s.show_shadows; }));
   rows.push_back(key("O", {{'O'}}, "focus the Open field",
                      [](ViewerState& s) { s.requests.focus_open_field = true; }));
   rows.push_back(key("Esc", {{kKeyEscape}}, "clear the joint selection",

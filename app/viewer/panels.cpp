@@ -118,6 +118,7 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   ImGui::Checkbox("Surfaces", &state.show_surfaces);
   ImGui::SameLine();
   ImGui::Checkbox("Wireframe (W)", &state.show_wireframe);
+  ImGui::Checkbox("Shadows (S)", &state.show_shadows);
   int weights = static_cast<int>(state.surface_view);
   ImGui::SetNextItemWidth(170.0f);
   ImGui::Combo("Colour (V)", &weights,

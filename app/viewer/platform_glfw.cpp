@@ -61,7 +61,7 @@ GlfwPlatform::~GlfwPlatform() {
 }
 
 int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title, bool vsync,
-                       const char* imgui_ini) {
+                       const char* imgui_ini, int samples) {
   const char* no_display =
       "rigview: error: no display to open a window on (DISPLAY/WAYLAND_DISPLAY unset or GLFW "
       "could not connect%s%s); render offscreen instead with --output FILE.png\n";
@@ -80,13 +80,13 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SAMPLES, 4);
+  glfwWindowHint(GLFW_SAMPLES, samples > 1 ? samples : 0);
 #ifdef RIGVIEW_GL_DEBUG
   // A debug context makes every driver deliver KHR_debug messages (see render/gl_util.h).
   glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
 #endif
   window_ = glfwCreateWindow(geometry.width, geometry.height, title.c_str(), nullptr, nullptr);
-  if (!window_) {  // multisampling is a nicety; retry without it
+  if (!window_ && samples > 1) {  // multisampling is a nicety; retry without it
     glfwWindowHint(GLFW_SAMPLES, 0);
     window_ = glfwCreateWindow(geometry.width, geometry.height, title.c_str(), nullptr, nullptr);
   }

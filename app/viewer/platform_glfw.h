@@ -29,9 +29,10 @@ class GlfwPlatform {
 
   // Opens the window at `geometry` (x, y < 0: placed by the window manager), makes its context
   // current, loads GL, starts ImGui (its layout file `imgui_ini`, null: none). 0, or the exit
-  // status after printing one line (no display, no 3.3 core context).
+  // status after printing one line (no display, no 3.3 core context). `samples` per pixel of
+  // the window (1: no multisampling) where the GL offers them; without, one.
   int open(const WindowGeometry& geometry, const std::string& title, bool vsync,
-           const char* imgui_ini);
+           const char* imgui_ini, int samples = 4);
 
   bool should_close() const;
   void request_close();

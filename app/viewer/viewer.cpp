@@ -148,7 +148,8 @@ int Viewer::open_window() {
   }
   if (const int status =
           platform_.open(geometry, doc_.window_title, !self_test_.active(),
-                         settings_.persistent() ? settings_.imgui_ini_path().c_str() : nullptr);
+                         settings_.persistent() ? settings_.imgui_ini_path().c_str() : nullptr,
+                         options_.msaa > 0 ? options_.msaa : 4);
       status != 0)
     return status;
   window_open_ = true;

@@ -80,7 +80,7 @@ class Viewer {
   void update_artefacts();
   void update_compression();
   void update_rotation_centers();
-  void frame_model();
+  void frame_model(bool character_view = false);
   void reset_camera();
   void serve_requests();
   // The Learn tab's Show me and Leave lesson (viewer/viewer_learn.cpp).

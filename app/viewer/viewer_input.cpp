@@ -4,9 +4,13 @@
 namespace rigview {
 
 // The renderer fits the bounding sphere to the vertical field of view; a view narrower than it
-// is tall (a compare part, a portrait window) needs the horizontal one to fit too.
-void Viewer::frame_model() {
-  state_.camera.frame(crowd_ ? rig::render::crowd_bounds(*crowd_, doc_.bounds()) : doc_.bounds());
+// is tall (a compare part, a portrait window) needs the horizontal one to fit too. The first
+// view (`character_view`) instead fits the box itself, seen from chest height
+// (OrbitCamera::frame_character), so the character fills most of the view.
+void Viewer::frame_model(bool character_view) {
+  const rig::render::Bounds bounds =
+      crowd_ ? rig::render::crowd_bounds(*crowd_, doc_.bounds()) : doc_.bounds();
+  state_.camera.frame(bounds);
   int width = 0, height = 0;
   platform_.framebuffer_size(width, height);
   if (width <= 0 || height <= 0) return;  // minimized: framed for the vertical view only
@@ -16,7 +20,10 @@ void Viewer::frame_model() {
       scene_view(state_, static_cast<float>(window_width), static_cast<float>(window_height));
   if (view.width <= 0.0f || view.height <= 0.0f) return;
   // The single view's fit: compare columns back off from it themselves (view_orbit).
-  state_.camera.fit_width(view.width / view.height);
+  if (character_view)
+    state_.camera.frame_character(bounds, view.width / view.height);
+  else
+    state_.camera.fit_width(view.width / view.height);
 }
 
 // Frames joint `node` with its parent and children (render::joint_neighbourhood_bounds).
@@ -36,12 +43,13 @@ void Viewer::frame_finding(int finding) {
   if (bounds.valid()) state_.camera.frame(bounds);
 }
 
-// The start view: the character's front (first_view.h), framed, the eye kept above the grid.
+// The start view: the character's front (first_view.h) at a three-quarter angle (the default
+// yaw), framed from chest height, the eye kept above the grid.
 void Viewer::reset_camera() {
   state_.camera = rig::render::OrbitCamera{};
   reset_camera_angles(state_.camera);
   state_.camera.yaw = facing_yaw(*doc_.model, doc_.character->world(), state_.camera.yaw);
-  frame_model();
+  frame_model(true);
   const rig::render::Bounds bounds = doc_.bounds();
   if (!crowd_ && bounds.valid()) state_.camera.floor = bounds.min.y;
   state_.camera.keep_above_floor();

@@ -96,6 +96,7 @@ static void render_mistake(rig::render::Renderer& renderer, const ViewerState& s
   draw.surfaces = state.show_surfaces;
   draw.wireframe = state.show_wireframe;
   draw.grid = state.show_grid;
+  draw.shadows = state.show_shadows;
   draw.cpu_skinned = true;
   for (int c = 0; c < 2; ++c) {
     for (size_t d = 0; d < mistake.draw_count(); ++d)
@@ -121,6 +122,7 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   draw.surfaces = state.show_surfaces;
   draw.wireframe = state.show_wireframe;
   draw.grid = state.show_grid;
+  draw.shadows = state.show_shadows;
   draw.skeleton = state.show_skeleton;
   draw.selected_joint_node = state.selected_node;
   // The Rig health row last clicked: while its first joint stays selected, its other joints

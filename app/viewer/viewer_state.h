@@ -190,6 +190,7 @@ struct ViewerState {
   bool show_surfaces = true;
   bool show_wireframe = false;
   bool show_grid = true;
+  bool show_shadows = true;  // the key light's shadow on the character and the ground
   SurfaceView surface_view = SurfaceView::Off;
 
   int selected_node = -1;  // joint node selected (tree, click, --weights JOINT); -1: none

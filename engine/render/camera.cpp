@@ -186,6 +186,42 @@ void OrbitCamera::frame(const Bounds& bounds) {
   distance = scene_radius / std::sin(0.5f * fov_y) * 1.05f;
 }
 
+void OrbitCamera::frame_character(const Bounds& bounds, float view_aspect) {
+  frame(bounds);
+  if (!bounds.valid()) return;
+  const float aspect = view_aspect > 0.0f ? view_aspect : 1.0f;
+  const float eye_y = bounds.min.y + kChestHeight * (bounds.max.y - bounds.min.y);
+  // How far the box reaches into the view from `d` away, as a fraction of the half view (1: to
+  // the edge); infinite when a corner is behind the eye.
+  auto reach = [&](float d) {
+    OrbitCamera c = *this;
+    c.distance = d;
+    c.pitch = std::clamp(std::asin(std::clamp((eye_y - target.y) / d, -1.0f, 1.0f)),
+                         -kMaxOrbitPitch, kMaxOrbitPitch);
+    const Camera cam = c.camera(aspect);
+    const glm::mat4 m = cam.projection * cam.view;
+    float most = 0.0f;
+    for (int i = 0; i < 8; ++i) {
+      const glm::vec4 p =
+          m * glm::vec4(i & 1 ? bounds.max.x : bounds.min.x, i & 2 ? bounds.max.y : bounds.min.y,
+                        i & 4 ? bounds.max.z : bounds.min.z, 1.0f);
+      if (p.w <= 1e-6f * d) return 1e30f;
+      most = std::max({most, std::abs(p.x / p.w), std::abs(p.y / p.w)});
+    }
+    return most;
+  };
+  // The sphere's fit (frame()) holds the box; twice it is surely too far, the sphere's radius
+  // too near (the eye would be at the box). The reach falls with the distance: bisect.
+  float near_d = scene_radius, far_d = 2.0f * distance;
+  for (int i = 0; i < 60 && far_d - near_d > 1e-6f * far_d; ++i) {
+    const float mid = 0.5f * (near_d + far_d);
+    (reach(mid) > kFrameFill ? near_d : far_d) = mid;
+  }
+  distance = far_d;
+  pitch = std::clamp(std::asin(std::clamp((eye_y - target.y) / distance, -1.0f, 1.0f)),
+                     -kMaxOrbitPitch, kMaxOrbitPitch);
+}
+
 void OrbitCamera::fit_width(float view_aspect) {
   if (!(view_aspect > 0.0f) || view_aspect >= 1.0f) return;  // wider than tall: frame() fits
   const float half_fov_x = std::atan(view_aspect * std::tan(0.5f * fov_y));

@@ -156,11 +156,19 @@ Camera look_at_camera(glm::vec3 eye, glm::vec3 target, float yfov, float aspect,
 // near/far planes that keep depth precision (far/near stays well under 10^4).
 inline constexpr float kMaxOrbitPitch = 1.55f;  // just under 90 degrees: the view never flips
 inline constexpr float kNoFloor = -1e30f;
+// A character's first view (OrbitCamera::frame_character): the eye at chest height, 0.72 of
+// the way up the bounds (a standing adult's chest over its height), and the bounds' projection
+// spanning 0.85 of the view's height or width, whichever it reaches first.
+inline constexpr float kChestHeight = 0.72f;
+inline constexpr float kFrameFill = 0.85f;
+inline constexpr float kThreeQuarterYaw = 0.6f;
 
 struct OrbitCamera {
   glm::vec3 target{0.0f};
   float distance = 3.0f;
-  float yaw = 0.6f;           // radians about +Y, 0 looks down -Z (front view of a glTF model)
+  // Radians about +Y; 0 looks down −Z at the front of a glTF model (which faces +Z). The default,
+  // about 34 degrees round towards the model's left, is the three-quarter view of its front.
+  float yaw = kThreeQuarterYaw;
   float pitch = 0.25f;        // radians, positive looks down at the model
   float fov_y = 0.7854f;      // radians (45 degrees)
   float scene_radius = 1.0f;  // for near/far
@@ -169,6 +177,11 @@ struct OrbitCamera {
   float floor = kNoFloor;
 
   void frame(const Bounds& bounds);
+  // A character's first view: frame() for the target (the bounds' centre) and the scene radius,
+  // then, keeping the yaw, the eye at chest height (kChestHeight) and the distance at which the
+  // box's eight corners, projected into a view `view_aspect` wide, reach kFrameFill of its half
+  // height or half width and no further. Sets pitch and distance. No allocation.
+  void frame_character(const Bounds& bounds, float view_aspect);
   // Raises the pitch, as little as needed, so the eye stays a hundredth of the scene radius
   // above `floor` (never past kMaxOrbitPitch; a target below the floor gets that pitch).
   void keep_above_floor();

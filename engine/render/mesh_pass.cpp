@@ -22,6 +22,7 @@ void MeshPass::use(const MeshProgram& p) {
   glUniform3fv(p.key_direction, 1, glm::value_ptr(frame_.lighting.key_direction));
   glUniform1i(p.flat, frame_.flat ? 1 : 0);
   glUniform4fv(p.flat_color, 1, glm::value_ptr(frame_.flat_color));
+  if (!frame_.flat) p.shadow.set(frame_.shadow);
   const ReferenceUniforms& r = p.reference;
   const LightSetup setup = frame_.lighting.setup;
   glUniform1i(r.lighting, setup == LightSetup::Viewer ? 0 : setup == LightSetup::Reference ? 1 : 2);

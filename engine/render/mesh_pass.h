@@ -27,6 +27,7 @@ struct MeshPassFrame {
   bool flat = false;
   glm::vec4 flat_color{0.0f};
   GLuint dfg_texture = 0;  // the reference shading's DFG table (MaterialTable::dfg_texture)
+  ShadowFrame shadow;      // the key light's shadow map (off: every point lit)
 };
 
 class MeshPass {

@@ -66,6 +66,7 @@ bool Renderer::init(std::string& error) {
 
   if (!r.programs.build(detail::Instancing::Off, limit / 16u, error)) return false;
   if (!r.overlays.init(error)) return false;
+  if (!r.shadow.init(error)) return false;
   r.timer.init();
   check_gl_errors("Renderer::init");
   r.initialized = true;
@@ -89,6 +90,8 @@ void Renderer::Impl::release_model() {
   character = nullptr;
   stale_palettes = 0;
   skin.reset();
+  boxes = {};
+  caster_bounds = {};
   items_of_primitive.clear();
   model = nullptr;
 }
@@ -98,6 +101,7 @@ void Renderer::Impl::release_all() {
   release_model();
   programs.release();
   overlays.release();
+  shadow.release();
   timer.release();
   feedback.release();
   owns_gl_objects = false;
@@ -159,6 +163,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
   r.static_scratch.assign(max_vertices, StaticVertex{});
 
   r.overlays.set_model(model);
+  r.boxes = bind_boxes(model, r.skin->meshes());
   check_gl_errors("Renderer::set_model");
 
   // A first state (the rest pose) so draw() works before the first update(), and the ground:
@@ -176,7 +181,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
     }
   }
   r.upload_state(world, model.rest_morph_weights);
-  set_ground(posed_bounds(model, bind_boxes(model, r.skin->meshes()), world));
+  set_ground(r.caster_bounds);
   return true;
 }
 
@@ -226,6 +231,7 @@ void Renderer::set_ground(const Bounds& bounds) {
   Impl& r = *impl_;
   if (!r.initialized) return;
   r.overlays.set_ground(bounds);
+  r.ground_y = bounds.valid() ? bounds.min.y : -1.0f;  // where Overlays puts the grid
   check_gl_errors("Renderer::set_ground");
 }
 
@@ -252,6 +258,7 @@ void Renderer::Impl::upload_state(std::span<const glm::mat4> world,
     g.upload_positions(std::span<const float>(morph_interleaved.data(), n * 6));
   }
   overlays.update_skeleton(world);
+  caster_bounds = posed_bounds(m, boxes, world);
 }
 
 void Renderer::Impl::ensure_palettes(rig::SkinningMethod method) {
@@ -340,8 +347,8 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
   ensure_palettes(method);
   const bool reference = lights != LightSetup::Viewer && !flat;
   MeshPass pass({camera.projection * camera.view, camera.eye,
-                 detail::Lighting::for_camera(camera, flat ? LightSetup::Viewer : lights), flat,
-                 flat_color, materials.dfg_texture()});
+                 lighting(camera, flat ? LightSetup::Viewer : lights), flat, flat_color,
+                 materials.dfg_texture(), flat ? detail::ShadowFrame{} : frame_shadow});
   auto draw_item = [&](size_t d) {
     const GpuDrawItem& g = items[d];
     const rig::DrawItem& item = m.draws[d];
@@ -401,8 +408,8 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
 
 void Renderer::Impl::draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
                                     const rig::analysis::ScalarField* field) {
-  MeshPass pass({camera.projection * camera.view, camera.eye, detail::Lighting::for_camera(camera),
-                 flat, flat_color});
+  MeshPass pass({camera.projection * camera.view, camera.eye, lighting(camera, LightSetup::Viewer),
+                 flat, flat_color, 0, flat ? detail::ShadowFrame{} : frame_shadow});
   const glm::mat4 identity(1.0f);
   for (size_t d = 0; d < items.size(); ++d) {
     // The item as drawn from the CPU's vertices: its own buffers but the second vertex array.
@@ -450,6 +457,11 @@ void Renderer::upload_cpu_skinned(size_t draw_index, std::span<const glm::vec3> 
 void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOptions& options) {
   Impl& r = *impl_;
   if (!r.initialized) return;
+  r.key_override =
+      glm::length(options.key_light) > 0.0f ? glm::normalize(options.key_light) : glm::vec3(0.0f);
+  r.frame_shadow = {};
+  if (options.shadows && options.surfaces && options.lights == LightSetup::Viewer && r.model)
+    r.draw_shadow_pass(camera, options);
   glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
   glEnable(GL_SCISSOR_TEST);
   glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
@@ -463,7 +475,10 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
   glDepthMask(GL_TRUE);
   const glm::mat4 view_proj = camera.projection * camera.view;
 
-  if (options.grid) r.overlays.draw_grid(view_proj);
+  if (options.grid) {
+    r.draw_shadow_catcher(view_proj);
+    r.overlays.draw_grid(view_proj);
+  }
 
   if (r.model) {
     if (options.surfaces) {

@@ -83,6 +83,13 @@ struct DrawOptions {
   // The viewer's key light, or the reference scene's lights (or none) with glTF shading: then
   // single-sided materials have their back faces culled and double-sided ones flip the normal.
   LightSetup lights = LightSetup::Viewer;
+  // The viewer's key light casts a shadow (a shadow map fitted to the character's animated
+  // bounds) onto the surfaces and, with the grid, onto the ground. The viewer's look only: the
+  // reference scene has no shadows. Off where the surfaces are off.
+  bool shadows = false;
+  // World direction towards the viewer's key light; zero: the default, fixed relative to the
+  // camera (above, to the left, in front), so the light turns with the view.
+  glm::vec3 key_light{0.0f};
 };
 
 struct RendererConfig {

@@ -17,6 +17,7 @@
 #include "render/materials.h"
 #include "render/overlays.h"
 #include "render/renderer.h"
+#include "render/shadow_map.h"
 #include "render/skin_programs.h"
 
 namespace rig::render {
@@ -66,6 +67,14 @@ struct Renderer::Impl {
   // reserved per model so a frame does not allocate.
   std::vector<std::pair<float, uint32_t>> blend_order;
   std::vector<float> field_scratch;
+  // The key light's shadow: the map, the bind boxes that bound every pose cheaply, the casters'
+  // bounds under the last uploaded pose, the ground's height, and this draw's light and lookup.
+  detail::ShadowMap shadow;
+  BindBoxes boxes;
+  Bounds caster_bounds;
+  float ground_y = 0.0f;
+  glm::vec3 key_override{0.0f};
+  detail::ShadowFrame frame_shadow;
   rig::analysis::ScalarField own_field;
   WeightView own_view = WeightView::Off;
   int own_joint_node = -1;
@@ -86,6 +95,13 @@ struct Renderer::Impl {
                   const rig::analysis::ScalarField* field, LightSetup lights = LightSetup::Viewer);
   void draw_cpu_items(const Camera& camera, bool flat, glm::vec4 flat_color,
                       const rig::analysis::ScalarField* field);
+  // The frame's light: the default or DrawOptions::key_light (renderer_shadow.cpp).
+  detail::Lighting lighting(const Camera& camera, LightSetup setup) const;
+  // Renders the shadow map for `options` and sets frame_shadow, left off when nothing casts.
+  // Changes the viewport: call before setting the frame's.
+  void draw_shadow_pass(const Camera& camera, const DrawOptions& options);
+  // The ground's shadow catcher at ground_y, when this draw has a shadow.
+  void draw_shadow_catcher(const glm::mat4& view_proj);
 };
 
 }  // namespace rig::render

@@ -55,6 +55,7 @@ MeshProgram mesh_program(GLuint id) {
   r.uv_sets = glGetUniformLocation(id, "u_uv_sets");
   r.uv_transforms = glGetUniformLocation(id, "u_uv_transforms");
   r.flat_normals = glGetUniformLocation(id, "u_flat_normals");
+  p.shadow = ShadowUniforms::locate(id);
   glUseProgram(id);
   // The colour maps never change: set once per program.
   namespace a = rig::analysis;
@@ -134,7 +135,7 @@ bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::str
   const bool crowd = instancing == Instancing::Crowd;
   const std::string instancing_define = crowd ? "#define CROWD 1\n" : "";
   const char* kind = crowd ? " crowd program" : " program";
-  const std::vector<std::string_view> fs = {"mesh.frag.glsl"};
+  const std::vector<std::string_view> fs = {"shadow.glsl", "mesh.frag.glsl"};
   const std::vector<const char*> feedback = {"v_world_position", "v_world_normal"};
   auto build_one = [&](const ProgramKey& key, const std::string& label) {
     std::vector<std::string_view> vs = {"skin_common.glsl", "mesh.vert.glsl"};

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "render/shadow_map.h"
 #include "skin/skinning_method.h"
 
 namespace rig::render::detail {
@@ -41,6 +42,7 @@ struct MeshProgram {
         base_color_factor = -1, has_texture = -1, eye = -1, key_direction = -1, flat = -1,
         flat_color = -1, field_view = -1, color_map = -1, field_range = -1, undefined_color = -1;
   ReferenceUniforms reference;
+  ShadowUniforms shadow;  // the key light's shadow lookup (shaders/shadow.glsl)
   // Instanced (CROWD) programs only: the grid, each instance's palette rows and rigid matrices.
   GLint grid_columns = -1, grid_rows = -1, grid_spacing = -1, instance_stride = -1,
         palette_base = -1, rigid_stride = -1, rigid_base = -1;

@@ -56,21 +56,22 @@ TEST(ShaderPrograms, EachProgramCompilesAndLinks) {
   const std::vector<const char*> feedback = {"v_world_position", "v_world_normal"};
   std::vector<ProgramCase> cases = {
       {{"skin_common.glsl", "mesh.vert.glsl"},
-       {"mesh.frag.glsl"},
+       {"shadow.glsl", "mesh.frag.glsl"},
        detail::skinning_layout_header(nullptr, false, 16),
        {}},
       {{"skin_common.glsl", "mesh.vert.glsl"},
-       {"mesh.frag.glsl"},
+       {"shadow.glsl", "mesh.frag.glsl"},
        detail::skinning_layout_header(nullptr, false, 16),
        feedback},
       {{"lines.vert.glsl"}, {"lines.frag.glsl"}, "", {}},
       {{"text.vert.glsl"}, {"text.frag.glsl"}, "", {}},
+      {{"shadow_catcher.vert.glsl"}, {"shadow.glsl", "shadow_catcher.frag.glsl"}, "", {}},
   };
   for (const SkinningMethodInfo& m : skinning_methods())
     for (bool tbo : {false, true})
       for (bool capture : {false, true})
         cases.push_back({{"skin_common.glsl", m.shader, "mesh.vert.glsl"},
-                         {"mesh.frag.glsl"},
+                         {"shadow.glsl", "mesh.frag.glsl"},
                          detail::skinning_layout_header(&m, tbo, 4096),
                          capture ? feedback : std::vector<const char*>{}});
   for (const ProgramCase& c : cases) {

@@ -189,17 +189,64 @@ TEST(SceneFlagsCli, DefaultReferenceCameraFramesThePosedBoxFromPlusZ) {
   }
 }
 
+// --shadows: under the viewer's look a square standing on the ground casts onto it (only darker
+// pixels, and some), off draws exactly the render without the shadow pass; the reference
+// scene, which has none, renders the same with --shadows off as without the flag.
+TEST(SceneFlagsCli, ShadowsDarkenTheGroundUnderTheViewersLookOnly) {
+  // A level square one above a small one on the ground (which puts the grid at y = 0).
+  SceneMesh roof;
+  roof.positions = {-0.6f, 1, 0.6f, 0.6f, 1, 0.6f, 0.6f, 1, -0.6f, -0.6f, 1, -0.6f};
+  roof.normals = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0};
+  roof.indices = {0, 1, 2, 0, 2, 3};
+  SceneMesh floor = roof;
+  for (size_t i = 0; i < floor.positions.size(); i += 3) {
+    floor.positions[i] *= 0.05f;
+    floor.positions[i + 1] = 0.0f;
+    floor.positions[i + 2] *= 0.05f;
+  }
+  const std::string model = scene_file("roof.gltf", {roof, floor});
+  const std::string flags = "--resolution 120,90 --msaa 1 --background 0.5,0.5,0.5 --camera " +
+                            quote("0,2.5,4;0,0.3,0;50");
+  const Png on = render(model, flags + " --shadows on", "shadow_on.png");
+  if (on.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+  const Png plain = render(model, flags, "shadow_default.png");
+  const Png off = render(model, flags + " --shadows off", "shadow_off.png");
+  EXPECT_EQ(plain.rgba, on.rgba);  // on is the default
+  int darker = 0;
+  for (size_t i = 0; i < on.rgba.size(); i += 4) {
+    for (int c = 0; c < 3; ++c) EXPECT_LE(on.rgba[i + c], off.rgba[i + c] + 1);
+    darker += on.rgba[i] + 20 < off.rgba[i];
+  }
+  EXPECT_GT(darker, 100);
+  const Png reference = render(model, flags + " --lights reference", "shadow_ref.png");
+  const Png reference_off =
+      render(model, flags + " --lights reference --shadows off", "shadow_ref_off.png");
+  EXPECT_EQ(reference.rgba, reference_off.rgba);
+}
+
 TEST(SceneFlagsCli, MalformedValuesAreOneLineUsageErrors) {
   const std::string out = " --output " + quote((rig::test::scratch_dir() / "x.png").string());
-  for (const std::string& args :
-       {"--camera " + quote("0,0,5;0,0,0") + out, "--camera " + quote("0,0,5;0,0;45") + out,
-        "--camera " + quote("0,0,5;0,0,0;180") + out, "--camera " + quote("1,2,3;1,2,3;45") + out,
-        "--camera " + quote("0,5,0;0,0,0;45") + out, "--camera " + quote("0,0,5;0,0,0;45;2") + out,
-        "--camera " + quote("0,0,5;0,0,0;45;2;1") + out,
-        "--camera " + quote("0,0,x;0,0,0;45") + out, "--background " + quote("1,0") + out,
-        "--background " + quote("2,0,0") + out, "--background clear" + out, "--msaa 3" + out,
-        "--msaa 0" + out, "--msaa many" + out, std::string("--camera ") + quote("0,0,5;0,0,0;45"),
-        std::string("--no-grid"), "--msaa 4 --crowd 2" + out}) {
+  for (const std::string& args : {"--camera " + quote("0,0,5;0,0,0") + out,
+                                  "--camera " + quote("0,0,5;0,0;45") + out,
+                                  "--camera " + quote("0,0,5;0,0,0;180") + out,
+                                  "--camera " + quote("1,2,3;1,2,3;45") + out,
+                                  "--camera " + quote("0,5,0;0,0,0;45") + out,
+                                  "--camera " + quote("0,0,5;0,0,0;45;2") + out,
+                                  "--camera " + quote("0,0,5;0,0,0;45;2;1") + out,
+                                  "--camera " + quote("0,0,x;0,0,0;45") + out,
+                                  "--background " + quote("1,0") + out,
+                                  "--background " + quote("2,0,0") + out,
+                                  "--background clear" + out,
+                                  "--msaa 3" + out,
+                                  "--msaa 0" + out,
+                                  "--msaa many" + out,
+                                  std::string("--camera ") + quote("0,0,5;0,0,0;45"),
+                                  std::string("--no-grid"),
+                                  "--msaa 4 --crowd 2" + out,
+                                  "--shadows maybe" + out,
+                                  "--shadows on --lights reference" + out,
+                                  "--shadows on --lights none" + out,
+                                  std::string("--shadows off")}) {
     const auto r = run_rigview(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;

@@ -1,0 +1,38 @@
+// The renderer's key-light shadow (render/shadow_map.h): the depth pass over every draw item
+// through the same skinning programs as the frame, flat (their fragment work is one store,
+// and no colour is written), and the ground's catcher.
+#include <glad/gl.h>
+
+#include "render/gl_util.h"
+#include "render/renderer_impl.h"
+
+namespace rig::render {
+
+detail::Lighting Renderer::Impl::lighting(const Camera& camera, LightSetup setup) const {
+  detail::Lighting l = detail::Lighting::for_camera(camera, setup);
+  if (key_override != glm::vec3(0.0f)) l.key_direction = key_override;
+  return l;
+}
+
+void Renderer::Impl::draw_shadow_pass(const Camera& camera, const DrawOptions& options) {
+  const glm::vec3 to_light = lighting(camera, LightSetup::Viewer).key_direction;
+  if (!shadow.fit(caster_bounds, to_light)) return;
+  Camera light;
+  light.view = glm::mat4(1.0f);
+  light.projection = shadow.light_view_proj();
+  light.eye = caster_bounds.center() + to_light * caster_bounds.diagonal();
+  shadow.begin();
+  if (options.cpu_skinned && cpu_skinning)
+    draw_cpu_items(light, true, glm::vec4(0.0f), nullptr);
+  else
+    draw_items(light, options.method, true, glm::vec4(0.0f), nullptr);
+  shadow.end();
+  frame_shadow = shadow.frame();
+  check_gl_errors("Renderer::draw_shadow_pass");
+}
+
+void Renderer::Impl::draw_shadow_catcher(const glm::mat4& view_proj) {
+  if (frame_shadow.enabled) shadow.draw_catcher(view_proj, ground_y);
+}
+
+}  // namespace rig::render
