@@ -181,6 +181,40 @@ TEST(AnimationPointer, AnUnsupportedPointerGivesExactlyOneWarningNamingIt) {
   EXPECT_EQ(unsupported, 1);
 }
 
+// Mesh 0 (two morph targets) shown by nodes 0 and 2; /meshes/0/weights animates both nodes'
+// weights: keys (0, 0) at t = 0 and (1, 0.5) at t = 2 (the floats after the triangle, at 176).
+TEST(AnimationPointer, MeshWeightsPointerAnimatesEveryNodeShowingTheMesh) {
+  ByteBuffer keys = pointer_keys();
+  keys.put<float>({0, 0, 1, 0.5f});
+  const std::string json = R"({"asset":{"version":"2.0"},"extensionsUsed":["KHR_animation_pointer"],
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteLength":192}],
+    "accessors":[
+      {"bufferView":0,"byteOffset":60,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[2]},
+      {"bufferView":0,"byteOffset":176,"componentType":5126,"count":4,"type":"SCALAR"},
+      {"bufferView":0,"byteOffset":140,"componentType":5126,"count":3,"type":"VEC3",
+       "min":[0,0,0],"max":[1,1,0]}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":2},"targets":[{"POSITION":2},{"POSITION":2}]}]}],
+    "nodes":[{"mesh":0},{},{"mesh":0}],
+    "scenes":[{"nodes":[0,1,2]}],"scene":0,
+    "animations":[{"samplers":[{"input":0,"output":1}],"channels":[{"sampler":0,"target":)" +
+                           pointer_target("/meshes/0/weights") + "}]}]}";
+  const rig::Model model = import_ok("mesh_weights", json, keys);
+  ASSERT_EQ(model.clips.size(), 1u);
+  ASSERT_EQ(model.clips[0].channels.size(), 2u);
+  rig::Character character(model);
+  rig::PoseSelection selection;
+  selection.clip = 0;
+  selection.time = 1.0f;  // halfway: (0.5, 0.25)
+  character.evaluate(selection);
+  for (int node : {0, 2}) {
+    const std::span<const float> w = character.morph_weights(node);
+    ASSERT_EQ(w.size(), 2u) << "node " << node;
+    EXPECT_NEAR(w[0], 0.5f, 1e-6f) << "node " << node;
+    EXPECT_NEAR(w[1], 0.25f, 1e-6f) << "node " << node;
+  }
+}
+
 std::string one_channel_file(const std::string& pointer, int sampler) {
   return file_with(R"([{"samplers":[{"input":0,"output":1},{"input":2,"output":3},
                                      {"input":2,"output":4}],
