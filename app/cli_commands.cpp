@@ -51,6 +51,12 @@ int print_info(const rig::Model& model, std::FILE* out, const std::vector<ClipFi
       if (k) j += ",";
       j += json_string(c.interpolations[k]);
     }
+    // KHR_animation_pointer channels on materials, by the file's pointer.
+    j += "],\"material_channels\":[";
+    for (size_t k = 0; k < c.material_channels.size(); ++k) {
+      if (k) j += ",";
+      j += json_string(c.material_channels[k].pointer);
+    }
     j += "]}";
   }
   j += "]";
@@ -250,10 +256,13 @@ int export_pose(const Options& options, const rig::Model& model, const rig::Skin
 
 int write_copy(const Options& options, const std::string& model_path) {
   std::string error;
-  if (!rig::write::write_document(model_path, {}, options.write_copy, error)) {
+  std::vector<std::string> warnings;
+  if (!rig::write::write_document(model_path, {}, options.write_copy, error, {}, &warnings)) {
     std::fprintf(stderr, "rigview: error: %s\n", error.c_str());  // the error names the file
     return 1;
   }
+  for (const std::string& warning : warnings)
+    std::fprintf(stderr, "rigview: warning: %s\n", warning.c_str());
   std::printf("rigview: wrote %s\n", options.write_copy.c_str());
   return 0;
 }

@@ -86,12 +86,15 @@ int run_compression_outputs(const Options& options, const rig::Model& model,
     write.tolerance_m = options.tolerance_cm / 100.0;
     std::vector<rig::WrittenClip> written;
     rig::WrittenSizes sizes;
+    std::vector<std::string> warnings;
     if (!rig::write_optimized_gltf(model_path, model, clips, options.optimize_animations, error,
-                                   write, &written, &sizes)) {
+                                   write, &written, &sizes, &warnings)) {
       std::fprintf(stderr, "rigview: error: %s: %s\n", options.optimize_animations.c_str(),
                    error.c_str());
       return 1;
     }
+    for (const std::string& warning : warnings)
+      std::fprintf(stderr, "rigview: warning: %s\n", warning.c_str());
     size_t replaced = 0, not_smaller = 0;
     double e_max = 0.0;
     for (const rig::WrittenClip& w : written) {

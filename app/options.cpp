@@ -134,10 +134,12 @@ std::vector<FlagInfo> build_flags() {
     in_order += (in_order.empty() ? "" : ", ") + std::string(m.label);
 
   std::vector<FlagInfo> f;
-  f.push_back({"--info", "print a JSON report of the model and exit",
-               "print a JSON report: file, skins (name, joints), meshes, vertices, animations "
-               "(name, start, end, channels, interpolations), warnings (code, message, count)",
-               ""});
+  f.push_back(
+      {"--info", "print a JSON report of the model and exit",
+       "print a JSON report: file, skins (name, joints), meshes, vertices, animations "
+       "(name, start, end, channels, interpolations, material_channels), warnings (code, message, "
+       "count)",
+       ""});
   f.push_back({"--export-obj FILE", "write the posed mesh as Wavefront OBJ and exit",
                "write the posed mesh as Wavefront OBJ (world-space `v`, `vn`, 1-based `f`; one "
                "`o <node>#<primitive>` per drawn primitive in scene order)",

@@ -92,10 +92,13 @@ int save_document(const Options& options, const rig::Model& model, const rig::Sk
         ++added;
       }
   // The writer's errors name the file (the input when it cannot be read, else the output).
-  if (!rig::write::write_document(model_path, edits.edits, options.save, error)) {
+  std::vector<std::string> warnings;
+  if (!rig::write::write_document(model_path, edits.edits, options.save, error, {}, &warnings)) {
     std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
     return 1;
   }
+  for (const std::string& warning : warnings)
+    std::fprintf(stderr, "rigview: warning: %s\n", warning.c_str());
   std::printf("rigview: saved %s (influences of %s, inverse bind matrices of %s written)\n",
               options.save.c_str(), plural(edits.primitives, "primitive", "primitives").c_str(),
               plural(edits.skins, "skin", "skins").c_str());

@@ -157,7 +157,9 @@ bool SkinEditing::save(Document& doc, const std::string& path, std::string& erro
     edits.edits.push_back(rig::write::AddClip{rig::write::clip_data(*clip.keys)});
     written.push_back(clip.id);
   }
-  if (!rig::write::write_document(source_path_, edits.edits, path, error)) return false;
+  save_warnings_.clear();
+  if (!rig::write::write_document(source_path_, edits.edits, path, error, {}, &save_warnings_))
+    return false;
   std::error_code ec;
   if (std::filesystem::equivalent(path, source_path_, ec)) {
     source_overwritten_ = true;

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "viewer/clip_history.h"
 #include "viewer/document.h"
@@ -46,6 +47,8 @@ class SkinEditing {
   // a failed save leaves the previous file as it was and says why in one line. Afterwards
   // the document is no longer modified, Save writes to `path`, and the journal is gone.
   bool save(Document& doc, const std::string& path, std::string& error);
+  // What the last successful save could not write (write/gltf_document.h warnings()).
+  const std::vector<std::string>& save_warnings() const { return save_warnings_; }
 
   // A journal of this file's unsaved edits was found when the document opened.
   bool recovery_pending() const { return recovery_pending_; }
@@ -69,6 +72,7 @@ class SkinEditing {
   std::string source_path_, save_path_, journal_;
   bool source_overwritten_ = false;        // a save replaced the file the model was imported from
   std::vector<uint32_t> clips_in_source_;  // ids of added clips such a save wrote into it
+  std::vector<std::string> save_warnings_;
   bool recovery_pending_ = false;
   std::string recovery_summary_;
   JournalContents found_;

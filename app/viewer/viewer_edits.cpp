@@ -84,6 +84,10 @@ bool Viewer::save_to(const std::string& path) {
     return false;
   }
   state_.edits.message = "saved " + path;
+  for (const std::string& warning : editing_.save_warnings()) {
+    state_.edits.message += "; warning: " + warning;
+    std::fprintf(stderr, "rigview: warning: %s\n", warning.c_str());
+  }
   return true;
 }
 

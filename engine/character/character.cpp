@@ -88,6 +88,9 @@ void Character::sync_clips() {
   clips_revision_ = clips_->revision();
   clip_sources_.resize(clips_->size());
   for (size_t c = 0; c < clips_->size(); ++c) clip_sources_[c] = (*clips_)[c].source.get();
+  clip_keys_.resize(clips_->size());
+  for (size_t c = 0; c < clips_->size(); ++c) clip_keys_[c] = (*clips_)[c].keys.get();
+  init_material_pose(*model_, clip_keys_, material_pose_);
   for (BlendNodeSet& set : blend_node_sets_)  // the crossfades' node sets are recomputed
     set.a = set.b = nullptr;
   const size_t needed = clips_->max_cursor_count();
@@ -179,6 +182,10 @@ void Character::run_pipeline(const PoseSelection& sel, std::span<uint32_t> curso
     reset_to_rest(m, pose_);
     average_weight_ = -1.0f;
   }
+  // Material channels follow the base clip alone (a crossfade or layer does not blend them).
+  reset_material_pose(m, material_pose_);
+  if (material_pose_.any_animated && valid_clip(sel.clip) && clip_keys_[size_t(sel.clip)])
+    sample_material_channels(*clip_keys_[size_t(sel.clip)], sel.time, material_pose_);
   if (stack) apply_stack(*stack);
   finish_frame();
 }

@@ -26,6 +26,7 @@
 #include "anim/clip_set.h"
 #include "anim/clip_source.h"
 #include "anim/local_to_world_job.h"
+#include "anim/material_pose.h"
 #include "anim/pose.h"
 #include "anim/pose_selection.h"
 #include "anim/skeleton.h"
@@ -113,6 +114,9 @@ class Character {
   const Skeleton& skeleton() const { return skeleton_; }
   const NodeHierarchy& hierarchy() const { return skeleton_.hierarchy; }
   const Pose& pose() const { return pose_; }
+  // The materials' animated state (KHR_animation_pointer channels of the base clip) as of the
+  // last evaluate(): what the renderer draws in place of the file's factors.
+  const MaterialPose& material_pose() const { return material_pose_; }
   std::span<const glm::mat4> world() const { return world_; }
   // Skinning matrices (world × inverse bind, the layer's inverse bind matrices as of the last
   // evaluate()) of skin `s`, in the skin's joint order.
@@ -172,6 +176,8 @@ class Character {
   std::shared_ptr<ClipSet> clips_;
   uint64_t clips_revision_ = 0;                  // of clips_ when clip_sources_ was made
   std::vector<const ClipSource*> clip_sources_;  // per clip set entry: its source
+  std::vector<const Clip*> clip_keys_;           // per clip set entry: its raw keys, or null
+  MaterialPose material_pose_;
   std::vector<PoseConstraint*> constraints_;
   Pose pose_, blend_pose_;
   BlendLayer crossfade_layers_[2];  // pose_ under blend_pose_ (its weight set per frame)

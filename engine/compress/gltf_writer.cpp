@@ -132,9 +132,10 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
                           const std::vector<const CompressedClip*>& clips,
                           const std::string& out_path, std::string& error,
                           const GltfWriteOptions& options, std::vector<WrittenClip>* report,
-                          WrittenSizes* sizes) {
+                          WrittenSizes* sizes, std::vector<std::string>* warnings) {
   write::SourceDocument source;
   if (!source.open(in_path, error)) return false;
+  if (warnings) *warnings = source.warnings();
   tinygltf::Model& doc = source.gltf();
   if (doc.animations.size() != model.clips.size() || clips.size() != model.clips.size()) {
     error = "the clips do not match the file's animations";

@@ -66,7 +66,8 @@ struct WrittenClip {
 // channels span the clip's time range as the file's did (a player's clip length), and a clip whose
 // every track is at rest keeps one channel holding the rest value. Returns false with a one-line
 // `error`. `report`: per clip, what was written. `sizes`: the bytes of the accessors the file's
-// animations use, each accessor once, before and after.
+// animations use, each accessor once, before and after. `warnings`: what the copy lacks that the
+// file had (write::SourceDocument::warnings(): KHR_animation_pointer channels).
 struct WrittenSizes {
   size_t before = 0;
   size_t after = 0;
@@ -75,7 +76,7 @@ bool write_optimized_gltf(const std::string& in_path, const Model& model,
                           const std::vector<const CompressedClip*>& clips,
                           const std::string& out_path, std::string& error,
                           const GltfWriteOptions& options = {},
-                          std::vector<WrittenClip>* report = nullptr,
-                          WrittenSizes* sizes = nullptr);
+                          std::vector<WrittenClip>* report = nullptr, WrittenSizes* sizes = nullptr,
+                          std::vector<std::string>* warnings = nullptr);
 
 }  // namespace rig

@@ -105,6 +105,52 @@ uint64_t normalize_rotations(Channel& channel) {
 
 }  // namespace
 
+bool read_channel_keys(ImportContext& context, const tinygltf::Animation& source, size_t animation,
+                       int sampler_index, ElementType type, unsigned formats, bool scalar_elements,
+                       Channel& channel, std::string& mode, std::string& error) {
+  const std::string at = "animation " + std::to_string(animation);
+  if (sampler_index < 0 || static_cast<size_t>(sampler_index) >= source.samplers.size()) {
+    error = at + " uses sampler " + std::to_string(sampler_index) +
+            does_not_exist(source.samplers.size(), "", "the animation");
+    return false;
+  }
+  const tinygltf::AnimationSampler& sampler = source.samplers[static_cast<size_t>(sampler_index)];
+  const std::string sampler_at =
+      "animation " + std::to_string(animation) + " sampler " + std::to_string(sampler_index);
+  if (!parse_interpolation(sampler.interpolation, channel.interpolation)) {
+    error = sampler_at + " has interpolation '" + sampler.interpolation +
+            "' (glTF allows LINEAR, STEP, CUBICSPLINE)";
+    return false;
+  }
+  if (!read_key_times(context, sampler.input, sampler_at, channel.times, error)) return false;
+
+  if (!context.reader.read_floats(sampler.output, type, formats, channel.values, error)) {
+    error = sampler_at + " output: " + error;
+    return false;
+  }
+  const uint64_t per_key = channel.interpolation == Interpolation::CubicSpline ? 3 : 1;
+  const uint64_t expected = channel.times.size() * per_key * channel.components;
+  if (channel.values.size() != expected) {
+    const uint64_t per_element = scalar_elements ? 1 : channel.components;
+    error = sampler_at + ": output has " + std::to_string(channel.values.size() / per_element) +
+            " elements, expected " + std::to_string(expected / per_element) + " (" +
+            std::to_string(channel.times.size()) + " keys" +
+            (per_key == 3 ? " x 3 for CUBICSPLINE" : "") +
+            (scalar_elements ? " x " + std::to_string(channel.components) + " morph targets"
+                             : std::string()) +
+            ")";
+    return false;
+  }
+  for (size_t v = 0; v < channel.values.size(); ++v) {
+    if (!std::isfinite(channel.values[v])) {
+      error = sampler_at + ": output value " + std::to_string(v) + " is not finite";
+      return false;
+    }
+  }
+  mode = sampler.interpolation;
+  return true;
+}
+
 bool import_animations(ImportContext& context, std::string& error) {
   const auto& animations = context.document.animations;
   Model& model = context.model;
@@ -120,41 +166,34 @@ bool import_animations(ImportContext& context, std::string& error) {
     std::set<std::string> modes;  // sorted: reports list them in a stable order
     float start = std::numeric_limits<float>::infinity();
     float end = -std::numeric_limits<float>::infinity();
+    // The node channels: the core ones, then the KHR_animation_pointer ones that point at a
+    // node's TRS or weights (the material ones go straight into the clip).
+    std::vector<NodeChannelTarget> targets;
     for (size_t c = 0; c < source.channels.size(); ++c) {
       const tinygltf::AnimationChannel& channel_source = source.channels[c];
-      const std::string at = animation + " channel " + std::to_string(c);
-      // No target node: the spec lets extensions define the target; nothing for us to animate.
-      if (channel_source.target_node < 0) continue;
-      if (static_cast<size_t>(channel_source.target_node) >= model.nodes.size()) {
-        error = at + " targets node " + std::to_string(channel_source.target_node) +
+      // No target node: the spec lets extensions define the target. KHR_animation_pointer's
+      // channels come from the file's JSON instead (tinygltf drops those without a node).
+      if (channel_source.target_node < 0 || channel_source.target_path == "pointer") continue;
+      targets.push_back({channel_source.target_node, channel_source.target_path,
+                         channel_source.sampler, animation + " channel " + std::to_string(c)});
+    }
+    if (!import_pointer_channels(context, a, source, clip, targets, modes, start, end, error))
+      return false;
+    for (const NodeChannelTarget& target : targets) {
+      const std::string& at = target.at;
+      if (static_cast<size_t>(target.node) >= model.nodes.size()) {
+        error = at + " targets node " + std::to_string(target.node) +
                 does_not_exist(model.nodes.size(), " nodes");
         return false;
       }
       Channel channel;
-      channel.node = channel_source.target_node;
-      if (!parse_path(channel_source.target_path, channel.path)) {
-        context.warnings.add("ANIMATION_PATH_UNSUPPORTED", 1,
-                             at + " animates '" + channel_source.target_path +
-                                 "', which is not supported (channel skipped)");
+      channel.node = target.node;
+      if (!parse_path(target.path, channel.path)) {
+        context.warnings.add(
+            "ANIMATION_PATH_UNSUPPORTED", 1,
+            at + " animates '" + target.path + "', which is not supported (channel skipped)");
         continue;
       }
-      if (channel_source.sampler < 0 ||
-          static_cast<size_t>(channel_source.sampler) >= source.samplers.size()) {
-        error = at + " uses sampler " + std::to_string(channel_source.sampler) +
-                does_not_exist(source.samplers.size(), "", "the animation");
-        return false;
-      }
-      const tinygltf::AnimationSampler& sampler =
-          source.samplers[static_cast<size_t>(channel_source.sampler)];
-      const std::string sampler_at =
-          animation + " sampler " + std::to_string(channel_source.sampler);
-      if (!parse_interpolation(sampler.interpolation, channel.interpolation)) {
-        error = sampler_at + " has interpolation '" + sampler.interpolation +
-                "' (glTF allows LINEAR, STEP, CUBICSPLINE)";
-        return false;
-      }
-      if (!read_key_times(context, sampler.input, sampler_at, channel.times, error)) return false;
-
       Node& node = model.nodes[static_cast<size_t>(channel.node)];
       ElementType type = ElementType::Vec3;
       unsigned formats = kVectorFormats;
@@ -179,33 +218,14 @@ bool import_animations(ImportContext& context, std::string& error) {
           formats = kNormalizedFormats;
           break;
       }
-      if (!context.reader.read_floats(sampler.output, type, formats, channel.values, error)) {
-        error = sampler_at + " output: " + error;
+      std::string mode;
+      if (!read_channel_keys(context, source, a, target.sampler, type, formats,
+                             channel.path == TargetPath::Weights, channel, mode, error))
         return false;
-      }
-      const uint64_t per_key = channel.interpolation == Interpolation::CubicSpline ? 3 : 1;
-      const uint64_t expected = channel.times.size() * per_key * channel.components;
-      if (channel.values.size() != expected) {
-        const uint64_t per_element = channel.path == TargetPath::Weights ? 1 : channel.components;
-        error = sampler_at + ": output has " + std::to_string(channel.values.size() / per_element) +
-                " elements, expected " + std::to_string(expected / per_element) + " (" +
-                std::to_string(channel.times.size()) + " keys" +
-                (per_key == 3 ? " x 3 for CUBICSPLINE" : "") +
-                (channel.path == TargetPath::Weights
-                     ? " x " + std::to_string(channel.components) + " morph targets"
-                     : std::string()) +
-                ")";
-        return false;
-      }
-      for (size_t v = 0; v < channel.values.size(); ++v) {
-        if (!std::isfinite(channel.values[v])) {
-          error = sampler_at + ": output value " + std::to_string(v) + " is not finite";
-          return false;
-        }
-      }
       if (channel.path == TargetPath::Rotation) {
         const uint64_t repaired = normalize_rotations(channel);
-        if (repaired > 0 && first_rotation_repair.empty()) first_rotation_repair = sampler_at;
+        if (repaired > 0 && first_rotation_repair.empty())
+          first_rotation_repair = animation + " sampler " + std::to_string(target.sampler);
         rotations_repaired += repaired;
       }
       // A matrix cannot be animated piecewise: the node is its decomposed TRS alone.
@@ -220,11 +240,12 @@ bool import_animations(ImportContext& context, std::string& error) {
       }
       start = std::min(start, channel.times.front());
       end = std::max(end, channel.times.back());
-      modes.insert(sampler.interpolation);
+      modes.insert(mode);
       clip.channels.push_back(std::move(channel));
     }
-    clip.start = clip.channels.empty() ? 0.0f : start;
-    clip.end = clip.channels.empty() ? 0.0f : end;
+    const bool empty = clip.channels.empty() && clip.material_channels.empty();
+    clip.start = empty ? 0.0f : start;
+    clip.end = empty ? 0.0f : end;
     clip.interpolations.assign(modes.begin(), modes.end());
   }
   context.warnings.add("ROTATION_NOT_NORMALIZED", rotations_repaired,

@@ -446,6 +446,13 @@ bool parse_document(const std::vector<unsigned char>& bytes, bool extension_says
     error = explain_tinygltf_error(err.empty() ? warn : err, source.document, model_folder);
     return false;
   }
+  const std::string_view json =
+      is_glb ? std::string_view(
+                   reinterpret_cast<const char*>(bytes.data()) + kGlbHeaderSize + kChunkHeaderSize,
+                   read_u32(bytes, 12))
+             : std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (!read_pointer_channels(json, options.limits.max_json_depth, source.pointer_channels, error))
+    return false;
   source.longer_buffer_files = model_folder.declared_lengths.size();
   source.input_bytes = bytes.size() + model_folder.bytes_read;
   return true;

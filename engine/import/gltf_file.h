@@ -9,9 +9,11 @@
 #include <map>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "import/gltf_import.h"
 #include "import/image_decode.h"
+#include "import/pointer_source.h"
 
 namespace rig::import {
 
@@ -27,6 +29,8 @@ struct GltfSource {
   uint64_t input_bytes = 0;
   // Decoded RGBA bytes of uri_images, counted against ImportLimits::max_total_image_bytes.
   uint64_t image_bytes = 0;
+  // KHR_animation_pointer channels, read from the JSON text (tinygltf drops them).
+  std::vector<PointerChannelSource> pointer_channels;
 };
 
 bool load_gltf_source(const std::string& path, const ImportOptions& options, GltfSource& source,

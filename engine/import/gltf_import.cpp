@@ -17,7 +17,8 @@ using import::ImportContext;
 // reader) or can ignore without drawing something wrong enough to matter for a rig viewer.
 bool extension_supported(const std::string& name) {
   return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" ||
-         name == "KHR_lights_punctual" || name.rfind("KHR_materials_", 0) == 0;
+         name == "KHR_animation_pointer" || name == "KHR_lights_punctual" ||
+         name.rfind("KHR_materials_", 0) == 0;
 }
 
 // Required extensions that only change how a texture's picture is stored (KTX2/Basis, WebP,
@@ -342,6 +343,7 @@ bool run_import(import::GltfSource& source, const ImportOptions& options, Model&
                               ? ~uint64_t{0}
                               : scaled + limits.decode_fixed_bytes;
   ImportContext context(source.document, out, limits, budget);
+  context.pointer_channels = &source.pointer_channels;
   context.warnings.add("BUFFER_FILE_LONGER", source.longer_buffer_files,
                        "buffer files are longer than their byteLength (the extra bytes are "
                        "ignored)");

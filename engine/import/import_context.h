@@ -6,10 +6,12 @@
 #include <tiny_gltf.h>
 
 #include <cstdint>
+#include <set>
 #include <sstream>
 #include <string>
 
 #include "import/accessor_reader.h"
+#include "import/pointer_source.h"
 #include "model/model.h"
 
 namespace rig::import {
@@ -24,6 +26,19 @@ class WarningLog {
     if (count == 0) return;
     for (ImportWarning& warning : out_) {
       if (warning.code == code) {
+        warning.count += count;
+        return;
+      }
+    }
+    out_.push_back({code, message, count});
+  }
+  // The same, but merged only with an entry of the same code whose message starts with
+  // `subject`: one line per distinct subject (each unsupported animation pointer, say).
+  void add_distinct(const std::string& code, const std::string& subject, uint64_t count,
+                    const std::string& message) {
+    if (count == 0) return;
+    for (ImportWarning& warning : out_) {
+      if (warning.code == code && warning.message.compare(0, subject.size(), subject) == 0) {
         warning.count += count;
         return;
       }
@@ -49,6 +64,8 @@ struct ImportContext {
   AccessorReader reader;
   Model& model;
   WarningLog warnings;
+  // The file's KHR_animation_pointer channels (gltf_file.h), empty without any.
+  const std::vector<PointerChannelSource>* pointer_channels = nullptr;
   uint64_t total_vertices = 0;  // against limits.max_total_vertices
   uint64_t total_keys = 0;      // against limits.max_total_keys
 
@@ -71,6 +88,30 @@ bool import_skins(ImportContext& context, std::string& error);
 bool check_skinned_joint_ranges(ImportContext& context, std::string& error);
 // anim_import.cpp: clips (needs nodes and meshes; may clear Node::has_matrix).
 bool import_animations(ImportContext& context, std::string& error);
+// The keys of one channel from sampler `sampler_index` of animation `animation`: interpolation,
+// checked times, and values read as `type` in `formats`, checked against times × components
+// (channel.components set by the caller) and finite. `mode` is the sampler's interpolation
+// name. `scalar_elements`: the output's elements are single floats (morph weights).
+bool read_channel_keys(ImportContext& context, const tinygltf::Animation& source, size_t animation,
+                       int sampler_index, ElementType type, unsigned formats, bool scalar_elements,
+                       Channel& channel, std::string& mode, std::string& error);
+// One channel on a node: a core one (node, path) or a KHR_animation_pointer one resolved to
+// the same (/nodes/N/translation, /meshes/M/weights for each node showing mesh M, ...).
+struct NodeChannelTarget {
+  int node = -1;
+  std::string path;  // the core path name: translation, rotation, scale, weights
+  int sampler = -1;
+  std::string at;  // "animation A channel C", for messages
+};
+// pointer_import.cpp: the KHR_animation_pointer channels of animation `animation`: those on
+// nodes and meshes appended to `node_targets` (read like core channels), those on materials
+// read into clip.material_channels (widening [start, end] and `modes`). A pointer to anything
+// else, or an invalid one, is skipped with one warning per distinct pointer.
+bool import_pointer_channels(ImportContext& context, size_t animation,
+                             const tinygltf::Animation& source, Clip& clip,
+                             std::vector<NodeChannelTarget>& node_targets,
+                             std::set<std::string>& modes, float& start, float& end,
+                             std::string& error);
 // material_import.cpp: materials, their textures, samplers and texture transforms.
 bool import_materials(ImportContext& context, std::string& error);
 

@@ -192,11 +192,45 @@ struct Channel {
   std::vector<float> values;
 };
 
+// Material properties a KHR_animation_pointer channel can animate. The texture-transform ones
+// name a texture slot too (MaterialChannel::slot).
+enum class MaterialProperty : uint8_t {
+  BaseColorFactor,    // 4
+  MetallicFactor,     // 1
+  RoughnessFactor,    // 1
+  EmissiveFactor,     // 3
+  EmissiveStrength,   // 1, KHR_materials_emissive_strength
+  AlphaCutoff,        // 1
+  NormalScale,        // 1
+  OcclusionStrength,  // 1
+  TextureOffset,      // 2, KHR_texture_transform
+  TextureRotation,    // 1
+  TextureScale,       // 2
+};
+
+// A material's texture slots, in the renderer's order (render/materials.h GpuMaterial).
+enum class TextureSlot : uint8_t { BaseColor, MetallicRoughness, Occlusion, Emissive, Normal };
+inline constexpr size_t kTextureSlotCount = 5;
+
+// A KHR_animation_pointer channel on a material property. The keys are a Channel's (its node and
+// path unused: path Translation, so no value is treated as a rotation); `components` is the
+// property's float count.
+struct MaterialChannel {
+  int material = -1;
+  MaterialProperty property = MaterialProperty::BaseColorFactor;
+  TextureSlot slot = TextureSlot::BaseColor;  // the texture-transform properties only
+  std::string pointer;                        // the file's JSON pointer, for reports
+  Channel keys;
+};
+
 struct Clip {
   std::string name;    // the file's name, empty when it has none
   float start = 0.0f;  // first key time over all channels (seconds on the file's timeline)
   float end = 0.0f;    // last key time over all channels
   std::vector<Channel> channels;
+  // KHR_animation_pointer channels on materials (node TRS and morph weight pointers are plain
+  // `channels`, as if the file had used the core targets).
+  std::vector<MaterialChannel> material_channels;
   std::vector<std::string> interpolations;  // distinct sampler modes used, for reports
 };
 

@@ -141,6 +141,25 @@ void MaterialTable::create(const rig::Model& model) {
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
+void MaterialTable::apply(const rig::MaterialPose& pose) {
+  if (!pose.any_animated || pose.values.size() != materials_.size()) return;
+  for (size_t m = 0; m < materials_.size(); ++m) {
+    if (!pose.animated[m]) continue;
+    const rig::MaterialFactors& f = pose.values[m];
+    GpuMaterial& material = materials_[m];
+    material.base_color_factor = f.base_color;
+    material.metallic = f.metallic;
+    material.roughness = f.roughness;
+    material.occlusion_strength = f.occlusion_strength;
+    material.emissive = f.emissive * f.emissive_strength;
+    material.normal_scale = f.normal_scale;
+    material.alpha_cutoff = f.alpha_cutoff;
+    // f.transforms is in TextureSlot order, which is GpuMaterial's slot order.
+    for (size_t slot = 0; slot < rig::kTextureSlotCount; ++slot)
+      material.uv_transforms[slot] = texture_transform_matrix(f.transforms[slot]);
+  }
+}
+
 void MaterialTable::release() {
   for (GLuint t : textures_)
     if (t) glDeleteTextures(1, &t);

@@ -17,6 +17,7 @@
 #include <glm/glm.hpp>
 #include <vector>
 
+#include "anim/material_pose.h"
 #include "model/model.h"
 #include "render/camera.h"
 #include "render/scene_lights.h"
@@ -85,6 +86,9 @@ class MaterialTable {
   void create(const rig::Model& model);
   // Deletes the textures. Needs the GL context when create() made any.
   void release();
+  // The animated materials of `pose` (anim/material_pose.h) take its values in place of the
+  // file's: factors, cutoff and texture-transform matrices. Per frame; no allocation, no GL.
+  void apply(const rig::MaterialPose& pose);
   // The GpuMaterial of a primitive's material index (-1 or out of range: the neutral grey; under
   // the reference shading the glTF default material: white, metallic 1, roughness 1).
   const GpuMaterial& get(int material, bool reference = false) const {

@@ -280,6 +280,7 @@ void Renderer::update(const rig::Character& character) {
   r.sync_skin();
   r.stale_palettes = kAllMethods;
   r.upload_state(character.world(), character.pose().morph_weights);
+  r.materials.apply(character.material_pose());
   check_gl_errors("Renderer::update");
 }
 

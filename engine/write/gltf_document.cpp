@@ -130,6 +130,12 @@ bool SourceDocument::open(const std::string& path, std::string& error) {
   import::GltfSource source;
   if (!import::load_gltf_source(path, ImportOptions{}, source, error)) return false;
   *document_ = std::move(source.document);
+  warnings_.clear();
+  if (!source.pointer_channels.empty())
+    warnings_.push_back(path + ": " + std::to_string(source.pointer_channels.size()) +
+                        " KHR_animation_pointer channel" +
+                        (source.pointer_channels.size() == 1 ? " is" : "s are") +
+                        " not written (the writer keeps core animation channels only)");
   unknown_ = find_unknown_members(document_json(path));
   moved_arrays_.clear();
   merge_buffers(*document_);
@@ -185,12 +191,13 @@ bool SourceDocument::save(const std::string& out_path, std::string& error,
 
 bool write_document(const std::string& in_path, std::span<const DocumentEdit> edits,
                     const std::string& out_path, std::string& error,
-                    const DocumentWriteOptions& options) {
+                    const DocumentWriteOptions& options, std::vector<std::string>* warnings) {
   SourceDocument doc;
   if (!doc.open(in_path, error)) {
     error = in_path + ": " + error;
     return false;
   }
+  if (warnings) *warnings = doc.warnings();
   if (!doc.apply(edits, options, error)) {
     error = in_path + ": " + error;
     return false;

@@ -21,6 +21,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "write/atomic_file.h"
 #include "write/document_edit.h"
@@ -63,6 +64,10 @@ class SourceDocument {
   bool save(const std::string& out_path, std::string& error, const AtomicWriteOptions& file = {},
             OutputFormat format = OutputFormat::ByExtension) const;
 
+  // What the written copy will lack that the file had (one line each): KHR_animation_pointer
+  // channels, which the document model cannot hold (tinygltf drops channels without a node).
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
   tinygltf::Model& gltf() { return *document_; }
   const tinygltf::Model& gltf() const { return *document_; }
 
@@ -72,12 +77,15 @@ class SourceDocument {
   // whose indices the applied edits may have moved (their members are then left out).
   std::vector<UnknownMember> unknown_;
   std::vector<std::string> moved_arrays_;
+  std::vector<std::string> warnings_;
 };
 
-// open + apply + save.
+// open + apply + save. `warnings`, when given, receives SourceDocument::warnings() (each naming
+// the input), for the caller to show.
 bool write_document(const std::string& in_path, std::span<const DocumentEdit> edits,
                     const std::string& out_path, std::string& error,
-                    const DocumentWriteOptions& options = {});
+                    const DocumentWriteOptions& options = {},
+                    std::vector<std::string>* warnings = nullptr);
 
 // Whether `path` names a .gltf (JSON) output: its extension, case-insensitive. Anything else is
 // written as GLB.
