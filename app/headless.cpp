@@ -13,6 +13,7 @@
 #include "character/character.h"
 #include "clip_files.h"
 #include "leak_check.h"
+#include "look_environment.h"
 #include "modes.h"
 #include "pose_options.h"
 #include "posed_character.h"
@@ -49,6 +50,11 @@ int run_headless_render(const Options& options, const rig::Model& model,
   if (!rig::render::weight_view_from_name(model, options.weights_view, weight_view,
                                           weight_joint_node, error))
     return fail(model.file, error, 2);
+  // The studio look's environment: a bad --environment file is the user's error, before any GL.
+  rig::render::PrefilteredEnvironment environment;
+  if (options.lights == SceneLights::Studio &&
+      !prepare_environment(options.environment_path, environment, error))
+    return fail("--environment", error);
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
@@ -63,6 +69,7 @@ int run_headless_render(const Options& options, const rig::Model& model,
   rig::render::Renderer renderer;
   if (!renderer.init(error) || !renderer.set_model(model, character.shared_skin_layer(), error))
     return fail(options.output_png, error);
+  if (!environment.empty()) renderer.set_environment(environment);
   // Four samples per pixel unless --msaa says otherwise; more than the GL offers is refused
   // rather than quietly lowered, since the reference scene depends on the exact count.
   GLint max_samples = 0;
@@ -119,8 +126,12 @@ int run_headless_render(const Options& options, const rig::Model& model,
   draw.grid = !options.no_grid;
   draw.lights = options.lights == SceneLights::Reference ? rig::render::LightSetup::Reference
                 : options.lights == SceneLights::None    ? rig::render::LightSetup::None
-                                                         : rig::render::LightSetup::Viewer;
-  draw.shadows = options.lights == SceneLights::Viewer && options.shadows != 0;
+                : options.lights == SceneLights::Classic ? rig::render::LightSetup::Viewer
+                                                         : rig::render::LightSetup::Studio;
+  draw.look = options.look;
+  draw.shadows =
+      (options.lights == SceneLights::Studio || options.lights == SceneLights::Classic) &&
+      options.shadows != 0;
   if (options.background_given)
     draw.background =
         glm::vec3(options.background[0], options.background[1], options.background[2]);

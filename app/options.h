@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "render/look.h"
 #include "skin/pitfalls.h"
 #include "skin/skinning_method.h"
 
@@ -20,8 +21,9 @@ struct SceneCamera {
   float near_plane = 0.0f, far_plane = 0.0f;
 };
 
-// --lights: the viewer's look (no flag), or the reference scene's lights, or none.
-enum class SceneLights { Viewer, Reference, None };
+// --lights: the studio look (the default), the classic look, the reference scene's lights, or
+// none.
+enum class SceneLights { Studio, Classic, Reference, None };
 
 struct Options {
   std::string model_path;  // empty: the bundled default character
@@ -86,8 +88,15 @@ struct Options {
   float background[3] = {0, 0, 0};
   bool no_grid = false;                      // --no-grid: no grid, labels or other overlays
   int msaa = 0;                              // --msaa N: samples per pixel (0: the default, 4)
-  SceneLights lights = SceneLights::Viewer;  // --lights reference|none
-  int shadows = -1;  // --shadows on|off: 1, 0; -1: not given (on under the viewer's look)
+  SceneLights lights = SceneLights::Studio;  // --lights studio|classic|reference|none
+  // The studio look (app/scene_options.cpp): --environment FILE.hdr (empty: the bundled
+  // studio), --environment-rotation, --environment-intensity, --key-light, --tone-mapping,
+  // --exposure; look_given when any of them appeared.
+  std::string environment_path;
+  rig::render::LookSettings look;
+  bool look_given = false;
+  // --shadows on|off: 1, 0; -1: not given (on under the studio and classic looks).
+  int shadows = -1;
   int animation_index = 0;
   bool animation_index_given = false;   // the viewer otherwise opens on an idle-like clip
   std::optional<float> animation_time;  // default: the clip's start

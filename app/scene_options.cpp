@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace rigview {
 
@@ -75,20 +76,49 @@ void add_scene_flags(std::vector<FlagInfo>& f) {
                "`--output` refuses more than the GL offers; the viewer falls back to one sample "
                "when the window system has no multisampled window",
                ""});
-  f.push_back({"--lights reference|none",
-               "--output lighting: the reference scene's (glTF metallic-\n"
-               "roughness, one directional light plus ambient) or none",
-               "`--output` lighting: `reference`, glTF metallic-roughness shading under the "
-               "reference scene's lights (see *Reference scene renders and the image score*); "
-               "`none`, only unlit and "
-               "emissive surfaces show. Without the flag, the viewer's look",
+  f.push_back({"--lights studio|classic|reference|none",
+               "lighting: studio (default: glTF metallic-roughness, a key\n"
+               "light and an environment, tone mapped), classic (the old\n"
+               "look), or for --output the reference scene's lights or none",
+               "lighting of the viewer and `--output`: `studio` (the default), glTF "
+               "metallic-roughness under a key light and image-based lighting, exposed and tone "
+               "mapped (see *The look*); `classic`, the earlier look (base colour, a key light and "
+               "a hemisphere ambient); `--output` only: `reference`, glTF metallic-roughness "
+               "shading under the reference scene's lights, no tone mapping (see *Reference scene "
+               "renders and the image score*); `none`, only unlit and emissive surfaces show",
+               ""});
+  f.push_back({"--environment FILE.hdr",
+               "studio look: light from this Radiance .hdr (equirectangular)\n"
+               "instead of the bundled studio environment",
+               "studio look: image-based lighting from this Radiance `.hdr` (equirectangular, "
+               "+Y up) instead of the bundled studio environment; a file that cannot be read is "
+               "an error naming it",
+               ""});
+  f.push_back({"--environment-rotation DEG",
+               "studio look: turn the environment about +Y (default 0)",
+               "studio look: the environment turned by `DEG` degrees about +Y (default 0)", ""});
+  f.push_back({"--environment-intensity X",
+               "studio look: multiply the environment's light (default 1)",
+               "studio look: the environment's radiance times `X` ≥ 0 (default 1)", ""});
+  f.push_back({"--key-light X", "studio look: the key light's irradiance (default 2, 0 = off)",
+               "studio look: the key light's irradiance on a surface facing it, `X` ≥ 0 (default "
+               "2; 0 turns it off)",
+               ""});
+  f.push_back({"--tone-mapping neutral|aces|none",
+               "studio look: tone mapping (default neutral: Khronos PBR Neutral)",
+               "studio look: tone mapping, `neutral` (the default, Khronos PBR Neutral), `aces` "
+               "(three.js's ACES filmic) or `none`",
+               ""});
+  f.push_back({"--exposure EV", "studio look: exposure in stops (default 0)",
+               "studio look: exposure in stops, the radiance times 2^EV before tone mapping "
+               "(default 0)",
                ""});
   f.push_back({"--shadows on|off",
                "--output key-light shadow on the character and the ground\n"
-               "(default on; the viewer's look only)",
+               "(default on; the studio and classic looks)",
                "`--output` with the key light's shadow on the character and on the ground (a "
                "shadow map fitted to the character, see *Shadows*): `on` (the default under the "
-               "viewer's look) or `off`. The reference scene has no shadows: `--lights "
+               "studio and classic looks) or `off`. The reference scene has no shadows: `--lights "
                "reference|none` renders without, and refuses `--shadows on`",
                ""});
 }
@@ -161,12 +191,45 @@ int parse_scene_flag(std::string_view a, const FlagValue& value, Options& o, std
       return error = "--msaa expects 1, 2, 4, 8 or 16, got '" + std::string(v) + "'", -1;
   } else if (a == "--lights") {
     if (!value(v)) return -1;
-    if (v == "reference")
+    if (v == "studio")
+      o.lights = SceneLights::Studio;
+    else if (v == "classic")
+      o.lights = SceneLights::Classic;
+    else if (v == "reference")
       o.lights = SceneLights::Reference;
     else if (v == "none")
       o.lights = SceneLights::None;
     else
-      return error = "--lights expects reference or none, got '" + std::string(v) + "'", -1;
+      return error = "--lights expects studio, classic, reference or none, got '" + std::string(v) +
+                     "'",
+             -1;
+  } else if (a == "--environment") {
+    if (!value(v)) return -1;
+    if (v.empty()) return error = "--environment expects a .hdr file", -1;
+    o.environment_path = std::string(v);
+    o.look_given = true;
+  } else if (a == "--environment-rotation" || a == "--environment-intensity" ||
+             a == "--key-light" || a == "--exposure") {
+    if (!value(v)) return -1;
+    float x = 0.0f;
+    const bool nonnegative = a == "--environment-intensity" || a == "--key-light";
+    if (!number(v, x) || (nonnegative && x < 0.0f) || std::abs(x) > 1e6f)
+      return error = std::string(a) + " expects " + (nonnegative ? "a number >= 0" : "a number") +
+                     ", got '" + std::string(v) + "'",
+             -1;
+    if (a == "--environment-rotation") o.look.environment_rotation_deg = x;
+    if (a == "--environment-intensity") o.look.environment_intensity = x;
+    if (a == "--key-light") o.look.key_intensity = x;
+    if (a == "--exposure") o.look.exposure_ev = x;
+    o.look_given = true;
+  } else if (a == "--tone-mapping") {
+    if (!value(v)) return -1;
+    const std::optional<rig::render::ToneMapping> t = rig::render::parse_tone_mapping(v);
+    if (!t)
+      return error = "--tone-mapping expects neutral, aces or none, got '" + std::string(v) + "'",
+             -1;
+    o.look.tone_mapping = *t;
+    o.look_given = true;
   } else if (a == "--shadows") {
     if (!value(v)) return -1;
     if (v != "on" && v != "off")
@@ -184,20 +247,31 @@ bool check_scene_options(const Options& o, std::string& error) {
     error = "--msaa applies to the viewer and to --output renders without --crowd";
     return false;
   }
+  const bool reference = o.lights == SceneLights::Reference || o.lights == SceneLights::None;
+  if (o.look_given && o.lights != SceneLights::Studio) {
+    error =
+        "--environment, --environment-rotation, --environment-intensity, --key-light, "
+        "--tone-mapping and --exposure apply to --lights studio";
+    return false;
+  }
+  if (o.crowd > 0 && o.look_given) {
+    error = "the studio look's flags do not apply to --crowd";
+    return false;
+  }
   const bool scene = o.camera_given || o.transparent || o.background_given || o.no_grid ||
-                     o.lights != SceneLights::Viewer || o.shadows >= 0;
+                     reference || o.shadows >= 0;
   if (!scene) return true;
   if (o.output_png.empty() || o.crowd > 0) {
     error =
-        "--camera, --background, --no-grid, --lights and --shadows apply to --output renders "
-        "(without --crowd)";
+        "--camera, --background, --no-grid, --lights reference|none and --shadows apply to "
+        "--output renders (without --crowd)";
     return false;
   }
-  if (o.lights != SceneLights::Viewer && (!o.heatmap.empty() || !o.weights_view.empty())) {
+  if (reference && (!o.heatmap.empty() || !o.weights_view.empty())) {
     error = "--lights shades the materials; --heatmap and --weights colour the surfaces instead";
     return false;
   }
-  if (o.lights != SceneLights::Viewer && o.shadows == 1) {
+  if (reference && o.shadows == 1) {
     error = "--shadows on: the reference scene (--lights reference|none) has no shadows";
     return false;
   }

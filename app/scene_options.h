@@ -1,7 +1,8 @@
 // The reference scene's flags for `--output` renders (shared reference-scene.md; README
 // "Reference scene renders"): --resolution, --camera, --background, --no-grid, --msaa (the
-// viewer's window too), --lights and --shadows. Their rows of the flag table and their parsing
-// live here, called from options.cpp.
+// viewer's window too), --lights and --shadows; and the studio look's (README "The look"):
+// --environment, --environment-rotation, --environment-intensity, --key-light, --tone-mapping,
+// --exposure. Their rows of the flag table and their parsing live here, called from options.cpp.
 #pragma once
 
 #include <string>

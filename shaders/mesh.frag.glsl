@@ -1,6 +1,8 @@
-// Mesh fragment shader. The viewer's look: base colour (factor x sRGB texture), a key light
-// (shadowed: shadow.glsl) plus hemispheric ambient, gamma-encoded output; or the reference
-// scene's glTF shading (shade_reference, u_lighting 1 or 2). u_flat_color draws the wireframe overlay in one colour;
+// Mesh fragment shader, after shadow.glsl, brdf.glsl, tone_mapping.glsl and look.frag.glsl. The
+// classic look: base colour (factor x sRGB texture), a key light (shadowed: shadow.glsl) plus
+// hemispheric ambient, gamma-encoded output; or glTF shading (shade_reference): the reference
+// scene's (u_lighting 1 or 2) or the studio look's (3, look.frag.glsl). u_flat_color draws the
+// wireframe overlay in one colour;
 // u_field_view swaps the base colour for a scalar field's colour (analysis/color_map.h; the
 // lighting stays).
 
@@ -36,9 +38,7 @@ out vec4 frag_color;
 // spherical-Gaussian form) times the multiple-scattering compensation for the direct
 // specular, Lambert times (1 − F) for the direct diffuse, and the ambient light on the diffuse
 // only, less what the specular lobe reflects (the DFG table), times the occlusion.
-uniform int u_lighting;              // 0 the viewer's look (above), 1 reference lights, 2 none
-uniform vec3 u_light_direction;      // unit, towards the light
-uniform float u_light_intensity;     // irradiance on a surface facing the light
+uniform int u_lighting; // 0 the classic look (above), 1 reference lights, 2 none, 3 studio
 uniform float u_ambient;             // uniform irradiance, diffuse only
 uniform mat3 u_view_rotation;        // world → view, for the normal's screen derivatives
 uniform sampler2D u_dfg;             // (A, B) by (roughness, N·V): render/dfg_lut.h
@@ -69,16 +69,9 @@ vec2 slot_uv(int slot) {
   return (u_uv_transforms[slot] * vec3(uv, 1.0)).xy;
 }
 
-const float PI = 3.141592653589793;
-
 float srgb_encode(float c) {
   c = clamp(c, 0.0, 1.0);
   return c < 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
-}
-
-vec3 fresnel_schlick(vec3 f0, float f90, float v_dot_h) {
-  float fresnel = exp2((-5.55473 * v_dot_h - 6.98316) * v_dot_h);
-  return f0 * (1.0 - fresnel) + f90 * fresnel;
 }
 
 vec4 shade_reference(vec4 base) {
@@ -130,34 +123,24 @@ vec4 shade_reference(vec4 base) {
     float e_ss = dfg.x + dfg.y;
     vec3 compensation = 1.0 + f0 * (1.0 / e_ss - 1.0);
 
-    vec3 l = u_light_direction;
-    float n_dot_l = clamp(dot(n, l), 0.0, 1.0);
-    float irradiance = n_dot_l * u_light_intensity;
-    vec3 h = normalize(l + v);
-    float n_dot_h = clamp(dot(n, h), 0.0, 1.0);
-    float v_dot_h = clamp(dot(v, h), 0.0, 1.0);
-    float a = roughness * roughness, a2 = a * a;
-    float gv = n_dot_l * sqrt(a2 + (1.0 - a2) * n_dot_v * n_dot_v);
-    float gl = n_dot_v * sqrt(a2 + (1.0 - a2) * n_dot_l * n_dot_l);
-    float visibility = 0.5 / max(gv + gl, 1e-6);
-    float denom = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
-    float distribution = a2 / (PI * denom * denom);
-    vec3 specular = irradiance * fresnel_schlick(f0, 1.0, v_dot_h) * visibility * distribution *
-                    compensation;
-    vec3 diffuse = irradiance * diffuse_color / PI *
-                   (1.0 - fresnel_schlick(f0_dielectric, 1.0, v_dot_h));
-
-    // Ambient: the dielectric lobe's single and multiple scattering taken from the diffuse.
-    vec3 fss_ess = f0_dielectric * dfg.x + dfg.y;
-    float e_ms = 1.0 - e_ss;
-    vec3 f_avg = f0_dielectric + (1.0 - f0_dielectric) * 0.047619;
-    vec3 f_ms = fss_ess * f_avg / (1.0 - e_ms * f_avg);
-    vec3 ambient = u_ambient * diffuse_color / PI * (1.0 - fss_ess - f_ms * e_ms);
+    Surface surface = Surface(n, v, diffuse_color, f0, roughness, n_dot_v, compensation);
+    float occlusion = 1.0;
     if (u_has_occlusion)
-      ambient *= (texture(u_occlusion_texture, slot_uv(2)).r - 1.0) * u_occlusion_strength + 1.0;
-    color = specular + diffuse + ambient;
+      occlusion = (texture(u_occlusion_texture, slot_uv(2)).r - 1.0) * u_occlusion_strength + 1.0;
+    if (u_lighting == 3) {
+      color = studio_light(surface, dfg, occlusion, v_world_position);
+    } else {
+      // Ambient: the dielectric lobe's single and multiple scattering taken from the diffuse.
+      vec3 fss_ess = f0_dielectric * dfg.x + dfg.y;
+      float e_ms = 1.0 - e_ss;
+      vec3 f_avg = f0_dielectric + (1.0 - f0_dielectric) * 0.047619;
+      vec3 f_ms = fss_ess * f_avg / (1.0 - e_ms * f_avg);
+      vec3 ambient = u_ambient * diffuse_color / PI * (1.0 - fss_ess - f_ms * e_ms);
+      color = direct_light(surface, u_light_direction, u_light_intensity) + ambient * occlusion;
+    }
   }
   color += emissive;
+  if (u_lighting == 3) color = tone_map(color, u_tone_mapping, u_exposure);
   return vec4(srgb_encode(color.r), srgb_encode(color.g), srgb_encode(color.b), alpha);
 }
 

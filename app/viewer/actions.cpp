@@ -130,6 +130,9 @@ std::vector<ViewerAction> build_actions() {
   rows.push_back(pointer("Shift+drop a `.gltf`/`.glb`",
                          "add its animations to the clip list (retargeted when its skeleton "
                          "differs; File panel: Add clips from file)"));
+  rows.push_back(pointer("drop a `.hdr`",
+                         "light the studio look with this Radiance environment (prefiltered in "
+                         "the background; Display tab: Look)"));
   for (ViewerAction& row : rows) {
     row.help_input = markdown_plain(row.input);
     row.help_description = markdown_plain(row.description);

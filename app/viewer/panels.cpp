@@ -165,6 +165,7 @@ void draw_display_panel(ViewerState& state, const Document& doc) {
   for (const rig::render::SkinningCost& c : state.cost.methods)
     ImGui::Text("%-4s %8.3f ms per M vertices  x%.2f", rig::method_info(c.method).label,
                 c.ms_per_million, c.ratio);
+  if (ImGui::CollapsingHeader("Look", ImGuiTreeNodeFlags_DefaultOpen)) draw_look_section(state);
 }
 
 void draw_stats_overlay(ViewerState& state, const Document& doc, double gpu_ms) {

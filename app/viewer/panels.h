@@ -26,6 +26,9 @@ void draw_timeline_panel(ViewerState& state, Document& doc);
 // The inspector's tabs' bodies.
 void draw_crossfade_panel(ViewerState& state, Document& doc);
 void draw_display_panel(ViewerState& state, const Document& doc);  // skinning, display, weights
+// The Display tab's Look section (viewer/look_panel.cpp): studio or classic and the studio
+// look's environment and settings (state.look).
+void draw_look_section(ViewerState& state);
 // Skinning artefacts of the current pose and clip (viewer/artefacts_panel.cpp). The frame loop
 // measures (doc.artefacts) every frame while state.artefacts_open (its tab is open).
 void draw_artefacts_panel(ViewerState& state, Document& doc);

@@ -1,4 +1,6 @@
 // The viewer's start-up (first model, command-line pose, window) and its frame loop.
+#include <filesystem>
+
 #include "clip_files.h"
 #include "viewer/lessons.h"
 #include "viewer/viewer_app.h"
@@ -9,13 +11,21 @@ Viewer::~Viewer() {
   if (window_open_ && !self_test_.active()) {
     settings_.save_window(platform_.geometry());
     settings_.save_layout(state_.layout);
+    settings_.save_look(state_.look);
   }
+  look_job_.cancel();
   crowd_renderer_.reset();
   renderer_.reset();
 }
 
 int Viewer::load_initial(const std::string& path) {
   std::string error;
+  // --environment: a file that cannot be read is an error now, not a message in the panel.
+  if (rig::render::EnvironmentMap map; !options_.environment_path.empty() &&
+                                       !read_environment(options_.environment_path, map, error)) {
+    std::fprintf(stderr, "rigview: error: --environment: %s\n", error.c_str());
+    return 1;
+  }
   if (!load_document(path, options_, doc_, error)) {
     std::fprintf(stderr, "rigview: error: %s: %s\n", path.c_str(), error.c_str());
     return 1;
@@ -131,6 +141,15 @@ int Viewer::open_window() {
   state_.panels_hidden = self_test_.hide_ui;
 
   settings_.load();
+  // The saved look, unless the command line set one or a self-test runs (a saved environment
+  // that is gone falls back to the bundled studio).
+  if (!self_test_.active() && !options_.look_given && options_.lights == SceneLights::Studio) {
+    state_.look = parse_look(settings_.look_text(), state_.look);
+    std::error_code ec;
+    if (!state_.look.environment.empty() &&
+        !std::filesystem::is_regular_file(state_.look.environment, ec))
+      state_.look.environment.clear();
+  }
   // The saved workspace, unless a self-test runs (its layout must not depend on the user's); a
   // tab the command line asked for (--heatmap, --compressed) wins over the saved one.
   if (!self_test_.active()) {
@@ -168,6 +187,9 @@ int Viewer::open_window() {
   }
   settings_.add_recent(doc_.path);
   reset_camera();
+  // The look's environment: prefiltered in the background, a grey stand-in until then.
+  state_.look.load_requested = true;
+  state_.look.load_path = state_.look.environment;
   return 0;
 }
 
@@ -178,8 +200,12 @@ int Viewer::run() {
   for (int frame = 1; !platform_.should_close() || !close_allowed(); ++frame) {
     platform_.poll_events();
     bool shift = false;
-    if (std::string dropped = platform_.take_drop(&shift); !dropped.empty())
+    if (std::string dropped = platform_.take_drop(&shift); is_environment_file(dropped)) {
+      state_.look.studio = state_.look.load_requested = true;  // a .hdr lights the studio look
+      state_.look.load_path = dropped;
+    } else if (!dropped.empty()) {
       (shift ? state_.requests.add_clips_path : state_.requests.open_path) = dropped;
+    }
     if (frame == 2 && !self_test_.drop.empty()) state_.requests.open_path = self_test_.drop;
     if (frame == 2 && !self_test_.add_clips.empty())
       state_.requests.add_clips_path = self_test_.add_clips;
@@ -243,6 +269,7 @@ int Viewer::run() {
     serve_requests();  // F, Ctrl+Q and friends act this frame
     doc_.refresh();    // products an input change dropped, made again
     update_rotation_centers();
+    update_look();
 
     if (!state_.rest_pose && !state_.scrubbing) doc_.playback.advance(dt);
     update_sweep(dt);
@@ -341,6 +368,34 @@ int run_viewer(const Options& options, const std::string& model_path) {
   leak_check_before_gl();
   if (const int status = viewer.open_window(); status != 0) return status;
   return viewer.run();
+}
+
+void Viewer::update_look() {
+  ViewerLook& look = state_.look;
+  if (look.cancel_requested) {
+    look.cancel_requested = false;
+    look_job_.cancel();
+  }
+  if (look.load_requested) {
+    look.load_requested = false;
+    look.error.clear();
+    look_job_.start(look.load_path);
+    look_pending_ = true;
+  }
+  look.loading = look_job_.running();
+  look.progress = look_job_.progress();
+  if (!look_pending_ || !look_job_.done()) return;
+  look_pending_ = false;
+  look.loading = false;
+  if (look_job_.succeeded()) {
+    renderer_->set_environment(look_job_.result());
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(look_job_.path(), ec);
+    look.environment = look_job_.path().empty() || ec ? look_job_.path() : absolute.string();
+    look_job_.result() = {};
+  } else if (look_job_.error() != "cancelled") {
+    look.error = look_job_.error();  // names the file; the environment shown stays
+  }
 }
 
 }  // namespace rigview

@@ -21,6 +21,7 @@
 
 #include "character/crowd.h"
 #include "leak_check.h"
+#include "look_environment.h"
 #include "modes.h"
 #include "pose_options.h"
 #include "posed_character.h"
@@ -80,6 +81,9 @@ class Viewer {
   void update_artefacts();
   void update_compression();
   void update_rotation_centers();
+  // The Look section's requests and drops of .hdr files: starts, cancels and takes the
+  // environment job (viewer.cpp). No allocation unless a load starts or finishes.
+  void update_look();
   void frame_model(bool character_view = false);
   void reset_camera();
   void serve_requests();
@@ -152,6 +156,10 @@ class Viewer {
   // Declared after the platform: destroyed first, while the GL context still exists.
   std::unique_ptr<rig::render::Renderer> renderer_;
   std::unique_ptr<rig::render::CrowdRenderer> crowd_renderer_;  // --crowd only
+  // The studio look's environment, prefiltered in the background (state_.look's requests);
+  // look_pending_ until its result is taken (update_look).
+  LookEnvironmentJob look_job_;
+  bool look_pending_ = false;
   uint64_t probe_gl_errors_ = 0;  // GL errors the state file's writer drained (release builds)
   std::unique_ptr<rig::Crowd> crowd_;
   // What the crowd was made from (document inputs it reads). The renderer follows the skin

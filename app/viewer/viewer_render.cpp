@@ -134,6 +134,9 @@ void render_scene(rig::render::Renderer& renderer, const ViewerState& state, con
   }
   draw.weight_view = render_weight_view(state.surface_view);
   draw.weight_joint_node = state.selected_node;
+  draw.lights =
+      state.look.studio ? rig::render::LightSetup::Studio : rig::render::LightSetup::Viewer;
+  draw.look = state.look.settings;
   // Artefact heat maps: one field for every view (difference), or each view's own method's
   // deflation.
   std::array<const rig::analysis::ScalarField*, rig::kSkinningMethodCount> columns{};

@@ -31,6 +31,7 @@ void ViewerSettings::load() {
   recent_file_ = (folder / "recent_files.txt").string();
   window_file_ = (folder / "window.txt").string();
   layout_file_ = (folder / "layout.txt").string();
+  look_file_ = (folder / "look.txt").string();
 
   std::ifstream recent(recent_file_);
   for (std::string line; std::getline(recent, line) && recent_.size() < kMaxRecent;) {
@@ -47,6 +48,17 @@ void ViewerSettings::load() {
   std::stringstream text;
   text << layout.rdbuf();
   layout_ = parse_layout(text.str());
+  std::ifstream look(look_file_);
+  std::stringstream look_text;
+  look_text << look.rdbuf();
+  look_text_ = look_text.str();
+}
+
+void ViewerSettings::save_look(const ViewerLook& look) {
+  look_text_ = format_look(look);
+  if (!persistent()) return;
+  std::ofstream out(look_file_, std::ios::trunc);
+  out << look_text_;
 }
 
 void ViewerSettings::add_recent(const std::string& path) {

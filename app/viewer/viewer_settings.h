@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "viewer/look_state.h"
 #include "viewer/workspace_layout.h"
 
 namespace rigview {
@@ -38,10 +39,15 @@ class ViewerSettings {
   const WorkspaceLayout& layout() const { return layout_; }
   void save_layout(const WorkspaceLayout& layout);
 
+  // The look as last saved (look.txt: viewer/look_state.h's text; empty when never saved).
+  const std::string& look_text() const { return look_text_; }
+  void save_look(const ViewerLook& look);
+
  private:
   void save_recent() const;
 
-  std::string folder_, imgui_ini_, recent_file_, window_file_, layout_file_;
+  std::string folder_, imgui_ini_, recent_file_, window_file_, layout_file_, look_file_;
+  std::string look_text_;
   std::vector<std::string> recent_;
   WindowGeometry window_;
   WorkspaceLayout layout_;

@@ -25,6 +25,9 @@ ViewerState initial_viewer_state(const Options& options) {
   if (s.compression_open) s.layout.tab = InspectorTab::Compression;
   s.tolerance_cm = static_cast<float>(options.tolerance_cm);
   s.show_skeleton = options.armature;
+  s.look.studio = options.lights != SceneLights::Classic;
+  s.look.settings = options.look;
+  s.look.environment = options.environment_path;
   return s;
 }
 

@@ -17,6 +17,7 @@
 #include "skin_edits.h"
 #include "viewer/bind_pose_ghost.h"
 #include "viewer/learn_state.h"
+#include "viewer/look_state.h"
 #include "viewer/vertex_picking.h"
 #include "viewer/workspace_layout.h"
 
@@ -192,6 +193,7 @@ struct ViewerState {
   bool show_grid = true;
   bool show_shadows = true;  // the key light's shadow on the character and the ground
   SurfaceView surface_view = SurfaceView::Off;
+  ViewerLook look;  // studio or classic, the environment and its load (viewer/look_state.h)
 
   int selected_node = -1;  // joint node selected (tree, click, --weights JOINT); -1: none
   int hovered_node = -1;

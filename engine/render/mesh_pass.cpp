@@ -25,12 +25,31 @@ void MeshPass::use(const MeshProgram& p) {
   if (!frame_.flat) p.shadow.set(frame_.shadow);
   const ReferenceUniforms& r = p.reference;
   const LightSetup setup = frame_.lighting.setup;
-  glUniform1i(r.lighting, setup == LightSetup::Viewer ? 0 : setup == LightSetup::Reference ? 1 : 2);
-  if (setup != LightSetup::Viewer) {
+  glUniform1i(r.lighting, setup == LightSetup::Viewer      ? 0
+                          : setup == LightSetup::Reference ? 1
+                          : setup == LightSetup::None      ? 2
+                                                           : 3);
+  if (setup == LightSetup::Studio) {
+    const StudioFrame& s = frame_.studio;
+    const StudioUniforms& u = p.studio;
+    glUniform3fv(r.light_direction, 1, glm::value_ptr(frame_.lighting.key_direction));
+    glUniform1f(r.light_intensity, s.key_intensity);
+    glUniform1f(r.ambient, 0.0f);
+    glUniform1f(u.environment_max_lod, s.max_lod);
+    glUniform3fv(u.irradiance_sh, 9, glm::value_ptr(s.irradiance_sh[0]));
+    glUniformMatrix3fv(u.environment_rotation, 1, GL_FALSE, glm::value_ptr(s.environment_rotation));
+    glUniform1f(u.environment_intensity, s.environment_intensity);
+    glUniform1i(u.tone_mapping, s.tone_mapping);
+    glUniform1f(u.exposure, s.exposure);
+    glActiveTexture(GL_TEXTURE0 + kEnvironmentUnit);
+    glBindTexture(GL_TEXTURE_2D, s.environment_texture);
+  } else if (setup != LightSetup::Viewer) {
     const bool lit = setup == LightSetup::Reference;
     glUniform3fv(r.light_direction, 1, kReferenceLightDirection);
     glUniform1f(r.light_intensity, lit ? kReferenceLightIntensity : 0.0f);
     glUniform1f(r.ambient, lit ? kReferenceAmbient : 0.0f);
+  }
+  if (setup != LightSetup::Viewer) {
     glUniformMatrix3fv(r.view_rotation, 1, GL_FALSE, glm::value_ptr(frame_.lighting.view_rotation));
     glActiveTexture(GL_TEXTURE0 + kDfgUnit);
     glBindTexture(GL_TEXTURE_2D, frame_.dfg_texture);

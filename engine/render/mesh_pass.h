@@ -13,6 +13,7 @@
 #include <glm/glm.hpp>
 
 #include "analysis/scalar_field.h"
+#include "render/environment_gpu.h"
 #include "render/gpu_mesh.h"
 #include "render/materials.h"
 #include "render/skin_programs.h"
@@ -28,6 +29,7 @@ struct MeshPassFrame {
   glm::vec4 flat_color{0.0f};
   GLuint dfg_texture = 0;  // the reference shading's DFG table (MaterialTable::dfg_texture)
   ShadowFrame shadow;      // the key light's shadow map (off: every point lit)
+  StudioFrame studio;      // the studio look's environment and settings (LightSetup::Studio)
 };
 
 class MeshPass {

@@ -68,6 +68,9 @@ bool Renderer::init(std::string& error) {
   if (!r.overlays.init(error)) return false;
   if (!r.shadow.init(error)) return false;
   r.timer.init();
+  // A uniform mid grey until the caller's environment arrives (the viewer prefilters its own
+  // off the UI thread).
+  r.environment.upload(constant_prefiltered_environment(glm::vec3(0.4f)));
   check_gl_errors("Renderer::init");
   r.initialized = true;
   return true;
@@ -104,6 +107,7 @@ void Renderer::Impl::release_all() {
   shadow.release();
   timer.release();
   feedback.release();
+  environment.release();
   owns_gl_objects = false;
   initialized = false;
 }
@@ -227,6 +231,14 @@ void Renderer::Impl::sync_skin() {
   check_gl_errors("Renderer::sync_skin");
 }
 
+void Renderer::set_environment(const PrefilteredEnvironment& environment) {
+  Impl& r = *impl_;
+  if (!r.initialized || environment.empty()) return;
+  r.environment.upload(environment);
+}
+
+uint64_t Renderer::environment_revision() const { return impl_->environment.revision(); }
+
 void Renderer::set_ground(const Bounds& bounds) {
   Impl& r = *impl_;
   if (!r.initialized) return;
@@ -349,7 +361,8 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
   const bool reference = lights != LightSetup::Viewer && !flat;
   MeshPass pass({camera.projection * camera.view, camera.eye,
                  lighting(camera, flat ? LightSetup::Viewer : lights), flat, flat_color,
-                 materials.dfg_texture(), flat ? detail::ShadowFrame{} : frame_shadow});
+                 materials.dfg_texture(), flat ? detail::ShadowFrame{} : frame_shadow,
+                 studio_frame});
   auto draw_item = [&](size_t d) {
     const GpuDrawItem& g = items[d];
     const rig::DrawItem& item = m.draws[d];
@@ -461,8 +474,8 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
   r.key_override =
       glm::length(options.key_light) > 0.0f ? glm::normalize(options.key_light) : glm::vec3(0.0f);
   r.frame_shadow = {};
-  if (options.shadows && options.surfaces && options.lights == LightSetup::Viewer && r.model)
-    r.draw_shadow_pass(camera, options);
+  const bool keyed = options.lights == LightSetup::Viewer || options.lights == LightSetup::Studio;
+  if (options.shadows && options.surfaces && keyed && r.model) r.draw_shadow_pass(camera, options);
   glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
   glEnable(GL_SCISSOR_TEST);
   glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
@@ -475,6 +488,7 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
   glDepthFunc(GL_LEQUAL);
   glDepthMask(GL_TRUE);
   const glm::mat4 view_proj = camera.projection * camera.view;
+  r.studio_frame = detail::StudioFrame::make(r.environment, options.look);
 
   if (options.grid) {
     r.draw_shadow_catcher(view_proj);

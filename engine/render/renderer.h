@@ -36,6 +36,8 @@
 #include "character/character.h"
 #include "model/model.h"
 #include "render/camera.h"
+#include "render/environment_prefilter.h"
+#include "render/look.h"
 #include "render/scene_lights.h"
 #include "skin/cpu_skinning.h"
 #include "skin/skin_layer.h"
@@ -84,12 +86,15 @@ struct DrawOptions {
   // single-sided materials have their back faces culled and double-sided ones flip the normal.
   LightSetup lights = LightSetup::Viewer;
   // The viewer's key light casts a shadow (a shadow map fitted to the character's animated
-  // bounds) onto the surfaces and, with the grid, onto the ground. The viewer's look only: the
-  // reference scene has no shadows. Off where the surfaces are off.
+  // bounds) onto the surfaces and, with the grid, onto the ground. The classic and studio looks
+  // only: the reference scene has no shadows. Off where the surfaces are off.
   bool shadows = false;
   // World direction towards the viewer's key light; zero: the default, fixed relative to the
   // camera (above, to the left, in front), so the light turns with the view.
   glm::vec3 key_light{0.0f};
+  // The studio look's environment turn and intensity, key light, exposure and tone mapping
+  // (LightSetup::Studio only).
+  LookSettings look;
 };
 
 struct RendererConfig {
@@ -128,6 +133,12 @@ class Renderer {
   const rig::SkinLayer* skin_layer() const;
   // Vertices whose influences were uploaded for edits so far, over all draw items (tests).
   uint64_t influence_vertices_uploaded() const;
+
+  // The studio look's environment (render/environment_prefilter.h), uploaded now; until the
+  // first call, a constant grey stand-in. Allocates GPU memory; not per frame. Needs init().
+  void set_environment(const PrefilteredEnvironment& environment);
+  // Environments uploaded so far (the stand-in included): a viewer's load shows up here.
+  uint64_t environment_revision() const;
 
   // Ground grid at height bounds.min.y, sized to the bounds' footprint.
   void set_ground(const Bounds& bounds);

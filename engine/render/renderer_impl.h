@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "render/environment_gpu.h"
 #include "render/feedback_capture.h"
 #include "render/gpu_mesh.h"
 #include "render/gpu_palette.h"
@@ -35,6 +36,8 @@ struct Renderer::Impl {
   detail::Overlays overlays;
   detail::GpuTimer timer;
   detail::FeedbackCapture feedback;
+  detail::GpuEnvironment environment;
+  detail::StudioFrame studio_frame;  // this frame's (draw()): the environment and look settings
 
   const rig::Model* model = nullptr;
   // The skin layer drawn, and the revisions of it the GPU buffers hold (influences, centres).

@@ -56,6 +56,13 @@ MeshProgram mesh_program(GLuint id) {
   r.uv_transforms = glGetUniformLocation(id, "u_uv_transforms");
   r.flat_normals = glGetUniformLocation(id, "u_flat_normals");
   p.shadow = ShadowUniforms::locate(id);
+  StudioUniforms& st = p.studio;
+  st.environment_max_lod = glGetUniformLocation(id, "u_environment_max_lod");
+  st.irradiance_sh = glGetUniformLocation(id, "u_irradiance_sh");
+  st.environment_rotation = glGetUniformLocation(id, "u_environment_rotation");
+  st.environment_intensity = glGetUniformLocation(id, "u_environment_intensity");
+  st.tone_mapping = glGetUniformLocation(id, "u_tone_mapping");
+  st.exposure = glGetUniformLocation(id, "u_exposure");
   glUseProgram(id);
   // The colour maps never change: set once per program.
   namespace a = rig::analysis;
@@ -76,7 +83,8 @@ MeshProgram mesh_program(GLuint id) {
       {"u_occlusion_texture", kOcclusionUnit},
       {"u_emissive_texture", kEmissiveUnit},
       {"u_dfg", kDfgUnit},
-      {"u_normal_texture", kNormalUnit}};
+      {"u_normal_texture", kNormalUnit},
+      {"u_environment", kEnvironmentUnit}};
   for (const auto& [name, unit] : units)
     if (GLint loc = glGetUniformLocation(id, name); loc >= 0) glUniform1i(loc, unit);
   if (GLint pal = glGetUniformLocation(id, "u_palette_tbo"); pal >= 0)
@@ -135,7 +143,7 @@ bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::str
   const bool crowd = instancing == Instancing::Crowd;
   const std::string instancing_define = crowd ? "#define CROWD 1\n" : "";
   const char* kind = crowd ? " crowd program" : " program";
-  const std::vector<std::string_view> fs = {"shadow.glsl", "mesh.frag.glsl"};
+  const std::vector<std::string_view> fs(kMeshFragmentShaders.begin(), kMeshFragmentShaders.end());
   const std::vector<const char*> feedback = {"v_world_position", "v_world_normal"};
   auto build_one = [&](const ProgramKey& key, const std::string& label) {
     std::vector<std::string_view> vs = {"skin_common.glsl", "mesh.vert.glsl"};

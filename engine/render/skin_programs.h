@@ -8,8 +8,10 @@
 
 #include <glad/gl.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "render/shadow_map.h"
@@ -26,6 +28,13 @@ inline constexpr GLint kOcclusionUnit = 3;
 inline constexpr GLint kEmissiveUnit = 4;
 inline constexpr GLint kDfgUnit = 5;
 inline constexpr GLint kNormalUnit = 6;
+// The studio look's prefiltered environment (unit 7 is the shadow map's, shadow_map.h).
+inline constexpr GLint kEnvironmentUnit = 8;
+
+// The mesh fragment program: the key light's shadow, the shared BRDF, tone mapping and the
+// studio look before the main file, which calls them.
+inline constexpr std::array<std::string_view, 5> kMeshFragmentShaders = {
+    "shadow.glsl", "brdf.glsl", "tone_mapping.glsl", "look.frag.glsl", "mesh.frag.glsl"};
 
 // Uniforms of the reference shading (mesh.frag.glsl's shade_reference).
 struct ReferenceUniforms {
@@ -36,6 +45,12 @@ struct ReferenceUniforms {
         flat_normals = -1;
 };
 
+// Uniforms of the studio look (look.frag.glsl).
+struct StudioUniforms {
+  GLint environment_max_lod = -1, irradiance_sh = -1, environment_rotation = -1,
+        environment_intensity = -1, tone_mapping = -1, exposure = -1;
+};
+
 struct MeshProgram {
   GLuint id = 0;
   GLint view_proj = -1, model = -1, normal_matrix = -1, influences = -1, joint_count = -1,
@@ -43,6 +58,7 @@ struct MeshProgram {
         flat_color = -1, field_view = -1, color_map = -1, field_range = -1, undefined_color = -1;
   ReferenceUniforms reference;
   ShadowUniforms shadow;  // the key light's shadow lookup (shaders/shadow.glsl)
+  StudioUniforms studio;
   // Instanced (CROWD) programs only: the grid, each instance's palette rows and rigid matrices.
   GLint grid_columns = -1, grid_rows = -1, grid_spacing = -1, instance_stride = -1,
         palette_base = -1, rigid_stride = -1, rigid_base = -1;

@@ -95,6 +95,10 @@ void draw_frame(Renderer& renderer, Character& character, const Model& model, in
                         : frame % 3 == 1 ? WeightView::InfluenceCount
                                          : WeightView::Off;
   options.method = frame % 2 ? SkinningMethod::DualQuaternion : SkinningMethod::Linear;
+  // The studio look (environment, tone mapping) every other frame pair, turning.
+  options.lights = frame % 4 < 2 ? LightSetup::Studio : LightSetup::Viewer;
+  options.look.environment_rotation_deg = float(frame) * 10.0f;
+  options.look.tone_mapping = frame % 3 == 0 ? ToneMapping::Aces : ToneMapping::Neutral;
   renderer.begin_gpu_timer();
   renderer.clear(viewport, options.background);
   renderer.draw(orbit.camera(viewport.aspect()), viewport, options);

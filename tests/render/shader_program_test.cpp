@@ -17,7 +17,8 @@ namespace {
 TEST(ShaderSources, EveryShaderFileIsEmbedded) {
   for (const char* name :
        {"skin_common.glsl", "skin_lbs.glsl", "skin_dqs.glsl", "mesh.vert.glsl", "mesh.frag.glsl",
-        "lines.vert.glsl", "lines.frag.glsl", "text.vert.glsl", "text.frag.glsl"})
+        "brdf.glsl", "tone_mapping.glsl", "look.frag.glsl", "lines.vert.glsl", "lines.frag.glsl",
+        "text.vert.glsl", "text.frag.glsl"})
     EXPECT_FALSE(embedded_shader(name).empty()) << name;
   // Every row of the skinning-method table has its shader file, defining skin_vertex().
   for (const SkinningMethodInfo& m : skinning_methods()) {
@@ -54,13 +55,15 @@ TEST(ShaderPrograms, LayoutHeaderIsGeneratedFromTheMethodTable) {
 TEST(ShaderPrograms, EachProgramCompilesAndLinks) {
   RIG_REQUIRE_GL();
   const std::vector<const char*> feedback = {"v_world_position", "v_world_normal"};
+  const std::vector<std::string_view> mesh_fs(detail::kMeshFragmentShaders.begin(),
+                                              detail::kMeshFragmentShaders.end());
   std::vector<ProgramCase> cases = {
       {{"skin_common.glsl", "mesh.vert.glsl"},
-       {"shadow.glsl", "mesh.frag.glsl"},
+       mesh_fs,
        detail::skinning_layout_header(nullptr, false, 16),
        {}},
       {{"skin_common.glsl", "mesh.vert.glsl"},
-       {"shadow.glsl", "mesh.frag.glsl"},
+       mesh_fs,
        detail::skinning_layout_header(nullptr, false, 16),
        feedback},
       {{"lines.vert.glsl"}, {"lines.frag.glsl"}, "", {}},
@@ -71,7 +74,7 @@ TEST(ShaderPrograms, EachProgramCompilesAndLinks) {
     for (bool tbo : {false, true})
       for (bool capture : {false, true})
         cases.push_back({{"skin_common.glsl", m.shader, "mesh.vert.glsl"},
-                         {"shadow.glsl", "mesh.frag.glsl"},
+                         mesh_fs,
                          detail::skinning_layout_header(&m, tbo, 4096),
                          capture ? feedback : std::vector<const char*>{}});
   for (const ProgramCase& c : cases) {

@@ -100,7 +100,8 @@ TEST(SceneFlagsCli, CameraNearAndFarClip) {
 // A triangle with slanted edges over a transparent background. Where nothing is drawn alpha is
 // 0; inside, alpha is 255 although the material's base colour alpha is 0.5 (an OPAQUE
 // material: alpha forced to 1). With four samples the edge pixels are partly covered; their
-// colour is straight (not darkened by the coverage): the same as the inside's, within rounding.
+// colour is straight (not darkened by the coverage): the same as the inside's, within rounding
+// (the classic look shades the flat triangle evenly; the studio look's reflections would not).
 TEST(SceneFlagsCli, TransparentBackgroundWritesStraightAlpha) {
   SceneMesh tri;
   tri.positions = {-0.8f, -0.7f, 0, 0.9f, -0.5f, 0, -0.1f, 0.85f, 0};
@@ -110,7 +111,8 @@ TEST(SceneFlagsCli, TransparentBackgroundWritesStraightAlpha) {
   const std::string model = scene_file(
       "tri.gltf", {tri}, "[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.2,0.6,0.9,0.5]}}]");
   const std::string flags =
-      "--resolution 64,64 --no-grid --background transparent --camera " + quote("0,0,3;0,0,0;45");
+      "--resolution 64,64 --no-grid --background transparent --lights classic --camera " +
+      quote("0,0,3;0,0,0;45");
   const Png png = render(model, flags, "straight.png");
   if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
   EXPECT_EQ(png.at(0, 0)[3], 0);

@@ -1,7 +1,8 @@
 // Frame-time measurement on the headless context: rig_render_bench MODEL [W H FRAMES].
-// Prints the median CPU wall time of update + draw + glFinish and the median GPU time
-// (GL_TIME_ELAPSED) over FRAMES frames of the first clip, for LBS and DQS, each without and
-// with the key light's shadow (the viewer's default). Not a test: nothing is asserted.
+// Prints, per look (classic, studio: README "The look"), skinning method (LBS, DQS) and key-light
+// shadow (off, on: the viewer's default), the median CPU wall time of update + draw + glFinish
+// and the median GPU time (GL_TIME_ELAPSED) over FRAMES frames of the first clip. Not a test:
+// nothing is asserted.
 #include <glad/gl.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "character/character.h"
 #include "import/gltf_import.h"
+#include "render/environment_prefilter.h"
 #include "render/headless_context.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
@@ -39,6 +41,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rigview: error: %s\n", error.c_str());
     return 1;
   }
+  rig::render::PrefilteredEnvironment environment;
+  rig::render::prefilter_environment(rig::render::generate_studio_environment(), environment);
+  renderer.set_environment(environment);
   rig::PoseSelection selection;
   selection.clip = model.clips.empty() ? -1 : 0;
   rig::Character character(model);
@@ -51,47 +56,51 @@ int main(int argc, char** argv) {
   options.skeleton = true;
   size_t joints = 0;
   for (const rig::Skin& s : model.skins) joints = std::max(joints, s.joints.size());
-  for (rig::SkinningMethod method :
-       {rig::SkinningMethod::Linear, rig::SkinningMethod::DualQuaternion})
-    for (bool shadows : {false, true}) {
-      options.method = method;
-      options.shadows = shadows;
-      std::vector<double> cpu_ms, gpu_ms;
-      for (int f = 0; f < frames; ++f) {
-        if (selection.clip >= 0) {
-          const rig::Clip& clip = model.clips[selection.clip];
-          selection.time = clip.start + (clip.end - clip.start) * float(f) / float(frames);
+  for (const rig::render::LightSetup look :
+       {rig::render::LightSetup::Viewer, rig::render::LightSetup::Studio})
+    for (rig::SkinningMethod method :
+         {rig::SkinningMethod::Linear, rig::SkinningMethod::DualQuaternion})
+      for (bool shadows : {false, true}) {
+        options.method = method;
+        options.lights = look;
+        options.shadows = shadows;
+        std::vector<double> cpu_ms, gpu_ms;
+        for (int f = 0; f < frames; ++f) {
+          if (selection.clip >= 0) {
+            const rig::Clip& clip = model.clips[selection.clip];
+            selection.time = clip.start + (clip.end - clip.start) * float(f) / float(frames);
+          }
+          const auto t0 = std::chrono::steady_clock::now();
+          character.evaluate(selection);
+          renderer.update(character);
+          target.bind();
+          renderer.begin_gpu_timer();
+          renderer.clear(viewport, options.background);
+          renderer.draw(orbit.camera(viewport.aspect()), viewport, options);
+          renderer.end_gpu_timer();
+          glFinish();
+          const auto t1 = std::chrono::steady_clock::now();
+          cpu_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+          if (renderer.gpu_time_ms() >= 0.0) gpu_ms.push_back(renderer.gpu_time_ms());
         }
-        const auto t0 = std::chrono::steady_clock::now();
-        character.evaluate(selection);
-        renderer.update(character);
-        target.bind();
-        renderer.begin_gpu_timer();
-        renderer.clear(viewport, options.background);
-        renderer.draw(orbit.camera(viewport.aspect()), viewport, options);
-        renderer.end_gpu_timer();
-        glFinish();
-        const auto t1 = std::chrono::steady_clock::now();
-        cpu_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-        if (renderer.gpu_time_ms() >= 0.0) gpu_ms.push_back(renderer.gpu_time_ms());
+        auto median = [](std::vector<double> v) {
+          if (v.empty()) return -1.0;
+          std::sort(v.begin(), v.end());
+          return v[v.size() / 2];
+        };
+        std::printf(
+            "%s %dx%d %s %s, shadows %s: frame %.2f ms (median of %d), GPU timer %.2f ms, %zu "
+            "vertices draws %zu, largest skin %zu joints, renderer %s\n",
+            argv[1], width, height, look == rig::render::LightSetup::Studio ? "studio" : "classic",
+            method == rig::SkinningMethod::Linear ? "LBS" : "DQS", shadows ? "on" : "off",
+            median(cpu_ms), frames, median(gpu_ms),
+            [&] {
+              size_t n = 0;
+              for (const rig::DrawItem& d : model.draws)
+                n += model.meshes[d.mesh].primitives[d.primitive].vertex_count();
+              return n;
+            }(),
+            model.draws.size(), joints, context.renderer_name().c_str());
       }
-      auto median = [](std::vector<double> v) {
-        if (v.empty()) return -1.0;
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-      };
-      std::printf(
-          "%s %dx%d %s, shadows %s: frame %.2f ms (median of %d), GPU timer %.2f ms, %zu vertices "
-          "draws %zu, largest skin %zu joints, renderer %s\n",
-          argv[1], width, height, method == rig::SkinningMethod::Linear ? "LBS" : "DQS",
-          shadows ? "on" : "off", median(cpu_ms), frames, median(gpu_ms),
-          [&] {
-            size_t n = 0;
-            for (const rig::DrawItem& d : model.draws)
-              n += model.meshes[d.mesh].primitives[d.primitive].vertex_count();
-            return n;
-          }(),
-          model.draws.size(), joints, context.renderer_name().c_str());
-    }
   return 0;
 }
