@@ -95,6 +95,7 @@ void draw_frame(Renderer& renderer, Character& character, const Model& model, in
                         : frame % 3 == 1 ? WeightView::InfluenceCount
                                          : WeightView::Off;
   options.method = frame % 2 ? SkinningMethod::DualQuaternion : SkinningMethod::Linear;
+  options.shadows = frame % 3 != 2;  // the shadow pass and catcher, with the grid, too
   renderer.begin_gpu_timer();
   renderer.clear(viewport, options.background);
   renderer.draw(orbit.camera(viewport.aspect()), viewport, options);
