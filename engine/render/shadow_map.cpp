@@ -11,11 +11,11 @@ namespace rig::render::detail {
 
 namespace {
 
-// Room at each side of the fitted frustum for the filter's footprint (3 × 3 taps, each a
-// bilinear 2 × 2: two texels out from the centre) plus a little.
+// Room at each side of the fitted frustum for the filter's footprint (2 × 2 taps half a texel
+// out, each a bilinear 2 × 2: 1.5 texels out from the centre) plus a little.
 constexpr float kFitMargin = 4.0f / float(kShadowMapSize);
-// Depth-pass polygon offset: the slope factor covers the filter's reach (about two texels of
-// depth change across a sloped caster), the constant a few steps of the 24-bit depth.
+// Depth-pass polygon offset: the slope factor covers the filter's reach (1.5 texels of depth
+// change across a sloped caster, and a margin), the constant a few steps of the 24-bit depth.
 constexpr float kSlopeBias = 2.5f;
 constexpr float kConstantBias = 8.0f;
 // How dark the ground's shadow is: the fraction of the background it takes away.

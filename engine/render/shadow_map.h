@@ -20,7 +20,7 @@
 namespace rig::render::detail {
 
 inline constexpr GLint kShadowUnit = 7;      // texture unit of the shadow map in the mesh programs
-inline constexpr int kShadowMapSize = 2048;  // texels per side
+inline constexpr int kShadowMapSize = 1024;  // texels per side
 
 // What a mesh program needs to look the shadow up (shadow.glsl's uniforms).
 struct ShadowFrame {

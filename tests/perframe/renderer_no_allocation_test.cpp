@@ -99,6 +99,7 @@ void draw_frame(Renderer& renderer, Character& character, const Model& model, in
   options.lights = frame % 4 < 2 ? LightSetup::Studio : LightSetup::Viewer;
   options.look.environment_rotation_deg = float(frame) * 10.0f;
   options.look.tone_mapping = frame % 3 == 0 ? ToneMapping::Aces : ToneMapping::Neutral;
+  options.shadows = frame % 3 != 2;  // the shadow pass and catcher, with the grid, too
   renderer.begin_gpu_timer();
   renderer.clear(viewport, options.background);
   renderer.draw(orbit.camera(viewport.aspect()), viewport, options);
