@@ -6,6 +6,7 @@
 
 #include "import/gltf_file.h"
 #include "import/import_context.h"
+#include "import/meshopt_decode.h"
 
 namespace rig {
 namespace {
@@ -16,9 +17,9 @@ using import::ImportContext;
 // Extensions a file may require that we handle (quantization goes through the generic accessor
 // reader) or can ignore without drawing something wrong enough to matter for a rig viewer.
 bool extension_supported(const std::string& name) {
-  return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" ||
-         name == "KHR_animation_pointer" || name == "KHR_lights_punctual" ||
-         name.rfind("KHR_materials_", 0) == 0;
+  return name == "KHR_mesh_quantization" || name == "EXT_meshopt_compression" ||
+         name == "KHR_texture_transform" || name == "KHR_animation_pointer" ||
+         name == "KHR_lights_punctual" || name.rfind("KHR_materials_", 0) == 0;
 }
 
 // Required extensions that only change how a texture's picture is stored (KTX2/Basis, WebP,
@@ -348,6 +349,11 @@ bool run_import(import::GltfSource& source, const ImportOptions& options, Model&
                        "buffer files are longer than their byteLength (the extra bytes are "
                        "ignored)");
   if (!check_required_extensions(context, error)) return false;
+  // Compressed bufferViews become plain ones before any accessor is read.
+  if (!import::decode_meshopt_buffer_views(source.document, source.meshopt_no_data, context.budget,
+                                           error)) {
+    return false;
+  }
   // Order matters: each stage reads what the ones before it produced.
   if (!import_nodes(context, error)) return false;
   if (!import::import_meshes(context, error)) return false;
