@@ -32,6 +32,8 @@ bool texture_format_extension(const std::string& name) {
 
 bool check_required_extensions(ImportContext& context, std::string& error) {
   for (const std::string& name : context.document.extensionsRequired) {
+    // Its pictures are reported once, image by image, as KTX2_NOT_DECODED (import_images).
+    if (name == "KHR_texture_basisu") continue;
     if (texture_format_extension(name)) {
       context.warnings.add(
           "EXTENSION_IGNORED", 1,
@@ -228,17 +230,39 @@ void assign_morph_weights(ImportContext& context) {
   }
 }
 
+// Images a texture's KHR_texture_basisu names as its `source`: KTX2 pictures, whatever their
+// bytes or mimeType (a missing .ktx2 file too).
+std::vector<bool> basisu_images(const tinygltf::Model& document) {
+  std::vector<bool> ktx2(document.images.size(), false);
+  for (const tinygltf::Texture& texture : document.textures) {
+    const auto it = texture.extensions.find("KHR_texture_basisu");
+    if (it == texture.extensions.end() || !it->second.IsObject() || !it->second.Has("source")) {
+      continue;
+    }
+    const tinygltf::Value& source = it->second.Get("source");
+    if (source.IsInt() && source.GetNumberAsInt() >= 0 &&
+        static_cast<size_t>(source.GetNumberAsInt()) < ktx2.size()) {
+      ktx2[static_cast<size_t>(source.GetNumberAsInt())] = true;
+    }
+  }
+  return ktx2;
+}
+
 bool import_images(ImportContext& context, import::GltfSource& source, std::string& error) {
   const tinygltf::Model& document = context.document;
   context.model.images.resize(document.images.size());
   uint64_t image_bytes = source.image_bytes;  // URI images, decoded while parsing
+  const std::vector<bool> ktx2 = basisu_images(document);
   for (size_t i = 0; i < document.images.size(); ++i) {
     const tinygltf::Image& image_source = document.images[i];
     Image& image = context.model.images[i];
     const std::string at = "image " + std::to_string(i);
     image.name = image_source.name;
     import::DecodedImage decoded;
-    if (image_source.bufferView >= 0) {
+    if (ktx2[i] || image_source.mimeType == "image/ktx2") {
+      decoded.warning_code = import::kKtx2NotDecoded;
+      decoded.warning = import::kKtx2Warning;
+    } else if (image_source.bufferView >= 0) {
       const uint8_t* bytes = nullptr;
       uint64_t length = 0;
       if (!import::buffer_view_bytes(document, image_source.bufferView, bytes, length, error)) {
@@ -258,8 +282,10 @@ bool import_images(ImportContext& context, import::GltfSource& source, std::stri
       decoded.warning = "cannot read '" + image_source.uri + "'";
     }
     if (!decoded.warning_code.empty()) {
+      const bool ktx2_picture = decoded.warning_code == import::kKtx2NotDecoded;
       context.warnings.add(decoded.warning_code, 1,
-                           at + ": " + decoded.warning + " (drawn untextured)");
+                           at + (ktx2_picture ? " is " : ": ") + decoded.warning +
+                               (ktx2_picture ? "" : " (drawn untextured)"));
       continue;
     }
     image.width = decoded.width;
