@@ -3,7 +3,8 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config libglfw3-dev libglm-dev libimgui-dev
-      libtinygltf-dev libstb-dev python3-glad libgtest-dev libbenchmark-dev
+      libtinygltf-dev libmeshoptimizer-dev nlohmann-json3-dev
+      libstb-dev python3-glad libgtest-dev libbenchmark-dev
       libegl-dev libgl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth)
 # Node.js + npm run the Khronos glTF validator in the tests. A machine may already have them
 # from another source (whose nodejs bundles npm and conflicts with Debian's npm package).

@@ -1,5 +1,6 @@
 #include "import/gltf_file.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -9,7 +10,10 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <string_view>
 #include <vector>
+
+#include "import/meshopt_decode.h"
 
 namespace rig::import {
 namespace {
@@ -402,6 +406,49 @@ bool check_json_shape(const unsigned char* text, uint64_t size, const ImportLimi
   return true;
 }
 
+// The file with EXT_meshopt_compression's buffers without data replaced by placeholders (see
+// meshopt_decode.h) in `rewritten`, the GLB container rebuilt around the new JSON chunk. Leaves
+// `rewritten` and `no_data` empty when nothing needs replacing.
+bool mark_fallback_buffers(const std::vector<unsigned char>& bytes, bool is_glb,
+                           std::vector<unsigned char>& rewritten, std::vector<int>& no_data) {
+  const uint64_t json_begin = is_glb ? kGlbHeaderSize + kChunkHeaderSize : 0;
+  const uint64_t json_length = is_glb ? read_u32(bytes, 12) : bytes.size();
+  const auto json_text = bytes.begin() + static_cast<std::ptrdiff_t>(json_begin);
+  const std::string_view name = "EXT_meshopt_compression";
+  if (std::search(json_text, json_text + static_cast<std::ptrdiff_t>(json_length), name.begin(),
+                  name.end()) == json_text + static_cast<std::ptrdiff_t>(json_length)) {
+    return true;  // the usual case: no copy of the JSON
+  }
+  std::string json(bytes.begin() + static_cast<std::ptrdiff_t>(json_begin),
+                   bytes.begin() + static_cast<std::ptrdiff_t>(json_begin + json_length));
+  if (!mark_meshopt_fallback_buffers(json, is_glb, no_data)) return false;
+  if (no_data.empty()) return true;
+  if (!is_glb) {
+    rewritten.assign(json.begin(), json.end());
+    return true;
+  }
+  while (json.size() % 4 != 0) json += ' ';
+  const uint64_t rest_begin = json_begin + json_length;
+  const uint64_t glb_length = read_u32(bytes, 8);
+  const uint64_t total =
+      kGlbHeaderSize + kChunkHeaderSize + json.size() + (glb_length - rest_begin);
+  if (total >= std::numeric_limits<uint32_t>::max()) return false;
+  auto put_u32 = [&](uint64_t value) {
+    for (int shift = 0; shift < 32; shift += 8) {
+      rewritten.push_back(static_cast<unsigned char>(value >> shift));
+    }
+  };
+  put_u32(kGlbMagic);
+  put_u32(2);
+  put_u32(total);
+  put_u32(json.size());
+  put_u32(kChunkJson);
+  rewritten.insert(rewritten.end(), json.begin(), json.end());
+  rewritten.insert(rewritten.end(), bytes.begin() + static_cast<std::ptrdiff_t>(rest_begin),
+                   bytes.begin() + static_cast<std::ptrdiff_t>(glb_length));
+  return true;
+}
+
 // Parses `bytes` (a whole .gltf or .glb) with tinygltf, URIs resolved as `folder` says.
 bool parse_document(const std::vector<unsigned char>& bytes, bool extension_says_glb,
                     const std::string& base_dir, ModelFolder& model_folder,
@@ -418,6 +465,15 @@ bool parse_document(const std::vector<unsigned char>& bytes, bool extension_says
              : !check_json_shape(bytes.data(), bytes.size(), options.limits, error)) {
     return false;
   }
+  // EXT_meshopt_compression's buffers without data become placeholders tinygltf accepts.
+  // When the JSON cannot be parsed, tinygltf's parse below says why.
+  std::vector<unsigned char> rewritten;
+  if (!mark_fallback_buffers(bytes, is_glb, rewritten, source.meshopt_no_data)) {
+    rewritten.clear();
+    source.meshopt_no_data.clear();
+  }
+  const std::vector<unsigned char>& input = source.meshopt_no_data.empty() ? bytes : rewritten;
+  if (is_glb) glb_length = input.size();
   // One more attempt per buffer file found longer than its byteLength (usually none).
   for (size_t attempt = 0;; ++attempt) {
     source.document = tinygltf::Model{};
@@ -433,12 +489,12 @@ bool parse_document(const std::vector<unsigned char>& bytes, bool extension_says
     std::string err, warn;
     bool loaded = false;
     if (is_glb) {
-      loaded = loader.LoadBinaryFromMemory(&source.document, &err, &warn, bytes.data(),
+      loaded = loader.LoadBinaryFromMemory(&source.document, &err, &warn, input.data(),
                                            static_cast<unsigned int>(glb_length), base_dir);
     } else {
       loaded = loader.LoadASCIIFromString(&source.document, &err, &warn,
-                                          reinterpret_cast<const char*>(bytes.data()),
-                                          static_cast<unsigned int>(bytes.size()), base_dir);
+                                          reinterpret_cast<const char*>(input.data()),
+                                          static_cast<unsigned int>(input.size()), base_dir);
     }
     if (loaded) break;
     if (attempt < kMaxBufferFileRetries && note_longer_buffer_file(err, model_folder)) continue;

@@ -31,6 +31,9 @@ struct GltfSource {
   uint64_t image_bytes = 0;
   // KHR_animation_pointer channels, read from the JSON text (tinygltf drops them).
   std::vector<PointerChannelSource> pointer_channels;
+  // EXT_meshopt_compression: buffers that hold no data (fallback or placeholder buffers), which
+  // tinygltf saw as 3-byte placeholders (see meshopt_decode.h). Ascending.
+  std::vector<int> meshopt_no_data;
 };
 
 bool load_gltf_source(const std::string& path, const ImportOptions& options, GltfSource& source,

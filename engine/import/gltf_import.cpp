@@ -6,6 +6,7 @@
 
 #include "import/gltf_file.h"
 #include "import/import_context.h"
+#include "import/meshopt_decode.h"
 
 namespace rig {
 namespace {
@@ -16,9 +17,9 @@ using import::ImportContext;
 // Extensions a file may require that we handle (quantization goes through the generic accessor
 // reader) or can ignore without drawing something wrong enough to matter for a rig viewer.
 bool extension_supported(const std::string& name) {
-  return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" ||
-         name == "KHR_animation_pointer" || name == "KHR_lights_punctual" ||
-         name.rfind("KHR_materials_", 0) == 0;
+  return name == "KHR_mesh_quantization" || name == "EXT_meshopt_compression" ||
+         name == "KHR_texture_transform" || name == "KHR_animation_pointer" ||
+         name == "KHR_lights_punctual" || name.rfind("KHR_materials_", 0) == 0;
 }
 
 // Required extensions that only change how a texture's picture is stored (KTX2/Basis, WebP,
@@ -31,6 +32,8 @@ bool texture_format_extension(const std::string& name) {
 
 bool check_required_extensions(ImportContext& context, std::string& error) {
   for (const std::string& name : context.document.extensionsRequired) {
+    // Its pictures are reported once, image by image, as KTX2_NOT_DECODED (import_images).
+    if (name == "KHR_texture_basisu") continue;
     if (texture_format_extension(name)) {
       context.warnings.add(
           "EXTENSION_IGNORED", 1,
@@ -227,17 +230,39 @@ void assign_morph_weights(ImportContext& context) {
   }
 }
 
+// Images a texture's KHR_texture_basisu names as its `source`: KTX2 pictures, whatever their
+// bytes or mimeType (a missing .ktx2 file too).
+std::vector<bool> basisu_images(const tinygltf::Model& document) {
+  std::vector<bool> ktx2(document.images.size(), false);
+  for (const tinygltf::Texture& texture : document.textures) {
+    const auto it = texture.extensions.find("KHR_texture_basisu");
+    if (it == texture.extensions.end() || !it->second.IsObject() || !it->second.Has("source")) {
+      continue;
+    }
+    const tinygltf::Value& source = it->second.Get("source");
+    if (source.IsInt() && source.GetNumberAsInt() >= 0 &&
+        static_cast<size_t>(source.GetNumberAsInt()) < ktx2.size()) {
+      ktx2[static_cast<size_t>(source.GetNumberAsInt())] = true;
+    }
+  }
+  return ktx2;
+}
+
 bool import_images(ImportContext& context, import::GltfSource& source, std::string& error) {
   const tinygltf::Model& document = context.document;
   context.model.images.resize(document.images.size());
   uint64_t image_bytes = source.image_bytes;  // URI images, decoded while parsing
+  const std::vector<bool> ktx2 = basisu_images(document);
   for (size_t i = 0; i < document.images.size(); ++i) {
     const tinygltf::Image& image_source = document.images[i];
     Image& image = context.model.images[i];
     const std::string at = "image " + std::to_string(i);
     image.name = image_source.name;
     import::DecodedImage decoded;
-    if (image_source.bufferView >= 0) {
+    if (ktx2[i] || image_source.mimeType == "image/ktx2") {
+      decoded.warning_code = import::kKtx2NotDecoded;
+      decoded.warning = import::kKtx2Warning;
+    } else if (image_source.bufferView >= 0) {
       const uint8_t* bytes = nullptr;
       uint64_t length = 0;
       if (!import::buffer_view_bytes(document, image_source.bufferView, bytes, length, error)) {
@@ -257,8 +282,10 @@ bool import_images(ImportContext& context, import::GltfSource& source, std::stri
       decoded.warning = "cannot read '" + image_source.uri + "'";
     }
     if (!decoded.warning_code.empty()) {
+      const bool ktx2_picture = decoded.warning_code == import::kKtx2NotDecoded;
       context.warnings.add(decoded.warning_code, 1,
-                           at + ": " + decoded.warning + " (drawn untextured)");
+                           at + (ktx2_picture ? " is " : ": ") + decoded.warning +
+                               (ktx2_picture ? "" : " (drawn untextured)"));
       continue;
     }
     image.width = decoded.width;
@@ -348,6 +375,11 @@ bool run_import(import::GltfSource& source, const ImportOptions& options, Model&
                        "buffer files are longer than their byteLength (the extra bytes are "
                        "ignored)");
   if (!check_required_extensions(context, error)) return false;
+  // Compressed bufferViews become plain ones before any accessor is read.
+  if (!import::decode_meshopt_buffer_views(source.document, source.meshopt_no_data, context.budget,
+                                           error)) {
+    return false;
+  }
   // Order matters: each stage reads what the ones before it produced.
   if (!import_nodes(context, error)) return false;
   if (!import::import_meshes(context, error)) return false;

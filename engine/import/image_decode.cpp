@@ -30,6 +30,11 @@ DecodedImage decode_image(const uint8_t* bytes, uint64_t size, const std::string
                           uint64_t max_pixels, uint64_t max_bytes) {
   DecodedImage image;
   if (const char* format = unsupported_format(bytes, size, mime_type)) {
+    if (std::string(format) == "KTX2") {
+      image.warning_code = kKtx2NotDecoded;
+      image.warning = kKtx2Warning;
+      return image;
+    }
     image.warning_code = "IMAGE_FORMAT_UNSUPPORTED";
     image.warning = std::string(format) + " images are not supported";
     return image;

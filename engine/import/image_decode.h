@@ -13,9 +13,16 @@ struct DecodedImage {
   int height = 0;
   std::vector<uint8_t> rgba;  // width*height*4, empty when decoding failed
   std::string warning_code;   // empty on success, else IMAGE_DECODE_FAILED /
-                              // IMAGE_FORMAT_UNSUPPORTED / IMAGE_TOO_LARGE
+                              // IMAGE_FORMAT_UNSUPPORTED / IMAGE_TOO_LARGE / KTX2_NOT_DECODED
   std::string warning;        // why, for the warning message
 };
+
+// KHR_texture_basisu's KTX2 pictures: Debian has no decoder, so each costs its texture (or the
+// texture falls back to its plain `source`), with this warning.
+inline constexpr const char* kKtx2NotDecoded = "KTX2_NOT_DECODED";
+inline constexpr const char* kKtx2Warning =
+    "a KHR_texture_basisu (KTX2) picture, which rigview cannot decode (textures with a fallback "
+    "source use it; the others are drawn without that texture)";
 
 // Largest image accepted by default, in pixels (16384 x 16384 would already be 1 GiB of RGBA).
 constexpr uint64_t kMaxImagePixels = uint64_t{1} << 26;

@@ -129,6 +129,16 @@ SourceDocument& SourceDocument::operator=(SourceDocument&&) noexcept = default;
 bool SourceDocument::open(const std::string& path, std::string& error) {
   import::GltfSource source;
   if (!import::load_gltf_source(path, ImportOptions{}, source, error)) return false;
+  // The writer copies bufferViews as stored; compressed ones (and their placeholder buffers)
+  // would come out as garbage, so such files are refused rather than written wrongly.
+  bool compressed = !source.meshopt_no_data.empty();
+  for (const tinygltf::BufferView& view : source.document.bufferViews) {
+    compressed = compressed || view.extensions.count("EXT_meshopt_compression") != 0;
+  }
+  if (compressed) {
+    error = "files compressed with EXT_meshopt_compression cannot be written back";
+    return false;
+  }
   *document_ = std::move(source.document);
   warnings_.clear();
   if (!source.pointer_channels.empty())

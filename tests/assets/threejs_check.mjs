@@ -18,6 +18,10 @@ if (!threeDir || !rigview || !limitText || pairs.length === 0 || pairs.length % 
 const three = await import(pathToFileURL(path.join(threeDir, 'build/three.module.js')).href);
 const {GLTFLoader} = await import(
     pathToFileURL(path.join(threeDir, 'examples/jsm/loaders/GLTFLoader.js')).href);
+// EXT_meshopt_compression files decode with three's own MeshoptDecoder (WebAssembly).
+const {MeshoptDecoder} = await import(
+    pathToFileURL(path.join(threeDir, 'examples/jsm/libs/meshopt_decoder.module.js')).href);
+await MeshoptDecoder.ready;
 // Node has no image decoding: textures load as blank ones (only the animation matters here).
 three.TextureLoader.prototype.load = function(url, onLoad) {
   const texture = new three.Texture();
@@ -33,7 +37,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rig-three-'));
 
 async function check(original, optimized) {
   const bytes = fs.readFileSync(optimized);
-  const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(
+  const gltf = await new Promise((resolve, reject) => new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).parse(
       bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), '', resolve,
       reject));
   const parser = gltf.parser;

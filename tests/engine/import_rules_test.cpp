@@ -573,7 +573,53 @@ TEST(ImportRules, RequiredTextureFormatExtensionLoadsUntextured) {
   ASSERT_EQ(model.draws.size(), 1u);
   ASSERT_EQ(model.materials.size(), 1u);
   EXPECT_EQ(model.materials[0].base_color.image, -1);
-  EXPECT_NE(find_warning(model, "EXTENSION_IGNORED"), nullptr);
+  // One line, naming the extension; the missing .ktx2 file is no second complaint.
+  ASSERT_EQ(model.warnings.size(), 1u);
+  EXPECT_EQ(model.warnings[0].code, "KTX2_NOT_DECODED");
+  EXPECT_NE(model.warnings[0].message.find("image 0 is a KHR_texture_basisu (KTX2) picture"),
+            std::string::npos)
+      << model.warnings[0].message;
+}
+
+// A 1x1 RGBA PNG (only that it decodes matters here).
+const char* kOnePixelPng =
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQG"
+    "AhKmMIQAAAABJRU5ErkJggg==";
+
+// KHR_texture_basisu used but not required: texture 0 has a PNG fallback `source`, texture 1
+// only the KTX2 picture. The file opens; texture 0 draws its PNG, texture 1 nothing; one warning
+// line for the two KTX2 pictures.
+TEST(ImportRules, BasisuTexturesFallBackToTheirSourceOrGoUntextured) {
+  ByteBuffer bin;
+  put_triangle(bin);
+  bin.put<uint8_t>({0xAB, 'K', 'T', 'X', ' ', '2', '0', 0xBB, '\r', '\n', 0x1A, '\n'});
+  const rig::Model model = import_ok("basisu_fallback",
+                                     fill_in(R"({
+    "asset":{"version":"2.0"},
+    "extensionsUsed":["KHR_texture_basisu"],
+    "buffers":[{"byteLength":{LEN},"uri":"{URI}"}],
+    "bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":12}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
+    "images":[{"uri":"{PNG}"},{"bufferView":1,"mimeType":"image/ktx2"},{"uri":"other.ktx2"}],
+    "textures":[{"source":0,"extensions":{"KHR_texture_basisu":{"source":1}}},
+                {"extensions":{"KHR_texture_basisu":{"source":2}}}],
+    "materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0}},
+                  "emissiveTexture":{"index":1}}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"material":0}]}],
+    "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]})",
+                                             "PNG", kOnePixelPng),
+                                     bin);
+  ASSERT_EQ(model.materials.size(), 1u);
+  EXPECT_EQ(model.materials[0].base_color.image, 0);
+  ASSERT_EQ(model.images.size(), 3u);
+  EXPECT_EQ(model.images[0].width, 1);
+  EXPECT_EQ(model.images[0].rgba.size(), 4u);
+  EXPECT_TRUE(model.materials[0].emissive.present());
+  EXPECT_EQ(model.materials[0].emissive.image, -1);
+  ASSERT_EQ(model.warnings.size(), 1u);
+  EXPECT_EQ(model.warnings[0].code, "KTX2_NOT_DECODED");
+  EXPECT_EQ(model.warnings[0].count, 2u);
+  EXPECT_NE(model.warnings[0].message.find("KHR_texture_basisu"), std::string::npos);
 }
 
 TEST(ImportRules, DrawsFollowTheSceneDepthFirst) {
@@ -629,7 +675,7 @@ TEST(ImportRules, UndecodableImagesAreWarningsNotErrors) {
   EXPECT_TRUE(model.images[0].rgba.empty());
   EXPECT_TRUE(model.images[1].rgba.empty());
   EXPECT_NE(find_warning(model, "IMAGE_DECODE_FAILED"), nullptr);
-  EXPECT_NE(find_warning(model, "IMAGE_FORMAT_UNSUPPORTED"), nullptr);
+  EXPECT_NE(find_warning(model, "KTX2_NOT_DECODED"), nullptr);
   ASSERT_EQ(model.materials.size(), 2u);
   EXPECT_EQ(model.materials[0].base_color_factor, glm::vec4(0.5f, 0.25f, 1, 1));
   EXPECT_EQ(model.materials[0].base_color.image, 1);  // texture 1 → its source, image 1

@@ -17,7 +17,7 @@ if [ "$build" = 1 ]; then
   cmake -S "$source_dir" -B "$build_dir" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGVIEW_SANITIZE=ON -DRIGVIEW_FUZZ=ON \
     -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link >/dev/null
-  cmake --build "$build_dir" --target rig_fuzz_import rig_fuzz_animate -j "${JOBS:-1}"
+  cmake --build "$build_dir" --target rig_fuzz_import rig_fuzz_animate rig_fuzz_meshopt -j "${JOBS:-1}"
 fi
 seeds="$build_dir/fuzz-seeds"
 mkdir -p "$seeds" "$build_dir/fuzz-artifacts"
@@ -30,7 +30,7 @@ export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:${ASAN_OPTIONS:-
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$source_dir/tests/lsan.supp:print_suppressions=0"
 status=0
-for target in import animate; do
+for target in import animate meshopt; do
   work="$build_dir/fuzz-corpus/$target"
   mkdir -p "$work"
   echo "fuzz: rig_fuzz_$target, $runs runs"
