@@ -3,20 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "render/hammersley.h"
+
 namespace rig::render {
 
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-float radical_inverse(uint32_t bits) {
-  bits = (bits << 16u) | (bits >> 16u);
-  bits = ((bits & 0x55555555u) << 1u) | ((bits & 0xAAAAAAAAu) >> 1u);
-  bits = ((bits & 0x33333333u) << 2u) | ((bits & 0xCCCCCCCCu) >> 2u);
-  bits = ((bits & 0x0F0F0F0Fu) << 4u) | ((bits & 0xF0F0F0F0u) >> 4u);
-  bits = ((bits & 0x00FF00FFu) << 8u) | ((bits & 0xFF00FF00u) >> 8u);
-  return float(bits) * 2.3283064365386963e-10f;
-}
 
 EnvironmentMap half_size(const EnvironmentMap& m) {
   EnvironmentMap h;
