@@ -130,7 +130,7 @@ TEST(Cli, InfoReportsSkinsClipsAndTimeline) {
   EXPECT_NE(r.out.find("\"meshes\":1"), std::string::npos);
   EXPECT_NE(r.out.find("\"vertices\":4"), std::string::npos);
   EXPECT_NE(r.out.find("{\"name\":\"Bend\",\"start\":1,\"end\":3,\"channels\":1,"
-                       "\"interpolations\":[\"LINEAR\"]}"),
+                       "\"interpolations\":[\"LINEAR\"],\"material_channels\":[]}"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("\"warnings\":["), std::string::npos);
