@@ -19,8 +19,9 @@ void draw_look_section(ViewerState& state) {
   look.studio = choice == 0;
   if (!look.studio) return;
 
-  const std::string shown = look.environment.empty() ? "Studio (bundled)" : look.environment;
-  ImGui::TextDisabled("Environment: %s", shown.c_str());
+  // A pointer, not a copy: a frame must not allocate.
+  const char* shown = look.environment.empty() ? "Studio (bundled)" : look.environment.c_str();
+  ImGui::TextDisabled("Environment: %s", shown);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drop a Radiance .hdr onto the window to use it");
   if (look.loading) {
     ImGui::ProgressBar(look.progress, ImVec2(-70.0f, 0.0f), "prefiltering...");
