@@ -217,7 +217,7 @@ class Parser {
       space();
       if (!string(out ? &key : nullptr) || !colon()) return false;
       JsonValue* member = nullptr;
-      if (out) member = &out->members.emplace_back(std::move(key), JsonValue{}).second;
+      if (out) member = &out->members.emplace_back(JsonMember{std::move(key), JsonValue{}}).value;
       if (!value(member, depth)) return false;
       space();
       if (at_ < text_.size() && text_[at_] == ',') {

@@ -14,19 +14,28 @@
 
 namespace rig::import {
 
+struct JsonMember;
+
 struct JsonValue {
   enum class Type : uint8_t { Null, Bool, Number, String, Array, Object };
   Type type = Type::Null;
   bool boolean = false;
   double number = 0.0;
-  std::string text;                                        // String: the decoded contents
-  std::vector<JsonValue> items;                            // Array
-  std::vector<std::pair<std::string, JsonValue>> members;  // Object, in file order
+  std::string text;              // String: the decoded contents
+  std::vector<JsonValue> items;  // Array
+  // Object, in file order. A named struct, not std::pair: a pair of an incomplete type is
+  // rejected by libstdc++ under clang.
+  std::vector<JsonMember> members;
 
   // The member named `key` of an object, nullptr when absent or not an object.
   const JsonValue* get(std::string_view key) const;
   bool is_string() const { return type == Type::String; }
   bool is_number() const { return type == Type::Number; }
+};
+
+struct JsonMember {
+  std::string name;
+  JsonValue value;
 };
 
 // The value of member `name` of the root object of `text` into `out`; false with `error` for
