@@ -34,16 +34,17 @@ vec3 studio_key_light(Surface s, vec3 world_position) {
          key_light_visibility(world_position, s.n);
 }
 
-// Split-sum image-based lighting: diffuse irradiance × (1 − E)·diffuse colour / π and the
-// prefiltered specular × E, with E = F0·A + B from the DFG table; `occlusion` (the material's)
-// darkens this indirect light only.
+// Split-sum image-based lighting: diffuse irradiance × (1 − E_dielectric)·diffuse colour / π and
+// the prefiltered specular × E, with E = F0·A + F90·B from the DFG table; `occlusion` (the
+// material's) darkens this indirect light only.
 vec3 studio_environment_light(Surface s, vec2 dfg, float occlusion) {
-  vec3 specular_albedo = s.f0 * dfg.x + dfg.y;
+  vec3 specular_albedo = s.f0 * dfg.x + s.f90 * dfg.y;
+  vec3 dielectric_albedo = s.dielectric_f0 * dfg.x + s.f90 * dfg.y;
   vec3 irradiance = environment_irradiance(u_environment_rotation * s.n);
   vec3 r = u_environment_rotation * reflect(-s.v, s.n);
   vec3 prefiltered =
       textureLod(u_environment, environment_uv(r), s.roughness * u_environment_max_lod).rgb;
-  vec3 diffuse = irradiance * s.diffuse_color / PI * (1.0 - specular_albedo);
+  vec3 diffuse = irradiance * s.diffuse_color / PI * (1.0 - dielectric_albedo);
   return (diffuse + prefiltered * specular_albedo) * (u_environment_intensity * occlusion);
 }
 

@@ -58,11 +58,19 @@ uniform vec2 u_normal_scale;                    // (scale, −scale): three.js's
 uniform bool u_unlit;                           // KHR_materials_unlit
 uniform int u_alpha_mode;                       // 0 OPAQUE, 1 MASK, 2 BLEND
 uniform float u_alpha_cutoff;
-// Per texture slot (0 base colour, 1 metallic-roughness, 2 occlusion, 3 emissive, 4 normal): its
-// TEXCOORD set (0 or 1) and KHR_texture_transform matrix (identity without one).
-uniform int u_uv_sets[5];
-uniform mat3 u_uv_transforms[5];
+// Per texture slot (0 base colour, 1 metallic-roughness, 2 occlusion, 3 emissive, 4 normal,
+// 5 specular, 6 specular colour: rig::TextureSlot): its TEXCOORD set (0 or 1) and
+// KHR_texture_transform matrix (identity without one).
+uniform int u_uv_sets[7];
+uniform mat3 u_uv_transforms[7];
 uniform bool u_flat_normals; // the primitive has no NORMAL: shade with the face normal
+uniform float u_ior;                            // KHR_materials_ior (1.5 without)
+uniform float u_specular_factor;                // KHR_materials_specular (1 without)
+uniform vec3 u_specular_color_factor;           // KHR_materials_specular (white without)
+uniform bool u_has_specular;
+uniform sampler2D u_specular_texture;           // linear: A scales the specular factor
+uniform bool u_has_specular_color;
+uniform sampler2D u_specular_color_texture;     // sRGB texture: sampling returns linear values
 
 vec2 slot_uv(int slot) {
   vec2 uv = u_uv_sets[slot] == 1 ? v_texcoord1 : v_texcoord;
@@ -116,14 +124,21 @@ vec4 shade_reference(vec4 base) {
     vec3 dxy = max(abs(dFdx(view_normal)), abs(dFdy(view_normal)));
     roughness = min(max(roughness, 0.0525) + max(max(dxy.x, dxy.y), dxy.z), 1.0);
     vec3 diffuse_color = base.rgb * (1.0 - metallic);
-    vec3 f0_dielectric = vec3(0.04);
-    vec3 f0 = mix(f0_dielectric, base.rgb, metallic);
+    float specular = u_specular_factor;
+    vec3 specular_color = u_specular_color_factor;
+    if (u_has_specular) specular *= texture(u_specular_texture, slot_uv(5)).a;
+    if (u_has_specular_color) specular_color *= texture(u_specular_color_texture, slot_uv(6)).rgb;
+    vec3 f0, f0_dielectric;
+    float f90;
+    specular_reflectance(base.rgb, metallic, u_ior, specular, specular_color, f0, f0_dielectric,
+                         f90);
     float n_dot_v = clamp(dot(n, v), 0.0, 1.0);
     vec2 dfg = texture(u_dfg, vec2(roughness, n_dot_v)).rg;
     float e_ss = dfg.x + dfg.y;
     vec3 compensation = 1.0 + f0 * (1.0 / e_ss - 1.0);
 
-    Surface surface = Surface(n, v, diffuse_color, f0, roughness, n_dot_v, compensation);
+    Surface surface = Surface(n, v, diffuse_color, f0, f0_dielectric, f90, roughness, n_dot_v,
+                              compensation);
     float occlusion = 1.0;
     if (u_has_occlusion)
       occlusion = (texture(u_occlusion_texture, slot_uv(2)).r - 1.0) * u_occlusion_strength + 1.0;
@@ -131,7 +146,7 @@ vec4 shade_reference(vec4 base) {
       color = studio_light(surface, dfg, occlusion, v_world_position);
     } else {
       // Ambient: the dielectric lobe's single and multiple scattering taken from the diffuse.
-      vec3 fss_ess = f0_dielectric * dfg.x + dfg.y;
+      vec3 fss_ess = f0_dielectric * dfg.x + f90 * dfg.y;
       float e_ms = 1.0 - e_ss;
       vec3 f_avg = f0_dielectric + (1.0 - f0_dielectric) * 0.047619;
       vec3 f_ms = fss_ess * f_avg / (1.0 - e_ms * f_avg);

@@ -14,8 +14,10 @@ MaterialFactors material_factors(const Material& m) {
   f.alpha_cutoff = m.alpha_cutoff;
   f.normal_scale = m.normal_scale;
   f.occlusion_strength = m.occlusion_strength;
-  const TextureRef* slots[kTextureSlotCount] = {&m.base_color, &m.metallic_roughness, &m.occlusion,
-                                                &m.emissive, &m.normal};
+  f.ior = m.ior;
+  f.specular = m.specular_factor;
+  f.specular_color = m.specular_color_factor;
+  const auto slots = texture_slots(m);
   for (size_t s = 0; s < kTextureSlotCount; ++s) {
     if (slots[s]->has_transform) f.transforms[s] = slots[s]->transform;
   }
@@ -77,6 +79,16 @@ void sample_material_channels(const Clip& clip, float time, MaterialPose& pose) 
         break;
       case MaterialProperty::OcclusionStrength:
         f.occlusion_strength = v[0];
+        break;
+      case MaterialProperty::Ior:
+        // The file's 0 means infinitely reflective, stored as 1000 (model.h Material::ior).
+        f.ior = v[0] == 0.0f ? 1000.0f : v[0];
+        break;
+      case MaterialProperty::SpecularFactor:
+        f.specular = v[0];
+        break;
+      case MaterialProperty::SpecularColorFactor:
+        f.specular_color = glm::vec3(v[0], v[1], v[2]);
         break;
       case MaterialProperty::TextureOffset:
         t.offset = glm::vec2(v[0], v[1]);

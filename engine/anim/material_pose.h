@@ -23,6 +23,9 @@ struct MaterialFactors {
   float alpha_cutoff = 0.5f;
   float normal_scale = 1.0f;
   float occlusion_strength = 1.0f;
+  float ior = 1.5f;
+  float specular = 1.0f;
+  glm::vec3 specular_color{1.0f};
   // Per TextureSlot. A slot without KHR_texture_transform in the file starts at the identity
   // (offset 0, rotation 0, scale 1), the extension's defaults.
   std::array<TextureTransform, kTextureSlotCount> transforms{};

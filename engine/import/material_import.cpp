@@ -1,6 +1,7 @@
 // Materials: the whole glTF 2.0 material (metallic-roughness, normal, occlusion, emissive, alpha
 // mode and cutoff, double-sided) with the extensions that change what a material means
-// (KHR_texture_transform, KHR_materials_unlit, KHR_materials_emissive_strength). Dangling
+// (KHR_texture_transform, KHR_materials_unlit, KHR_materials_emissive_strength,
+// KHR_materials_ior, KHR_materials_specular). Dangling
 // texture, image and sampler indices and non-finite factors fail the import, as every other
 // dangling index does; a malformed extension object is a warning and the spec's default stays.
 #include <cmath>
@@ -127,6 +128,92 @@ bool read_texture(ImportContext& context, int index, int texcoord,
   return true;
 }
 
+// A textureInfo inside an extension object (JSON: index, texCoord, extensions) → TextureRef. A
+// malformed one is a warning and leaves the slot empty; a dangling index fails as the core
+// slots' do.
+bool read_extension_texture(ImportContext& context, const tinygltf::Value& object, const char* key,
+                            const std::string& slot, TextureRef& ref, std::string& error) {
+  if (!object.Has(key)) return true;
+  const tinygltf::Value& info = object.Get(key);
+  const bool index_ok = info.IsObject() && info.Has("index") && info.Get("index").IsInt() &&
+                        info.Get("index").GetNumberAsInt() >= 0;
+  const bool texcoord_ok =
+      !info.IsObject() || !info.Has("texCoord") ||
+      (info.Get("texCoord").IsInt() && info.Get("texCoord").GetNumberAsInt() >= 0);
+  if (!index_ok || !texcoord_ok) {
+    context.warnings.add("MATERIAL_EXTENSION_INVALID", 1,
+                         slot + " is not a textureInfo {index >= 0, texCoord >= 0} (ignored)");
+    return true;
+  }
+  const int texcoord = info.Has("texCoord") ? info.Get("texCoord").GetNumberAsInt() : 0;
+  tinygltf::ExtensionMap extensions;
+  if (info.Has("extensions") && info.Get("extensions").IsObject()) {
+    const tinygltf::Value& map = info.Get("extensions");
+    for (const std::string& name : map.Keys()) extensions[name] = map.Get(name);
+  }
+  return read_texture(context, info.Get("index").GetNumberAsInt(), texcoord, extensions, slot, ref,
+                      error);
+}
+
+// KHR_materials_ior and KHR_materials_specular. Out-of-range values are warnings and the
+// extension's default stays.
+bool read_specular_extensions(ImportContext& context, const tinygltf::Material& source,
+                              const std::string& at, Material& material, std::string& error) {
+  if (auto it = source.extensions.find("KHR_materials_ior"); it != source.extensions.end()) {
+    double ior = 1.5;
+    if (it->second.IsObject() && !it->second.Has("ior")) {
+      ior = 1.5;
+    } else if (!extension_number(it->second, "ior", ior) || (ior != 0.0 && ior < 1.0)) {
+      context.warnings.add("MATERIAL_EXTENSION_INVALID", 1,
+                           at + " has a KHR_materials_ior ior that is not 0 or a finite number "
+                                ">= 1 (1.5 is used)");
+      ior = 1.5;
+    }
+    // 0 is the extension's "infinitely reflective" (as three.js reads it).
+    material.ior = ior == 0.0 ? 1000.0f : static_cast<float>(ior);
+  }
+  auto it = source.extensions.find("KHR_materials_specular");
+  if (it == source.extensions.end()) return true;
+  const tinygltf::Value& object = it->second;
+  if (!object.IsObject()) {
+    context.warnings.add("MATERIAL_EXTENSION_INVALID", 1,
+                         at + " has a KHR_materials_specular that is not an object (ignored)");
+    return true;
+  }
+  const std::string name = at + " KHR_materials_specular";
+  if (object.Has("specularFactor")) {
+    double factor = 1.0;
+    if (!extension_number(object, "specularFactor", factor) || factor < 0.0) {
+      context.warnings.add("MATERIAL_EXTENSION_INVALID", 1,
+                           name + " specularFactor is not a finite number >= 0 (1 is used)");
+      factor = 1.0;
+    }
+    material.specular_factor = static_cast<float>(factor);
+  }
+  if (object.Has("specularColorFactor")) {
+    const tinygltf::Value& value = object.Get("specularColorFactor");
+    bool ok = value.IsArray() && value.ArrayLen() == 3;
+    glm::vec3 color(1.0f);
+    for (int c = 0; ok && c < 3; ++c) {
+      ok = value.Get(c).IsNumber() && std::isfinite(value.Get(c).GetNumberAsDouble()) &&
+           value.Get(c).GetNumberAsDouble() >= 0.0;
+      if (ok) color[c] = static_cast<float>(value.Get(c).GetNumberAsDouble());
+    }
+    if (!ok) {
+      context.warnings.add("MATERIAL_EXTENSION_INVALID", 1,
+                           name +
+                               " specularColorFactor is not 3 finite numbers >= 0 "
+                               "([1, 1, 1] is used)");
+      color = glm::vec3(1.0f);
+    }
+    material.specular_color_factor = color;
+  }
+  return read_extension_texture(context, object, "specularTexture", name + " specularTexture",
+                                material.specular, error) &&
+         read_extension_texture(context, object, "specularColorTexture",
+                                name + " specularColorTexture", material.specular_color, error);
+}
+
 bool read_factor(double value, const std::string& at, const char* name, float& out,
                  std::string& error) {
   if (!std::isfinite(value)) {
@@ -188,6 +275,7 @@ bool import_material(ImportContext& context, const tinygltf::Material& source,
     }
     material.emissive_strength = static_cast<float>(strength);
   }
+  if (!read_specular_extensions(context, source, at, material, error)) return false;
   return read_texture(context, pbr.baseColorTexture.index, pbr.baseColorTexture.texCoord,
                       pbr.baseColorTexture.extensions, at, material.base_color, error) &&
          read_texture(context, pbr.metallicRoughnessTexture.index,

@@ -26,6 +26,10 @@ constexpr MaterialTarget kMaterialTargets[] = {
     {"occlusionTexture/strength", MaterialProperty::OcclusionStrength, 1},
     {"extensions/KHR_materials_emissive_strength/emissiveStrength",
      MaterialProperty::EmissiveStrength, 1},
+    {"extensions/KHR_materials_ior/ior", MaterialProperty::Ior, 1},
+    {"extensions/KHR_materials_specular/specularFactor", MaterialProperty::SpecularFactor, 1},
+    {"extensions/KHR_materials_specular/specularColorFactor", MaterialProperty::SpecularColorFactor,
+     3},
 };
 
 // Texture slots (textureInfo paths) whose KHR_texture_transform can be animated.
@@ -39,6 +43,8 @@ constexpr SlotPath kSlotPaths[] = {
     {"occlusionTexture", TextureSlot::Occlusion},
     {"emissiveTexture", TextureSlot::Emissive},
     {"normalTexture", TextureSlot::Normal},
+    {"extensions/KHR_materials_specular/specularTexture", TextureSlot::Specular},
+    {"extensions/KHR_materials_specular/specularColorTexture", TextureSlot::SpecularColor},
 };
 constexpr std::string_view kTransformInfix = "/extensions/KHR_texture_transform/";
 constexpr MaterialTarget kTransformTargets[] = {

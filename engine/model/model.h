@@ -2,6 +2,7 @@
 // Plain data, flat arrays, glTF indices kept so names and errors can point back into the file.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -176,6 +177,15 @@ struct Material {
   float alpha_cutoff = 0.5f;  // used by AlphaMode::Mask
   bool double_sided = false;
   bool unlit = false;  // KHR_materials_unlit
+  // KHR_materials_ior: the dielectric's F0 is ((ior − 1) / (ior + 1))²; 1.5 gives glTF's 0.04.
+  // The file's 0 (the extension's "infinitely reflective") is stored as 1000, as three.js does.
+  float ior = 1.5f;
+  // KHR_materials_specular: the dielectric F0 is scaled by specular_color (× the sRGB
+  // specular_color texture) and, with F90, by specular (× the specular texture's alpha).
+  float specular_factor = 1.0f;
+  glm::vec3 specular_color_factor{1.0f};
+  TextureRef specular;        // A
+  TextureRef specular_color;  // RGB, sRGB
 };
 
 enum class Interpolation : uint8_t { Step, Linear, CubicSpline };
@@ -195,22 +205,40 @@ struct Channel {
 // Material properties a KHR_animation_pointer channel can animate. The texture-transform ones
 // name a texture slot too (MaterialChannel::slot).
 enum class MaterialProperty : uint8_t {
-  BaseColorFactor,    // 4
-  MetallicFactor,     // 1
-  RoughnessFactor,    // 1
-  EmissiveFactor,     // 3
-  EmissiveStrength,   // 1, KHR_materials_emissive_strength
-  AlphaCutoff,        // 1
-  NormalScale,        // 1
-  OcclusionStrength,  // 1
-  TextureOffset,      // 2, KHR_texture_transform
-  TextureRotation,    // 1
-  TextureScale,       // 2
+  BaseColorFactor,      // 4
+  MetallicFactor,       // 1
+  RoughnessFactor,      // 1
+  EmissiveFactor,       // 3
+  EmissiveStrength,     // 1, KHR_materials_emissive_strength
+  AlphaCutoff,          // 1
+  NormalScale,          // 1
+  OcclusionStrength,    // 1
+  Ior,                  // 1, KHR_materials_ior
+  SpecularFactor,       // 1, KHR_materials_specular
+  SpecularColorFactor,  // 3, KHR_materials_specular
+  TextureOffset,        // 2, KHR_texture_transform
+  TextureRotation,      // 1
+  TextureScale,         // 2
 };
 
 // A material's texture slots, in the renderer's order (render/materials.h GpuMaterial).
-enum class TextureSlot : uint8_t { BaseColor, MetallicRoughness, Occlusion, Emissive, Normal };
-inline constexpr size_t kTextureSlotCount = 5;
+enum class TextureSlot : uint8_t {
+  BaseColor,
+  MetallicRoughness,
+  Occlusion,
+  Emissive,
+  Normal,
+  Specular,       // KHR_materials_specular specularTexture
+  SpecularColor,  // KHR_materials_specular specularColorTexture
+};
+inline constexpr size_t kTextureSlotCount = 7;
+
+// The material's texture of each slot, in TextureSlot order: the one table every per-slot loop
+// (material pose, GPU materials) reads.
+inline std::array<const TextureRef*, kTextureSlotCount> texture_slots(const Material& m) {
+  return {&m.base_color, &m.metallic_roughness, &m.occlusion,     &m.emissive,
+          &m.normal,     &m.specular,           &m.specular_color};
+}
 
 // A KHR_animation_pointer channel on a material property. The keys are a Channel's (its node and
 // path unused: path Translation, so no value is treated as a rotation); `components` is the

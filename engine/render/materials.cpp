@@ -112,13 +112,17 @@ void MaterialTable::create(const rig::Model& model) {
     material.emissive_texture = texture(source.emissive, true);
     material.normal_texture = texture(source.normal, false);
     material.normal_scale = source.normal_scale;
+    material.ior = source.ior;
+    material.specular = source.specular_factor;
+    material.specular_color = source.specular_color_factor;
+    material.specular_texture = texture(source.specular, false);
+    material.specular_color_texture = texture(source.specular_color, true);
     material.unlit = source.unlit;
     material.double_sided = source.double_sided;
     material.alpha_mode = source.alpha_mode;
     material.alpha_cutoff = source.alpha_cutoff;
-    const rig::TextureRef* slots[] = {&source.base_color, &source.metallic_roughness,
-                                      &source.occlusion, &source.emissive, &source.normal};
-    for (size_t slot = 0; slot < 5; ++slot) {
+    const auto slots = rig::texture_slots(source);
+    for (size_t slot = 0; slot < rig::kTextureSlotCount; ++slot) {
       const rig::TextureRef& ref = *slots[slot];
       // Only two sets reach the GPU; a higher one reads TEXCOORD_0 rather than nothing.
       material.uv_sets[slot] = ref.effective_texcoord() == 1 ? 1 : 0;
@@ -153,6 +157,9 @@ void MaterialTable::apply(const rig::MaterialPose& pose) {
     material.occlusion_strength = f.occlusion_strength;
     material.emissive = f.emissive * f.emissive_strength;
     material.normal_scale = f.normal_scale;
+    material.ior = f.ior;
+    material.specular = f.specular;
+    material.specular_color = f.specular_color;
     material.alpha_cutoff = f.alpha_cutoff;
     // f.transforms is in TextureSlot order, which is GpuMaterial's slot order.
     for (size_t slot = 0; slot < rig::kTextureSlotCount; ++slot)

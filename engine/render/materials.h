@@ -47,16 +47,26 @@ struct GpuMaterial {
   GLuint normal_texture = 0;    // linear
   float normal_scale = 1.0f;
   bool unlit = false, double_sided = false;
+  // KHR_materials_ior and KHR_materials_specular (the defaults give the core material's F0 0.04).
+  float ior = 1.5f, specular = 1.0f;
+  glm::vec3 specular_color{1.0f};
+  GLuint specular_texture = 0;        // linear, A
+  GLuint specular_color_texture = 0;  // sRGB
   rig::AlphaMode alpha_mode = rig::AlphaMode::Opaque;
   float alpha_cutoff = 0.5f;
-  // Per texture slot (base colour, metallic-roughness, occlusion, emissive, normal, the order
-  // of the shader's u_uv_* arrays): its TEXCOORD set (0 or 1, the transform's override
-  // winning) and KHR_texture_transform matrix, uv' = T·R·S·uv (identity without one).
-  std::array<GLint, 5> uv_sets{};
-  std::array<glm::mat3, 5> uv_transforms{glm::mat3(1.0f), glm::mat3(1.0f), glm::mat3(1.0f),
-                                         glm::mat3(1.0f), glm::mat3(1.0f)};
+  // Per texture slot (rig::TextureSlot order, the order of the shader's u_uv_* arrays): its
+  // TEXCOORD set (0 or 1, the transform's override winning) and KHR_texture_transform matrix,
+  // uv' = T·R·S·uv (identity without one).
+  std::array<GLint, rig::kTextureSlotCount> uv_sets{};
+  std::array<glm::mat3, rig::kTextureSlotCount> uv_transforms = identity_transforms();
   // Per texture slot: the glTF sampler as a GL sampler object (MaterialTable owns them).
-  std::array<GLuint, 5> samplers{};
+  std::array<GLuint, rig::kTextureSlotCount> samplers{};
+
+  static std::array<glm::mat3, rig::kTextureSlotCount> identity_transforms() {
+    std::array<glm::mat3, rig::kTextureSlotCount> m;
+    m.fill(glm::mat3(1.0f));
+    return m;
+  }
 };
 
 // The KHR_texture_transform matrix of the extension's definition: translation · rotation ·

@@ -9,8 +9,9 @@ namespace rig::render::detail {
 
 namespace {
 // The texture unit of each texture slot (GpuMaterial's per-slot order).
-constexpr std::array<GLint, 5> kSamplerUnits = {kBaseColorUnit, kMetallicRoughnessUnit,
-                                                kOcclusionUnit, kEmissiveUnit, kNormalUnit};
+constexpr std::array<GLint, rig::kTextureSlotCount> kSamplerUnits = {
+    kBaseColorUnit, kMetallicRoughnessUnit, kOcclusionUnit,    kEmissiveUnit,
+    kNormalUnit,    kSpecularUnit,          kSpecularColorUnit};
 }  // namespace
 
 void MeshPass::use(const MeshProgram& p) {
@@ -101,6 +102,11 @@ void MeshPass::set_reference_material(const MeshProgram& p, const GpuMaterial& m
   glUniform1i(r.has_normal, m.normal_texture ? 1 : 0);
   // three.js's glTF loader negates the y scale when it derives the tangent frame on screen.
   glUniform2f(r.normal_scale, m.normal_scale, -m.normal_scale);
+  glUniform1f(r.ior, m.ior);
+  glUniform1f(r.specular, m.specular);
+  glUniform3fv(r.specular_color, 1, glm::value_ptr(m.specular_color));
+  glUniform1i(r.has_specular, m.specular_texture ? 1 : 0);
+  glUniform1i(r.has_specular_color, m.specular_color_texture ? 1 : 0);
   glUniform1iv(r.uv_sets, GLsizei(m.uv_sets.size()), m.uv_sets.data());
   glUniformMatrix3fv(r.uv_transforms, GLsizei(m.uv_transforms.size()), GL_FALSE,
                      glm::value_ptr(m.uv_transforms[0]));
@@ -108,7 +114,9 @@ void MeshPass::set_reference_material(const MeshProgram& p, const GpuMaterial& m
       {kMetallicRoughnessUnit, m.metallic_roughness_texture},
       {kOcclusionUnit, m.occlusion_texture},
       {kEmissiveUnit, m.emissive_texture},
-      {kNormalUnit, m.normal_texture}};
+      {kNormalUnit, m.normal_texture},
+      {kSpecularUnit, m.specular_texture},
+      {kSpecularColorUnit, m.specular_color_texture}};
   for (const auto& [unit, texture] : textures) {
     glActiveTexture(GL_TEXTURE0 + unit);
     glBindTexture(GL_TEXTURE_2D, texture);

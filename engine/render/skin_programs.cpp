@@ -55,6 +55,11 @@ MeshProgram mesh_program(GLuint id) {
   r.uv_sets = glGetUniformLocation(id, "u_uv_sets");
   r.uv_transforms = glGetUniformLocation(id, "u_uv_transforms");
   r.flat_normals = glGetUniformLocation(id, "u_flat_normals");
+  r.ior = glGetUniformLocation(id, "u_ior");
+  r.specular = glGetUniformLocation(id, "u_specular_factor");
+  r.specular_color = glGetUniformLocation(id, "u_specular_color_factor");
+  r.has_specular = glGetUniformLocation(id, "u_has_specular");
+  r.has_specular_color = glGetUniformLocation(id, "u_has_specular_color");
   p.shadow = ShadowUniforms::locate(id);
   StudioUniforms& st = p.studio;
   st.environment_max_lod = glGetUniformLocation(id, "u_environment_max_lod");
@@ -84,7 +89,9 @@ MeshProgram mesh_program(GLuint id) {
       {"u_emissive_texture", kEmissiveUnit},
       {"u_dfg", kDfgUnit},
       {"u_normal_texture", kNormalUnit},
-      {"u_environment", kEnvironmentUnit}};
+      {"u_environment", kEnvironmentUnit},
+      {"u_specular_texture", kSpecularUnit},
+      {"u_specular_color_texture", kSpecularColorUnit}};
   for (const auto& [name, unit] : units)
     if (GLint loc = glGetUniformLocation(id, name); loc >= 0) glUniform1i(loc, unit);
   if (GLint pal = glGetUniformLocation(id, "u_palette_tbo"); pal >= 0)

@@ -30,6 +30,9 @@ inline constexpr GLint kDfgUnit = 5;
 inline constexpr GLint kNormalUnit = 6;
 // The studio look's prefiltered environment (unit 7 is the shadow map's, shadow_map.h).
 inline constexpr GLint kEnvironmentUnit = 8;
+// KHR_materials_specular's two textures (reference shading and studio look).
+inline constexpr GLint kSpecularUnit = 9;
+inline constexpr GLint kSpecularColorUnit = 10;
 
 // The mesh fragment program: the key light's shadow, the shared BRDF, tone mapping and the
 // studio look before the main file, which calls them.
@@ -42,7 +45,8 @@ struct ReferenceUniforms {
         metallic = -1, roughness = -1, has_metallic_roughness = -1, has_occlusion = -1,
         occlusion_strength = -1, emissive = -1, has_emissive = -1, unlit = -1, alpha_mode = -1,
         alpha_cutoff = -1, has_normal = -1, normal_scale = -1, uv_sets = -1, uv_transforms = -1,
-        flat_normals = -1;
+        flat_normals = -1, ior = -1, specular = -1, specular_color = -1, has_specular = -1,
+        has_specular_color = -1;
 };
 
 // Uniforms of the studio look (look.frag.glsl).
