@@ -1,7 +1,7 @@
 // KHR_animation_pointer channels as the file's JSON gives them. tinygltf 2.7 requires
 // `target.node` and drops channels without one, which is every pointer channel, so they are read
-// from the JSON text here (import/json_tree.h), before the import stages turn them into clip data
-// (import/pointer_import.cpp).
+// from the JSON text here (with nlohmann-json, the parser tinygltf itself uses), before the import
+// stages turn them into clip data (import/pointer_import.cpp).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,8 @@ struct PointerChannelSource {
 
 // Every channel of `json` (a glTF document's JSON text) whose target.path is "pointer", in file
 // order. A pointer channel without a string `extensions.KHR_animation_pointer.pointer` is an
-// error naming it. Reads nothing (true, empty) when the text never mentions the extension.
+// error naming it. Reads nothing (true, empty) when the text never mentions the extension. Text
+// nlohmann cannot parse, or nested `max_depth` containers deep, is an error.
 bool read_pointer_channels(std::string_view json, uint32_t max_depth,
                            std::vector<PointerChannelSource>& out, std::string& error);
 

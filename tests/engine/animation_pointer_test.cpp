@@ -3,10 +3,14 @@
 // LINEAR, STEP and CUBICSPLINE formulas), never from the importer or sampler's own output.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "character/character.h"
 #include "import/gltf_import.h"
+#include "import/pointer_source.h"
 #include "import_test_files.h"
 
 namespace {
@@ -249,6 +253,59 @@ TEST(AnimationPointer, MalformedPointersAreWarningsOrOneLineErrorsNeverCrashes) 
       "channels":[{"sampler":0,"target":{"path":"pointer"}}]}])"),
                        pointer_keys());
   EXPECT_NE(error.find("KHR_animation_pointer"), std::string::npos) << error;
+}
+
+TEST(AnimationPointer, ARepeatedAnimationsMemberIsReadAsTinygltfReadsItTheLastOne) {
+  // The first "animations" has a pointer channel without its pointer string (an error if read);
+  // tinygltf keeps the last member of a repeated name, and the pointer channels must index into
+  // that same array.
+  std::string json = one_channel_file("/nodes/1/translation", 1);
+  json.insert(json.rfind(R"("animations":)"),
+              R"("animations":[{"samplers":[{"input":2,"output":3}],
+                  "channels":[{"sampler":0,"target":{"path":"pointer"}}]}],)");
+  const rig::Model model = import_ok("repeated_animations", json, pointer_keys());
+  ASSERT_EQ(model.clips.size(), 1u);
+  ASSERT_EQ(model.clips[0].channels.size(), 1u);
+  EXPECT_EQ(model.clips[0].channels[0].node, 1);
+}
+
+TEST(AnimationPointer, ChannelSourcesFromHostileJsonAreOneLineErrorsOrNothing) {
+  using rig::import::read_pointer_channels;
+  std::vector<rig::import::PointerChannelSource> out;
+  std::string error;
+  const std::string head = R"({"extensionsUsed":["KHR_animation_pointer"],"animations":)";
+  // 200,000 nested arrays: no recursion in the parse or in freeing the tree, nothing found.
+  const std::string deep = head + std::string(200000, '[') + std::string(200000, ']') + "}";
+  EXPECT_TRUE(read_pointer_channels(deep, UINT32_MAX, out, error)) << error;
+  EXPECT_TRUE(out.empty());
+  // The same text under the importer's depth limit (128): refused, naming the limit.
+  EXPECT_FALSE(read_pointer_channels(deep, 128, out, error));
+  EXPECT_NE(error.find("nested too deeply (more than 128 levels)"), std::string::npos) << error;
+  // Invalid UTF-8 in a string, and a number past double's range: not JSON.
+  for (const std::string& bad :
+       {head + "[{\"name\":\"\xC3\x28\"}]}", head + "[1e400]}", head + "[]} trailing",
+        std::string(R"(["KHR_animation_pointer"])")}) {
+    error.clear();
+    EXPECT_FALSE(read_pointer_channels(bad, 128, out, error)) << bad;
+    EXPECT_FALSE(error.empty());
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+  // Samplers: integral numbers in int's range however written; anything else is -1.
+  const std::string target = pointer_target("/nodes/1/translation");
+  const std::string samplers =
+      head + R"([{"channels":[)" + R"({"sampler":2,"target":)" + target + "}," +
+      R"({"sampler":3.0,"target":)" + target + "}," + R"({"sampler":2.5,"target":)" + target +
+      "}," + R"({"sampler":-1,"target":)" + target + "}," + R"({"sampler":2147483648,"target":)" +
+      target + "}," + R"({"sampler":123456789012345678901234567890,"target":)" + target + "}," +
+      R"({"sampler":"1","target":)" + target + "}]}]}";
+  ASSERT_TRUE(read_pointer_channels(samplers, 128, out, error)) << error;
+  const int want[] = {2, 3, -1, -1, -1, -1, -1};
+  ASSERT_EQ(out.size(), std::size(want));
+  for (size_t c = 0; c < out.size(); ++c) {
+    EXPECT_EQ(out[c].channel, c);
+    EXPECT_EQ(out[c].sampler, want[c]) << "channel " << c;
+    EXPECT_EQ(out[c].pointer, "/nodes/1/translation");
+  }
 }
 
 }  // namespace

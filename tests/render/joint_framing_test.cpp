@@ -90,12 +90,9 @@ TEST(JointFraming, TheFramedCameraTargetsTheJointsCentre) {
 std::vector<uint8_t> draw_skeleton(const DrawOptions& options) {
   const Model model = box_and_bare_joint();
   std::string error;
-  Renderer renderer;
-  EXPECT_TRUE(renderer.init(error)) << error;
-  EXPECT_TRUE(renderer.set_model(model, error)) << error;
-  Character character(model);
-  character.evaluate(PoseSelection{});
-  renderer.update(character);
+  test::RendererWithModel setup(model);
+  Renderer& renderer = setup.renderer;
+  const Character& character = setup.character;
   const int both[] = {0, 1};
   OrbitCamera orbit;
   orbit.frame(

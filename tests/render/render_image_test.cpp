@@ -34,14 +34,10 @@ enum class View { Lbs, Dqs, Compare };
 std::vector<uint8_t> render(const Model& model, const PoseSelection& selection, View view,
                             bool grid = false, bool skeleton = false) {
   std::string error;
-  Renderer renderer;
-  EXPECT_TRUE(renderer.init(error)) << error;
-  EXPECT_TRUE(renderer.set_model(model, error)) << error;
-  Character character(model);
-  character.evaluate(selection);
-  renderer.update(character);
+  test::RendererWithModel setup(model, selection);
+  Renderer& renderer = setup.renderer;
   OrbitCamera orbit;
-  orbit.frame(pose_bounds(character));
+  orbit.frame(pose_bounds(setup.character));
   if (view == View::Compare) orbit.distance *= 2.0f;  // each half is narrower than tall
   OffscreenTarget target;
   EXPECT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
@@ -110,13 +106,10 @@ TEST(RenderImage, TwistMiddleRingCollapsesWithLbsAndKeepsItsRadiusWithDqs) {
   RIG_REQUIRE_GL();
   const float twist = glm::radians(170.0f);
   const Model model = twisted_cylinder(twist);
-  Character character(model);
-  character.evaluate(PoseSelection{});
+  test::RendererWithModel setup(model);
+  ASSERT_TRUE(setup.ok);
+  Renderer& renderer = setup.renderer;
   std::string error;
-  Renderer renderer;
-  ASSERT_TRUE(renderer.init(error)) << error;
-  ASSERT_TRUE(renderer.set_model(model, error)) << error;
-  renderer.update(character);
   const size_t n = model.meshes[0].primitives[0].vertex_count();
   std::vector<glm::vec3> lbs(n), dqs(n), nrm(n);
   ASSERT_TRUE(renderer.read_back_skinned(0, SkinningMethod::Linear, lbs, nrm, error)) << error;

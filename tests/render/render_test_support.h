@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "character/character.h"
 #include "model/model.h"
 #include "render/headless_context.h"
+#include "render/renderer.h"
 
 namespace rig::render::test {
 
@@ -35,6 +37,31 @@ inline bool ensure_gl_context() {
 }
 
 #define RIG_REQUIRE_GL() ASSERT_TRUE(::rig::render::test::ensure_gl_context())
+
+// A renderer ready to draw `model` posed by `selection`: initialised, given the model, and
+// updated from a Character evaluated there. A step that fails is a test failure with its error,
+// skips the steps after it and leaves `ok` false, for tests that must stop there
+// (ASSERT_TRUE(setup.ok)). `model` must outlive it: the Character and the renderer refer to it.
+struct RendererWithModel {
+  explicit RendererWithModel(const Model& model, const PoseSelection& selection = {})
+      : character(model) {
+    std::string error;
+    ok = renderer.init(error);
+    EXPECT_TRUE(ok) << "renderer init: " << error;
+    if (ok) {
+      ok = renderer.set_model(model, error);
+      EXPECT_TRUE(ok) << "set_model: " << error;
+    }
+    character.evaluate(selection);
+    if (ok) renderer.update(character);
+  }
+  RendererWithModel(const RendererWithModel&) = delete;
+  RendererWithModel& operator=(const RendererWithModel&) = delete;
+
+  Renderer renderer;
+  Character character;
+  bool ok = false;
+};
 
 // A joint of a hand-built chain: local TRS relative to its parent joint (or the root).
 struct ChainJoint {
@@ -94,7 +121,6 @@ inline Model chain_model(const std::vector<ChainJoint>& joints, std::vector<glm:
   return m;
 }
 
-// Pixels of an RGBA8 image differing from `rgb` by more than `tolerance` in any channel.
 // A 2 x 1 x 0.5 box's eight corners (x -1..1, y 0..1, z -0.25..0.25), every one skinned to joint
 // 0 alone, on chain_model's joints; `indices` picks the triangles.
 inline Model box_on_chain(const std::vector<ChainJoint>& chain, std::vector<uint32_t> indices) {
@@ -110,6 +136,7 @@ inline Model box_on_chain(const std::vector<ChainJoint>& chain, std::vector<uint
   return chain_model(chain, pos, nrm, 4, ids, w, std::move(indices));
 }
 
+// Pixels of an RGBA8 image differing from `rgb` by more than `tolerance` in any channel.
 inline size_t count_pixels_unlike(const std::vector<uint8_t>& rgba, glm::ivec3 rgb,
                                   int tolerance = 3, int x0 = 0, int x1 = -1, int width = 0) {
   size_t count = 0;

@@ -9,7 +9,6 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <vector>
 
-#include "character/character.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/shadow_map.h"
@@ -98,12 +97,8 @@ struct Render {
 // default light. ground: the grid (and catcher) at y = 0.
 Render render(const Model& model, bool shadows, glm::vec3 key_light, bool ground) {
   std::string error;
-  Renderer renderer;
-  EXPECT_TRUE(renderer.init(error)) << error;
-  EXPECT_TRUE(renderer.set_model(model, error)) << error;
-  Character character(model);
-  character.evaluate(PoseSelection{});
-  renderer.update(character);
+  test::RendererWithModel setup(model);
+  Renderer& renderer = setup.renderer;
   if (ground)
     renderer.set_ground(
         Bounds{glm::vec3(-kPlaneHalf, 0, -kPlaneHalf), glm::vec3(kPlaneHalf, kBoxTop, kPlaneHalf)});

@@ -127,14 +127,10 @@ struct Render {
 Render render_strip(const DrawOptions& options, bool compare = false) {
   const Model model = weight_strip();
   std::string error;
-  Renderer renderer;
-  EXPECT_TRUE(renderer.init(error)) << error;
-  EXPECT_TRUE(renderer.set_model(model, error)) << error;
-  Character character(model);
-  character.evaluate(PoseSelection{});
-  renderer.update(character);
+  test::RendererWithModel setup(model);
+  Renderer& renderer = setup.renderer;
   OrbitCamera orbit;
-  orbit.frame(pose_bounds(character));
+  orbit.frame(pose_bounds(setup.character));
   orbit.yaw = 0.0f;
   orbit.pitch = 0.0f;
   // Compare: one column per table row.
@@ -375,14 +371,11 @@ TEST(WeightView, CorpusCesiumManWeightRenderDiffersFromTheNormalRender) {
   int node = -1;
   ASSERT_TRUE(weight_view_from_name(model, "Skeleton_torso_joint_2", view, node, error)) << error;
   ASSERT_EQ(node, 12);  // the file's node 12
-  Renderer renderer;
-  ASSERT_TRUE(renderer.init(error)) << error;
-  ASSERT_TRUE(renderer.set_model(model, error)) << error;
-  Character character(model);
-  character.evaluate(PoseSelection{});
-  renderer.update(character);
+  test::RendererWithModel setup(model);
+  ASSERT_TRUE(setup.ok);
+  Renderer& renderer = setup.renderer;
   OrbitCamera orbit;
-  orbit.frame(pose_bounds(character));
+  orbit.frame(pose_bounds(setup.character));
   OffscreenTarget target;
   ASSERT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
   auto draw = [&](WeightView v) {
