@@ -97,6 +97,10 @@ void Renderer::Impl::release_model() {
   caster_bounds = {};
   items_of_primitive.clear();
   model = nullptr;
+  shadow_valid = false;
+  last_world.clear();
+  last_morph_weights.clear();
+  ++pose_serial;
 }
 
 void Renderer::Impl::release_all() {
@@ -228,6 +232,7 @@ void Renderer::Impl::sync_skin() {
   // uploaded again).
   if (skin->weights_revision() > synced_revision) own_view = WeightView::Off;
   synced_revision = skin->revision();
+  ++pose_serial;  // influences, centres or inverse binds changed: so may the shadow's shape
   check_gl_errors("Renderer::sync_skin");
 }
 
@@ -271,6 +276,18 @@ void Renderer::Impl::upload_state(std::span<const glm::mat4> world,
   }
   overlays.update_skeleton(world);
   caster_bounds = posed_bounds(m, boxes, world);
+  note_pose(world, morph_weights);
+}
+
+void Renderer::Impl::note_pose(std::span<const glm::mat4> world,
+                               std::span<const float> morph_weights) {
+  if (std::equal(world.begin(), world.end(), last_world.begin(), last_world.end()) &&
+      std::equal(morph_weights.begin(), morph_weights.end(), last_morph_weights.begin(),
+                 last_morph_weights.end()))
+    return;
+  ++pose_serial;
+  last_world.assign(world.begin(), world.end());
+  last_morph_weights.assign(morph_weights.begin(), morph_weights.end());
 }
 
 void Renderer::Impl::ensure_palettes(rig::SkinningMethod method) {
@@ -380,7 +397,8 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
         glFrontFace(glm::determinant(glm::mat3(g.world)) < 0.0f ? GL_CW : GL_CCW);
       }
     }
-    const MeshProgram& p = programs.get({skin ? &info : nullptr, material.features, tbo, false});
+    const MeshProgram& p =
+        programs.get({skin ? &info : nullptr, material.features, tbo, false, depth_pass});
     pass.use(p);
     if (skin) {
       detail::place_skinned(p, g.influences, GLint(skin->joints));
@@ -431,7 +449,7 @@ void Renderer::Impl::draw_cpu_items(const Camera& camera, bool flat, glm::vec4 f
     if (!g.cpu_vao) continue;
     g.vao = g.cpu_vao;
     const detail::GpuMaterial& material = materials.get(g.material);
-    const MeshProgram& p = programs.get({nullptr, material.features, false, false});
+    const MeshProgram& p = programs.get({nullptr, material.features, false, false, depth_pass});
     pass.use(p);
     detail::place_rigid(p, identity, glm::mat3(identity));
     pass.draw(g, material, field && item_has_field[d] ? field : nullptr);
@@ -449,6 +467,7 @@ void Renderer::set_cpu_skinning(bool on) {
   }
   r.cpu_interleaved.assign(on ? largest * 6 : 0, 0.0f);
   r.cpu_skinning = on;
+  ++r.pose_serial;
   check_gl_errors("Renderer::set_cpu_skinning");
 }
 
@@ -466,6 +485,7 @@ void Renderer::upload_cpu_skinned(size_t draw_index, std::span<const glm::vec3> 
     std::memcpy(&r.cpu_interleaved[v * 6 + 3], &normals[v], sizeof(glm::vec3));
   }
   g.upload_cpu_positions(std::span<const float>(r.cpu_interleaved.data(), n * 6));
+  ++r.pose_serial;
 }
 
 void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOptions& options) {

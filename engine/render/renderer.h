@@ -195,6 +195,9 @@ class Renderer {
   void begin_gpu_timer();
   void end_gpu_timer();
   double gpu_time_ms() const;
+  // Key-light shadow maps drawn so far: the map is drawn again only when the pose, the method,
+  // CPU skinning or the light's fitted frustum changed since the last one.
+  uint64_t shadow_passes_drawn() const;
 
   // Runs the real skinning vertex shader for draw item `draw_index` (model.draws order) under
   // the state of the last update() and reads back world-space positions and unit normals with
@@ -207,11 +210,13 @@ class Renderer {
   uint32_t palette_uniform_limit_bytes() const;  // the limit in effect after init()
   uint32_t max_uniform_joints(rig::SkinningMethod method) const;
   bool skin_uses_texture_buffer(int skin, rig::SkinningMethod method) const;
-  // Linked mesh programs (4 per table row + 2 rigid after a successful init()), and the id of
-  // one (0 when missing): method nullptr is the rigid program.
+  // Linked mesh programs (6 per table row + 3 rigid after a successful init(): drawing, capture
+  // and the shadow's depth pass), and the id of one (0 when missing): method nullptr is the
+  // rigid program.
   int mesh_program_count() const;
   uint32_t mesh_program(const rig::SkinningMethodInfo* method, bool texture_buffer,
                         bool capture) const;
+  uint32_t depth_program(const rig::SkinningMethodInfo* method, bool texture_buffer) const;
   // Palettes uploaded so far for `method` (one per skin per upload): rises only for methods
   // that are drawn, read back or named in update(character, methods).
   uint64_t palette_uploads(rig::SkinningMethod method) const;

@@ -78,6 +78,25 @@ struct Renderer::Impl {
   float ground_y = 0.0f;
   glm::vec3 key_override{0.0f};
   detail::ShadowFrame frame_shadow;
+  // What the map was last drawn from. It is drawn again only when one of these changed: the
+  // pose (pose_serial moves on when the world matrices or morph weights differ from the last
+  // upload, on skin edits and on CPU-skinned vertices), the method, CPU skinning or the light's
+  // fitted frustum (its direction and the casters' bounds). A paused character under a still
+  // camera costs no shadow pass.
+  struct ShadowKey {
+    uint64_t pose_serial = 0;
+    rig::SkinningMethod method = rig::SkinningMethod::Linear;
+    bool cpu_skinned = false;
+    glm::mat4 light_view_proj{0.0f};
+    bool operator==(const ShadowKey&) const = default;
+  };
+  ShadowKey shadow_key;
+  bool depth_pass = false;  // draw_items and draw_cpu_items use the depth programs
+  bool shadow_valid = false;
+  uint64_t shadow_passes = 0;  // maps drawn (for tests)
+  uint64_t pose_serial = 1;
+  std::vector<glm::mat4> last_world;  // the last uploaded pose, sized once per model
+  std::vector<float> last_morph_weights;
   rig::analysis::ScalarField own_field;
   WeightView own_view = WeightView::Off;
   int own_joint_node = -1;
@@ -91,6 +110,9 @@ struct Renderer::Impl {
   void upload_influence_range(uint32_t primitive, uint32_t begin, uint32_t end);
   void release_all();
   void upload_state(std::span<const glm::mat4> world, std::span<const float> morph_weights);
+  // Moves pose_serial on when `world` or `morph_weights` differ from the last pose noted. No
+  // allocation once the model's sizes are reached.
+  void note_pose(std::span<const glm::mat4> world, std::span<const float> morph_weights);
   void ensure_palettes(rig::SkinningMethod method);
   const rig::analysis::ScalarField* active_field(const DrawOptions& options);
   void upload_field(const rig::analysis::ScalarField* field);

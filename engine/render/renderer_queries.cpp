@@ -25,6 +25,8 @@ void Renderer::end_gpu_timer() { impl_->timer.end(); }
 
 double Renderer::gpu_time_ms() const { return impl_->timer.last_ms(); }
 
+uint64_t Renderer::shadow_passes_drawn() const { return impl_->shadow_passes; }
+
 bool Renderer::read_back_skinned(size_t draw_index, rig::SkinningMethod method,
                                  std::span<glm::vec3> out_positions,
                                  std::span<glm::vec3> out_normals, std::string& error) {
@@ -81,6 +83,10 @@ int Renderer::mesh_program_count() const { return impl_->programs.program_count(
 uint32_t Renderer::mesh_program(const rig::SkinningMethodInfo* method, bool texture_buffer,
                                 bool capture) const {
   return impl_->programs.get(method, texture_buffer, capture).id;
+}
+
+uint32_t Renderer::depth_program(const rig::SkinningMethodInfo* method, bool texture_buffer) const {
+  return impl_->programs.get({method, 0, texture_buffer, false, true}).id;
 }
 
 uint64_t Renderer::palette_uploads(rig::SkinningMethod method) const {

@@ -1,6 +1,6 @@
 // The renderer's key-light shadow (render/shadow_map.h): the depth pass over every draw item
-// through the same skinning programs as the frame, flat (their fragment work is one store,
-// and no colour is written), and the ground's catcher.
+// through the same skinning vertex shaders as the frame, with the depth programs' empty
+// fragment stage (shaders/depth.frag.glsl), and the ground's catcher.
 #include <glad/gl.h>
 
 #include "render/gl_util.h"
@@ -17,16 +17,25 @@ detail::Lighting Renderer::Impl::lighting(const Camera& camera, LightSetup setup
 void Renderer::Impl::draw_shadow_pass(const Camera& camera, const DrawOptions& options) {
   const glm::vec3 to_light = lighting(camera, LightSetup::Viewer).key_direction;
   if (!shadow.fit(caster_bounds, to_light)) return;
-  Camera light;
-  light.view = glm::mat4(1.0f);
-  light.projection = shadow.light_view_proj();
-  light.eye = caster_bounds.center() + to_light * caster_bounds.diagonal();
-  shadow.begin();
-  if (options.cpu_skinned && cpu_skinning)
-    draw_cpu_items(light, true, glm::vec4(0.0f), nullptr);
-  else
-    draw_items(light, options.method, true, glm::vec4(0.0f), nullptr);
-  shadow.end();
+  const bool cpu = options.cpu_skinned && cpu_skinning;
+  const ShadowKey key{pose_serial, options.method, cpu, shadow.light_view_proj()};
+  if (!shadow_valid || !(key == shadow_key)) {
+    Camera light;
+    light.view = glm::mat4(1.0f);
+    light.projection = shadow.light_view_proj();
+    light.eye = caster_bounds.center() + to_light * caster_bounds.diagonal();
+    shadow.begin();
+    depth_pass = true;
+    if (cpu)
+      draw_cpu_items(light, true, glm::vec4(0.0f), nullptr);
+    else
+      draw_items(light, options.method, true, glm::vec4(0.0f), nullptr);
+    depth_pass = false;
+    shadow.end();
+    shadow_key = key;
+    shadow_valid = true;
+    ++shadow_passes;
+  }
   frame_shadow = shadow.frame();
   check_gl_errors("Renderer::draw_shadow_pass");
 }

@@ -139,14 +139,15 @@ size_t SkinPrograms::index(const ProgramKey& key) const {
   // Rigid programs have no palette, and instanced ones keep theirs in a texture buffer: one
   // storage slot each.
   const bool tbo = key.method && instancing_ == Instancing::Off && key.texture_buffer;
-  return ((row * kMaterialFeatureVariants + features) * 2 + (tbo ? 1 : 0)) * 2 +
-         (key.capture ? 1 : 0);
+  // The purpose: drawing, capture, or the depth pass.
+  const size_t purpose = key.capture ? 1 : key.depth ? 2 : 0;
+  return ((row * kMaterialFeatureVariants + features) * 2 + (tbo ? 1 : 0)) * 3 + purpose;
 }
 
 bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::string& error) {
   release();
   instancing_ = instancing;
-  programs_.assign(kRows * kMaterialFeatureVariants * 4, MeshProgram{});
+  programs_.assign(kRows * kMaterialFeatureVariants * 2 * 3, MeshProgram{});
   const bool crowd = instancing == Instancing::Crowd;
   const std::string instancing_define = crowd ? "#define CROWD 1\n" : "";
   const char* kind = crowd ? " crowd program" : " program";
@@ -158,8 +159,9 @@ bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::str
     const std::string defines =
         skinning_layout_header(key.method, crowd || key.texture_buffer, crowd ? 0 : palette_vec4s) +
         material_feature_defines(key.material_features) + instancing_define;
-    const GLuint id =
-        build_program(vs, fs, defines, key.capture ? feedback : std::vector<const char*>{}, error);
+    const std::vector<std::string_view> depth_fs = {"depth.frag.glsl"};
+    const GLuint id = build_program(vs, key.depth ? depth_fs : fs, defines,
+                                    key.capture ? feedback : std::vector<const char*>{}, error);
     if (!id) {
       error = label + ": " + error;
       return false;
@@ -167,15 +169,17 @@ bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::str
     programs_[index(key)] = mesh_program(id);
     return true;
   };
+  // Purposes: 0 drawing, 1 capture, 2 the depth pass (not instanced: the crowd casts none).
   for (uint32_t features = 0; features < kMaterialFeatureVariants; ++features)
-    for (int capture = 0; capture < 2; ++capture) {
-      if (!build_one(ProgramKey{nullptr, features, false, capture != 0},
-                     std::string("rigid") + kind))
+    for (int purpose = 0; purpose < (crowd ? 2 : 3); ++purpose) {
+      const bool capture = purpose == 1, depth = purpose == 2;
+      const std::string what = std::string(kind) + (depth ? " (depth)" : "");
+      if (!build_one(ProgramKey{nullptr, features, false, capture, depth}, "rigid" + what))
         return false;
       for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
         for (int tbo = 0; tbo < (crowd ? 1 : 2); ++tbo)
-          if (!build_one(ProgramKey{&m, features, tbo != 0, capture != 0},
-                         std::string(m.name) + kind + " (" + m.shader + ")"))
+          if (!build_one(ProgramKey{&m, features, tbo != 0, capture, depth},
+                         std::string(m.name) + what + " (" + m.shader + ")"))
             return false;
     }
   // The uniform block's real size (std140) sizes every uniform-block palette buffer: GL wants

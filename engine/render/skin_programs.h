@@ -88,6 +88,9 @@ struct ProgramKey {
   uint32_t material_features = 0;                   // GpuMaterial::features
   bool texture_buffer = false;                      // palette storage (skinned, not instanced)
   bool capture = false;                             // transform feedback of the world vertex
+  // The shadow's depth pass (shaders/depth.frag.glsl, no colour): built for the plain, not the
+  // instanced, programs, without capture.
+  bool depth = false;
 };
 
 class SkinPrograms {

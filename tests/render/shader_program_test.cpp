@@ -95,7 +95,7 @@ TEST(ShaderPrograms, RendererHasOneLinkedProgramPerMethodRowStorageAndUse) {
   Renderer renderer;
   std::string error;
   ASSERT_TRUE(renderer.init(error)) << error;
-  EXPECT_EQ(renderer.mesh_program_count(), int(4 * skinning_methods().size() + 2));
+  EXPECT_EQ(renderer.mesh_program_count(), int(6 * skinning_methods().size() + 3));
   std::vector<uint32_t> ids;
   auto check = [&](const SkinningMethodInfo* m, bool tbo, bool capture) {
     const uint32_t id = renderer.mesh_program(m, tbo, capture);
@@ -118,6 +118,20 @@ TEST(ShaderPrograms, RendererHasOneLinkedProgramPerMethodRowStorageAndUse) {
     for (bool tbo : {false, true})
       for (bool capture : {false, true}) check(&m, tbo, capture);
   for (bool capture : {false, true}) check(nullptr, false, capture);
+  // The shadow's depth programs: linked, no colour output, the same palette storage.
+  auto check_depth = [&](const SkinningMethodInfo* m, bool tbo) {
+    const uint32_t id = renderer.depth_program(m, tbo);
+    ASSERT_NE(id, 0u) << (m ? m->name : "rigid") << tbo;
+    GLint linked = GL_FALSE;
+    glGetProgramiv(id, GL_LINK_STATUS, &linked);
+    EXPECT_EQ(linked, GL_TRUE);
+    EXPECT_EQ(glGetFragDataLocation(id, "frag_color"), -1);
+    EXPECT_EQ(glGetUniformBlockIndex(id, "Palette") != GL_INVALID_INDEX, m != nullptr && !tbo);
+    ids.push_back(id);
+  };
+  for (const SkinningMethodInfo& m : skinning_methods())
+    for (bool tbo : {false, true}) check_depth(&m, tbo);
+  check_depth(nullptr, false);
   std::sort(ids.begin(), ids.end());
   EXPECT_EQ(std::unique(ids.begin(), ids.end()), ids.end());
 }

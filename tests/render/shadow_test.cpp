@@ -1,6 +1,7 @@
 // The key light's shadow: a box above a plane, lit from straight above, darkens the plane (and
 // the ground's catcher) exactly under the box's footprint; a plane with no caster above it is
-// unchanged by shadows; the light's frustum is fitted to the casters' box.
+// unchanged by shadows; the light's frustum is fitted to the casters' box; the map is drawn
+// again only when what it shows may have changed.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
@@ -243,6 +244,90 @@ TEST(Shadow, PlaneWithNothingAboveIsUnchangedByShadows) {
       changed += channel_difference(off.pixels, on.pixels, i) > 1;
     EXPECT_EQ(changed, 0u);
   }
+}
+
+// Draws `renderer`'s current state into a fresh target and returns its pixels.
+std::vector<uint8_t> draw_pixels(Renderer& renderer, const Camera& camera,
+                                 const DrawOptions& options) {
+  std::string error;
+  OffscreenTarget target;
+  EXPECT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
+  target.bind();
+  const Viewport viewport{0, 0, kWidth, kHeight};
+  renderer.clear(viewport, kBackground);
+  renderer.draw(camera, viewport, options);
+  std::vector<uint8_t> pixels;
+  target.read_rgba(pixels);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  return pixels;
+}
+
+// Uploads the box and plane scene's vertices as CPU-skinned, the box moved by `box_shift`
+// (the joint stays at the origin: the casters' bounds, made from the pose, do not move).
+void upload_cpu_scene(Renderer& renderer, const Model& model, glm::vec3 box_shift) {
+  for (size_t d = 0; d < model.draws.size(); ++d) {
+    const Primitive& p = model.meshes[model.draws[d].mesh].primitives[model.draws[d].primitive];
+    std::vector<glm::vec3> positions = p.positions;
+    if (model.draws[d].mesh == 1)
+      for (glm::vec3& v : positions) v += box_shift;
+    renderer.upload_cpu_skinned(d, positions, p.normals);
+  }
+}
+
+// The map is drawn again exactly when what it shows may have changed, and a redrawn map after
+// other states equals a fresh renderer's: a stale map would keep the earlier shadow.
+TEST(Shadow, MapIsRedrawnOnlyWhenThePoseTheMethodOrTheLightChanges) {
+  RIG_REQUIRE_GL();
+  const Model model = scene(true, true);
+  test::RendererWithModel setup(model);
+  ASSERT_TRUE(setup.ok);
+  Renderer& renderer = setup.renderer;
+  const Camera camera =
+      look_at_camera({0, 6, 6}, {0, 0, 0}, glm::radians(45.0f), float(kWidth) / kHeight);
+  DrawOptions options;
+  options.grid = false;
+  options.shadows = true;
+  options.key_light = glm::vec3(0.0f, 1.0f, 0.0f);
+  const uint64_t start = renderer.shadow_passes_drawn();
+  const std::vector<uint8_t> first = draw_pixels(renderer, camera, options);
+  EXPECT_EQ(renderer.shadow_passes_drawn(), start + 1);
+  // The same pose again (another update of the same character): no new map, the same picture.
+  renderer.update(setup.character);
+  EXPECT_TRUE(draw_pixels(renderer, camera, options) == first) << "not the first picture";
+  EXPECT_EQ(renderer.shadow_passes_drawn(), start + 1);
+  // Another method, then back: each a new map.
+  options.method = SkinningMethod::DualQuaternion;
+  draw_pixels(renderer, camera, options);
+  EXPECT_EQ(renderer.shadow_passes_drawn(), start + 2);
+  options.method = SkinningMethod::Linear;
+  draw_pixels(renderer, camera, options);
+  EXPECT_EQ(renderer.shadow_passes_drawn(), start + 3);
+  // Another light, then the first again: the picture is the first one.
+  options.key_light = glm::vec3(1.0f, 2.0f, 0.5f);
+  draw_pixels(renderer, camera, options);
+  EXPECT_EQ(renderer.shadow_passes_drawn(), start + 4);
+  options.key_light = glm::vec3(0.0f, 1.0f, 0.0f);
+  EXPECT_TRUE(draw_pixels(renderer, camera, options) == first) << "not the first picture";
+  EXPECT_EQ(renderer.shadow_passes_drawn(), start + 5);
+
+  // CPU-skinned vertices move the box's shadow without moving the pose's bounds: the map
+  // follows the upload, as a fresh renderer given the same upload draws it.
+  renderer.set_cpu_skinning(true);
+  options.cpu_skinned = true;
+  upload_cpu_scene(renderer, model, glm::vec3(0.0f));
+  draw_pixels(renderer, camera, options);
+  const uint64_t cpu_start = renderer.shadow_passes_drawn();
+  const glm::vec3 shift(0.75f, 0.0f, 0.0f);
+  upload_cpu_scene(renderer, model, shift);
+  const std::vector<uint8_t> moved = draw_pixels(renderer, camera, options);
+  EXPECT_EQ(renderer.shadow_passes_drawn(), cpu_start + 1);
+  test::RendererWithModel fresh(model);
+  ASSERT_TRUE(fresh.ok);
+  fresh.renderer.set_cpu_skinning(true);
+  upload_cpu_scene(fresh.renderer, model, shift);
+  EXPECT_TRUE(draw_pixels(fresh.renderer, camera, options) == moved)
+      << "the moved box's shadow differs from a fresh renderer's";
+  EXPECT_EQ(renderer.gl_error_count(), 0u);
 }
 
 TEST(Shadow, LightFrustumIsFittedToTheCastersBox) {
