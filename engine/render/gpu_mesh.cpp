@@ -72,6 +72,9 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
   index_count = static_cast<GLsizei>(prim.indices.size());
   morphed = !prim.targets.empty();
   const bool has_tangents = prim.tangents.size() == n && n > 0;
+  morphed_tangents = has_tangents &&
+                     std::any_of(prim.targets.begin(), prim.targets.end(),
+                                 [n](const rig::MorphTarget& t) { return t.tangents.size() == n; });
   flat_normals = prim.normals_generated;
   material = prim.material;
   influences = skinned ? static_cast<int>(skin.influences) : 0;
@@ -177,6 +180,13 @@ void GpuDrawItem::upload_rotation_centers(const rig::SkinMesh& skin) const {
 void GpuDrawItem::upload_positions(std::span<const float> interleaved) const {
   glBindBuffer(GL_ARRAY_BUFFER, position_normal_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(interleaved.size_bytes()), interleaved.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuDrawItem::upload_tangents(std::span<const glm::vec4> tangents) const {
+  if (!tangent_vbo || tangents.empty()) return;
+  glBindBuffer(GL_ARRAY_BUFFER, tangent_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(tangents.size_bytes()), tangents.data());
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 

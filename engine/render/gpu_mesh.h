@@ -3,7 +3,8 @@
 // the CPU kernels skin with), TEXCOORD_1 (location 10), indices, a scalar-field attribute (location
 // 7), the centres of rotation of centre-of-rotation skinning (location 8: xyz, w = 1 when the
 // mesh has centres) and TANGENT (location 11: xyzw, (0, 0, 0, 0) when the primitive has none, so
-// the shader falls back to the screen-derivative tangent frame).
+// the shader falls back to the screen-derivative tangent frame; rewritten per frame when morph
+// targets carry TANGENT deltas).
 #pragma once
 
 #include <glad/gl.h>
@@ -38,6 +39,8 @@ struct GpuDrawItem {
   GLsizei vertex_count = 0, index_count = 0;
   int influences = 0;  // 0 (rigid), 4 or 8: SkinMesh::influences
   bool morphed = false;
+  // The primitive has TANGENT and a morph target with TANGENT deltas: upload_tangents per frame.
+  bool morphed_tangents = false;
   // The file gave no NORMAL (the importer's smooth normals stand in): the reference shading
   // uses the face normal instead, as the glTF spec asks and three.js does.
   bool flat_normals = false;
@@ -68,6 +71,8 @@ struct GpuDrawItem {
                          uint32_t end, std::span<StaticVertex> scratch);
   // Rewrites positions/normals (interleaved scratch, 6 floats per vertex). No allocation.
   void upload_positions(std::span<const float> interleaved) const;
+  // Rewrites the tangents (morphed_tangents items). No allocation.
+  void upload_tangents(std::span<const glm::vec4> tangents) const;
 
   // Writes the scalar-field attribute from values (NaN: undefined) via `scratch` (2 floats per
   // vertex, sized by the caller). No allocation.

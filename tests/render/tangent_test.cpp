@@ -1,8 +1,8 @@
 // TANGENT through the vertex programs, read back with transform feedback: every skinning
 // method's program turns the tangent with the linear part of the vertex's transform (not the
 // inverse transpose the normal takes), keeps the handedness, and writes zero for a primitive
-// without TANGENT; rigid items use the node's matrix. Expectations are worked out by hand from the
-// joint's rotation and scale.
+// without TANGENT; rigid items use the node's matrix; morph targets' TANGENT deltas are added
+// before skinning. Expectations are worked out by hand from the joint's rotation and scale.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -94,6 +94,30 @@ TEST(Tangents, RigidItemsTurnTheTangentWithTheNodesMatrix) {
   model.nodes[0].rest.scale = glm::vec3(2, 1, 1);
   model.nodes[1].rest = Transform{};  // the joint no longer matters
   expect_tangents(read_tangents(model, SkinningMethod::Linear), kTurnedTangents);
+}
+
+// A morph target's TANGENT deltas at weight ½ before the skinning: vertex 0's (1, 0, 0) plus
+// ½ (−1, 1, 0) is (½, ½, 0); S: (1, ½, 0); R: (−½, 1, 0), normalized (−1, 2, 0)/√5, w kept.
+// The other vertices' deltas are zero.
+TEST(Tangents, MorphTargetTangentDeltasAreAddedBeforeSkinning) {
+  RIG_REQUIRE_GL();
+  Model model = turned_scaled_triangle();
+  Primitive& prim = model.meshes[0].primitives[0];
+  prim.tangents = kBindTangents;
+  MorphTarget target;
+  target.tangents = {{-1, 1, 0}, {0, 0, 0}, {0, 0, 0}};
+  prim.targets.push_back(target);
+  model.meshes[0].default_weights = {0.5f};
+  model.nodes[0].morph_offset = 0;
+  model.nodes[0].morph_count = 1;
+  model.morph_weight_count = 1;
+  model.rest_morph_weights = {0.5f};
+  std::vector<glm::vec4> expected = kTurnedTangents;
+  expected[0] = glm::vec4(-1 / std::sqrt(5.0f), 2 / std::sqrt(5.0f), 0, 1);
+  for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuaternion}) {
+    SCOPED_TRACE(method_info(method).label);
+    expect_tangents(read_tangents(model, method), expected);
+  }
 }
 
 }  // namespace
