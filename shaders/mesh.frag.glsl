@@ -12,6 +12,8 @@ in vec2 v_texcoord;
 in vec2 v_texcoord1; // TEXCOORD_1, read by the reference shading only
 in vec2 v_field; // (value, defined) of the scalar field, see mesh.vert
 in vec4 v_color; // COLOR_0, (1, 1, 1, 1) without; the reference shading reads it
+in vec4 v_world_tangent;   // TANGENT in world space (unit xyz, w handedness); zero without
+in vec3 v_world_bitangent; // normalize(cross(N, T)) * w per vertex; zero without
 
 uniform vec4 u_base_color_factor;
 uniform sampler2D u_base_color_texture; // sRGB texture: sampling returns linear values
@@ -54,7 +56,7 @@ uniform bool u_has_emissive;
 uniform sampler2D u_emissive_texture;           // sRGB texture: sampling returns linear values
 uniform bool u_has_normal;
 uniform sampler2D u_normal_texture;             // linear tangent-space normal
-uniform vec2 u_normal_scale;                    // (scale, −scale): three.js's derivative frame
+uniform vec2 u_normal_scale;                    // (scale, scale): the material's normal scale
 uniform bool u_unlit;                           // KHR_materials_unlit
 uniform int u_alpha_mode;                       // 0 OPAQUE, 1 MASK, 2 BLEND
 uniform float u_alpha_cutoff;
@@ -98,20 +100,32 @@ vec4 shade_reference(vec4 base) {
     vec3 v = normalize(u_eye - v_world_position);
     vec3 geometry_normal = n;
     if (u_has_normal) {
-      // Tangent frame from the screen derivatives of position and texture coordinates (three.js
-      // getTangentFrame: no TANGENT attribute is read), flipped with the face.
-      vec3 q0 = dFdx(v_world_position), q1 = dFdy(v_world_position);
-      vec2 normal_uv = slot_uv(4);
-      vec2 st0 = dFdx(normal_uv), st1 = dFdy(normal_uv);
-      vec3 q1perp = cross(q1, n), q0perp = cross(n, q0);
-      vec3 t = q1perp * st0.x + q0perp * st1.x;
-      vec3 b = q1perp * st0.y + q0perp * st1.y;
-      float det = max(dot(t, t), dot(b, b));
-      float scale = det == 0.0 ? 0.0 : inversesqrt(det);
       float face = gl_FrontFacing ? 1.0 : -1.0;
+      vec2 normal_uv = slot_uv(4);
+      // three.js r187 (normal_fragment_begin): with TANGENT and smooth normals the frame is the
+      // interpolated tangent and bitangent, each normalized, not orthogonalized; a back face
+      // negates both with the normal. Without TANGENT, or shading with the face normal (three.js
+      // turns USE_TANGENT off for flat shading), the frame comes from the screen derivatives
+      // of position and texture coordinates (getTangentFrame).
+      bool has_tangent = dot(v_world_tangent.xyz, v_world_tangent.xyz) > 0.0;
+      mat3 tbn;
+      if (has_tangent && !u_flat_normals && dot(v_world_bitangent, v_world_bitangent) > 0.0) {
+        tbn = mat3(normalize(v_world_tangent.xyz) * face, normalize(v_world_bitangent) * face, n);
+      } else {
+        vec3 q0 = dFdx(v_world_position), q1 = dFdy(v_world_position);
+        vec2 st0 = dFdx(normal_uv), st1 = dFdy(normal_uv);
+        vec3 q1perp = cross(q1, n), q0perp = cross(n, q0);
+        vec3 t = q1perp * st0.x + q0perp * st1.x;
+        vec3 b = q1perp * st0.y + q0perp * st1.y;
+        float det = max(dot(t, t), dot(b, b));
+        float scale = det == 0.0 ? 0.0 : inversesqrt(det);
+        tbn = mat3(t * scale * face, b * scale * face, n);
+      }
       vec3 map_n = texture(u_normal_texture, normal_uv).xyz * 2.0 - 1.0;
-      map_n.xy *= u_normal_scale;
-      n = normalize(mat3(t * scale * face, b * scale * face, n) * map_n);
+      // three.js's glTF loader negates the y scale for primitives without TANGENT, whose frame
+      // it derives on screen (its derivative frame's bitangent points the other way).
+      map_n.xy *= u_normal_scale * vec2(1.0, has_tangent ? 1.0 : -1.0);
+      n = normalize(tbn * map_n);
     }
     float metallic = u_metallic_factor, roughness = u_roughness_factor;
     if (u_has_metallic_roughness) {

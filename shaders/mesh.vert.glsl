@@ -1,7 +1,8 @@
 // Mesh vertex shader, world-space outputs. Linked once per skinning-method row (skin_vertex()
 // from that row's skin_<name>.glsl, SKINNED defined) and once rigid (u_model), each for drawing
-// and with transform feedback capturing v_world_position and v_world_normal (the GPU export and
-// its tests read those back). MAX_INFLUENCES comes from the generated layout header.
+// and with transform feedback capturing v_world_position, v_world_normal and v_world_tangent (the
+// GPU export and its tests read those back). MAX_INFLUENCES comes from the generated layout
+// header.
 
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
@@ -15,6 +16,10 @@ layout(location = 6) in vec4 a_weights1;
 layout(location = 7) in vec2 a_field;
 layout(location = 9) in vec4 a_color;  // COLOR_0 (white without)
 layout(location = 10) in vec2 a_texcoord1;  // TEXCOORD_1 ((0, 0) without)
+// TANGENT (xyz, w the bitangent's handedness); (0, 0, 0, 0) without, and (0, 0, 0, 1), the GL's
+// value for a disabled attribute, where a vertex array leaves it out (CPU skinning): a zero xyz
+// tells the fragment shader to build the tangent frame from screen derivatives instead.
+layout(location = 11) in vec4 a_tangent;
 
 uniform mat4 u_view_proj;
 #ifdef SKINNED
@@ -53,13 +58,19 @@ out vec2 v_texcoord;
 out vec2 v_texcoord1;
 out vec2 v_field;
 out vec4 v_color;
+// World tangent (unit xyz, w the handedness) and bitangent normalize(cross(N, T)) * w, both zero
+// without TANGENT. The bitangent is made per vertex and interpolated, as three.js does.
+out vec4 v_world_tangent;
+out vec3 v_world_bitangent;
 
 void main() {
   vec3 p = a_position;
   vec3 n = a_normal;
+  vec3 t = a_tangent.xyz;
 #ifdef SKINNED
   vec3 wp = p;
   vec3 wn = safe_normalize(n, n);
+  vec3 wt = t;
   uint joints[MAX_INFLUENCES];
   float weights[MAX_INFLUENCES];
   for (int i = 0; i < 4; ++i) {
@@ -69,10 +80,11 @@ void main() {
     weights[i + 4] = a_weights1[i];
   }
   int count = min(u_influences, MAX_INFLUENCES);
-  vec3 sp, sn;
-  if (skin_vertex(joints, weights, count, u_joint_count, p, n, sp, sn)) {
+  vec3 sp, sn, st;
+  if (skin_vertex(joints, weights, count, u_joint_count, p, n, t, sp, sn, st)) {
     wp = sp;
     wn = sn;
+    wt = st;
   }
 #else
 #ifdef CROWD
@@ -88,12 +100,19 @@ void main() {
   vec3 tn = normal_matrix * n;
   float len = length(tn);
   vec3 wn = len > 0.0 ? tn / len : n;
+  // A direction: the model matrix's linear part, not the normal matrix.
+  vec3 wt = mat3(model) * t;
 #endif
 #ifdef CROWD
   wp += crowd_offset();
 #endif
   v_world_position = wp;
   v_world_normal = wn;
+  bool has_tangent = dot(t, t) > 0.0;
+  vec3 ut = safe_normalize(wt, vec3(0.0));
+  v_world_tangent = has_tangent ? vec4(ut, a_tangent.w) : vec4(0.0);
+  v_world_bitangent =
+      has_tangent ? safe_normalize(cross(wn, ut) * a_tangent.w, vec3(0.0)) : vec3(0.0);
   v_texcoord = a_texcoord;
   v_texcoord1 = a_texcoord1;
   v_field = a_field;

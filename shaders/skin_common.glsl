@@ -11,8 +11,11 @@
 //                           skin's rows from u_palette_base (engine/character/crowd.h layout)
 // Every skin_<method>.glsl defines
 //   bool skin_vertex(uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
-//                    int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n)
-// returning false (outputs unset) for a vertex it cannot place. Rigid programs have neither a
+//                    int joint_count, vec3 p, vec3 n, vec3 t, out vec3 out_p, out vec3 out_n,
+//                    out vec3 out_t)
+// returning false (outputs unset) for a vertex it cannot place. `t` is the tangent, a direction:
+// it goes through the linear part of the skinning transform (not the inverse transpose, which is
+// for normals), unnormalized; the caller normalizes it. Rigid programs have neither a
 // palette nor skin_vertex().
 
 #ifdef PALETTE_ROWS_PER_JOINT
@@ -76,7 +79,8 @@ vec3 safe_normalize(vec3 v, vec3 fallback) {
 // matrix's columns); zero weights and joints outside the skin are skipped; a vertex whose
 // weights sum to 0 stays as it is. Returns false in that case.
 bool lbs_blend(int base, uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
-               int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n) {
+               int joint_count, vec3 p, vec3 n, vec3 t, out vec3 out_p, out vec3 out_n,
+               out vec3 out_t) {
   float sum = 0.0;
   for (int i = 0; i < count; ++i) sum += weights[i];
   if (!(sum > 0.0)) return false;
@@ -91,6 +95,7 @@ bool lbs_blend(int base, uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENC
   }
   out_p = vec3(m * vec4(p, 1.0));
   out_n = safe_normalize(transform_normal(mat3(m), n), n);
+  out_t = mat3(m) * t;
   return true;
 }
 
@@ -98,7 +103,8 @@ bool lbs_blend(int base, uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENC
 // dual, stretch S columns 0..2): blend the stretches S linearly and apply them first, then the
 // normalized, hemisphere-aligned blend of the rigid dual quaternions.
 bool dqs_blend(int base, uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
-               int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n) {
+               int joint_count, vec3 p, vec3 n, vec3 t, out vec3 out_p, out vec3 out_n,
+               out vec3 out_t) {
   float sum = 0.0;
   for (int i = 0; i < count; ++i) sum += weights[i];
   if (!(sum > 0.0)) return false;
@@ -128,6 +134,7 @@ bool dqs_blend(int base, uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENC
   dual = dual / len;
   out_p = quat_rotate(real, stretch * p) + dual_quat_translation(real, dual);
   out_n = safe_normalize(quat_rotate(real, transform_normal(stretch, n)), n);
+  out_t = quat_rotate(real, stretch * t);
   return true;
 }
 #endif

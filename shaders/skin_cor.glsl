@@ -27,9 +27,11 @@ mat3 cor_quat_matrix(vec4 q) {
 
 // v' = R S̄ (v - p*) + L p*, n' = normalize(R cofactor(S̄) n): R the normalized, hemisphere-aligned
 // quaternion blend (pivot: the largest weight after summing repeated joints, the first among
-// equals), S̄ the blended stretch, L the LBS matrix Σ w [R_j S_j | t_j].
+// equals), S̄ the blended stretch, L the LBS matrix Σ w [R_j S_j | t_j]. The tangent takes the
+// linear part acting on v (p* is fixed per vertex): t' = R S̄ t.
 bool skin_vertex(uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
-                 int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n) {
+                 int joint_count, vec3 p, vec3 n, vec3 t, out vec3 out_p, out vec3 out_n,
+                 out vec3 out_t) {
   float sum = 0.0;
   for (int i = 0; i < count; ++i) sum += weights[i];
   if (!(sum > 0.0)) return false;
@@ -74,5 +76,6 @@ bool skin_vertex(uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int
   vec3 center = a_rotation_center.w > 0.5 ? a_rotation_center.xyz : p;
   out_p = quat_rotate(rot, stretch * (p - center)) + (lbs3 * center + lbs_t);
   out_n = safe_normalize(quat_rotate(rot, transform_normal(stretch, n)), n);
+  out_t = quat_rotate(rot, stretch * t);
   return true;
 }

@@ -3,6 +3,7 @@
 // skin_common.glsl, shared with the mix (skin_mix.glsl).
 
 bool skin_vertex(uint joints[MAX_INFLUENCES], float weights[MAX_INFLUENCES], int count,
-                 int joint_count, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n) {
-  return lbs_blend(0, joints, weights, count, joint_count, p, n, out_p, out_n);
+                 int joint_count, vec3 p, vec3 n, vec3 t, out vec3 out_p, out vec3 out_n,
+                 out vec3 out_t) {
+  return lbs_blend(0, joints, weights, count, joint_count, p, n, t, out_p, out_n, out_t);
 }

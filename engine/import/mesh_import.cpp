@@ -277,7 +277,8 @@ bool import_targets(ImportContext& context, const tinygltf::Primitive& source,
       std::vector<glm::vec3>* destination = nullptr;
       if (name == "POSITION") destination = &primitive.targets[t].positions;
       if (name == "NORMAL") destination = &primitive.targets[t].normals;
-      if (!destination) continue;  // TANGENT and custom attributes are not used
+      if (name == "TANGENT") destination = &primitive.targets[t].tangents;
+      if (!destination) continue;  // custom attributes are not used
       if (!read_vectors(context, accessor, ElementType::Vec3, kMorphFormats, vertex_count,
                         target + " " + name, *destination, error)) {
         return false;

@@ -55,6 +55,8 @@ struct Node {
 struct MorphTarget {
   std::vector<glm::vec3> positions;  // deltas; empty when the target has no POSITION
   std::vector<glm::vec3> normals;    // deltas; empty when the target has no NORMAL
+  // TANGENT deltas (xyz; the handedness does not morph); empty when the target has none.
+  std::vector<glm::vec3> tangents;
 };
 
 enum class PrimitiveMode : int {

@@ -4,6 +4,11 @@
 
 namespace rig::render::detail {
 
+namespace {
+// v_world_position (3), v_world_normal (3), v_world_tangent (4), interleaved.
+constexpr size_t kFloatsPerVertex = 10;
+}  // namespace
+
 void FeedbackCapture::release() {
   if (buffer_) glDeleteBuffers(1, &buffer_);
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
@@ -13,9 +18,10 @@ void FeedbackCapture::release() {
 }
 
 void FeedbackCapture::capture(GLuint vao, GLsizei vertex_count, std::span<glm::vec3> out_positions,
-                              std::span<glm::vec3> out_normals, GLsizei instances) {
+                              std::span<glm::vec3> out_normals, GLsizei instances,
+                              std::span<glm::vec4> out_tangents) {
   const size_t n = size_t(vertex_count) * size_t(std::max<GLsizei>(instances, 1));
-  const GLsizeiptr bytes = GLsizeiptr(n * 6 * sizeof(float));
+  const GLsizeiptr bytes = GLsizeiptr(n * kFloatsPerVertex * sizeof(float));
   if (!buffer_) glGenBuffers(1, &buffer_);
   if (!fbo_) {
     glGenRenderbuffers(1, &rb_);
@@ -47,14 +53,15 @@ void FeedbackCapture::capture(GLuint vao, GLsizei vertex_count, std::span<glm::v
   glBindVertexArray(0);
   glDisable(GL_RASTERIZER_DISCARD);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(previous_fbo));
-  scratch_.resize(n * 6);
+  scratch_.resize(n * kFloatsPerVertex);
   glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, scratch_.data());
   glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
   glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
   for (size_t v = 0; v < n; ++v) {
-    const float* f = &scratch_[v * 6];
+    const float* f = &scratch_[v * kFloatsPerVertex];
     out_positions[v] = glm::vec3(f[0], f[1], f[2]);
     out_normals[v] = glm::vec3(f[3], f[4], f[5]);
+    if (!out_tangents.empty()) out_tangents[v] = glm::vec4(f[6], f[7], f[8], f[9]);
   }
 }
 

@@ -71,6 +71,10 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
   vertex_count = static_cast<GLsizei>(n);
   index_count = static_cast<GLsizei>(prim.indices.size());
   morphed = !prim.targets.empty();
+  const bool has_tangents = prim.tangents.size() == n && n > 0;
+  morphed_tangents = has_tangents &&
+                     std::any_of(prim.targets.begin(), prim.targets.end(),
+                                 [n](const rig::MorphTarget& t) { return t.tangents.size() == n; });
   flat_normals = prim.normals_generated;
   material = prim.material;
   influences = skinned ? static_cast<int>(skin.influences) : 0;
@@ -133,6 +137,15 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
   glEnableVertexAttribArray(8);
   glVertexAttribPointer(8, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
   upload_rotation_centers(skin);
+  const std::vector<glm::vec4> no_tangents(has_tangents ? 0 : std::max<uint32_t>(n, 1),
+                                           glm::vec4(0.0f));
+  const glm::vec4* tangents = has_tangents ? prim.tangents.data() : no_tangents.data();
+  glGenBuffers(1, &tangent_vbo);
+  glBindBuffer(GL_ARRAY_BUFFER, tangent_vbo);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::max<uint32_t>(n, 1) * sizeof(glm::vec4)), tangents,
+               GL_STATIC_DRAW);
+  glEnableVertexAttribArray(11);
+  glVertexAttribPointer(11, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
   if (index_count > 0) {
     glGenBuffers(1, &ebo);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
@@ -146,10 +159,11 @@ void GpuDrawItem::create(const rig::Primitive& prim, const rig::SkinMesh& skin, 
 void GpuDrawItem::release() {
   set_cpu_copy(false);
   if (vao) glDeleteVertexArrays(1, &vao);
-  const GLuint buffers[] = {position_normal_vbo, static_vbo, field_vbo, center_vbo, ebo};
+  const GLuint buffers[] = {position_normal_vbo, static_vbo,  field_vbo,
+                            center_vbo,          tangent_vbo, ebo};
   for (GLuint b : buffers)
     if (b) glDeleteBuffers(1, &b);
-  vao = position_normal_vbo = static_vbo = field_vbo = center_vbo = ebo = 0;
+  vao = position_normal_vbo = static_vbo = field_vbo = center_vbo = tangent_vbo = ebo = 0;
 }
 
 void GpuDrawItem::upload_rotation_centers(const rig::SkinMesh& skin) const {
@@ -166,6 +180,13 @@ void GpuDrawItem::upload_rotation_centers(const rig::SkinMesh& skin) const {
 void GpuDrawItem::upload_positions(std::span<const float> interleaved) const {
   glBindBuffer(GL_ARRAY_BUFFER, position_normal_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(interleaved.size_bytes()), interleaved.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuDrawItem::upload_tangents(std::span<const glm::vec4> tangents) const {
+  if (!tangent_vbo || tangents.empty()) return;
+  glBindBuffer(GL_ARRAY_BUFFER, tangent_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(tangents.size_bytes()), tangents.data());
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
@@ -189,7 +210,9 @@ void GpuDrawItem::set_cpu_copy(bool on) {
   glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
                         reinterpret_cast<void*>(3 * sizeof(float)));
   // The rigid program reads only the texcoords of the static attributes; the influences stay
-  // unbound. The field and the index buffer are the item's own.
+  // unbound. So does TANGENT: the bind-space tangents do not follow the CPU-skinned surface, and
+  // the disabled attribute reads (0, 0, 0, 1), whose zero xyz makes the shader derive the
+  // tangent frame on screen. The field and the index buffer are the item's own.
   glBindBuffer(GL_ARRAY_BUFFER, static_vbo);
   glEnableVertexAttribArray(2);
   glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, sizeof(StaticVertex),

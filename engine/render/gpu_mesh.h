@@ -1,8 +1,10 @@
 // GPU mesh upload: one VAO per draw item with positions/normals (rewritten per frame when the
 // primitive has morph targets), texcoords and the prepared SkinMesh influences (the same ones
 // the CPU kernels skin with), TEXCOORD_1 (location 10), indices, a scalar-field attribute (location
-// 7) and the centres of rotation of centre-of-rotation skinning (location 8: xyz, w = 1 when the
-// mesh has centres).
+// 7), the centres of rotation of centre-of-rotation skinning (location 8: xyz, w = 1 when the
+// mesh has centres) and TANGENT (location 11: xyzw, (0, 0, 0, 0) when the primitive has none, so
+// the shader falls back to the screen-derivative tangent frame; rewritten per frame when morph
+// targets carry TANGENT deltas).
 #pragma once
 
 #include <glad/gl.h>
@@ -28,7 +30,8 @@ struct StaticVertex {
 static_assert(rig::kMaxInfluences == 8, "two uvec4/vec4 attribute sets carry the influences");
 
 struct GpuDrawItem {
-  GLuint vao = 0, position_normal_vbo = 0, static_vbo = 0, field_vbo = 0, center_vbo = 0, ebo = 0;
+  GLuint vao = 0, position_normal_vbo = 0, static_vbo = 0, field_vbo = 0, center_vbo = 0,
+         tangent_vbo = 0, ebo = 0;
   // CPU skinning (Renderer::set_cpu_skinning): a second vertex array whose positions and normals
   // come from cpu_vbo (world space, written per frame), the other attributes shared.
   GLuint cpu_vao = 0, cpu_vbo = 0;
@@ -36,6 +39,8 @@ struct GpuDrawItem {
   GLsizei vertex_count = 0, index_count = 0;
   int influences = 0;  // 0 (rigid), 4 or 8: SkinMesh::influences
   bool morphed = false;
+  // The primitive has TANGENT and a morph target with TANGENT deltas: upload_tangents per frame.
+  bool morphed_tangents = false;
   // The file gave no NORMAL (the importer's smooth normals stand in): the reference shading
   // uses the face normal instead, as the glTF spec asks and three.js does.
   bool flat_normals = false;
@@ -66,6 +71,9 @@ struct GpuDrawItem {
                          uint32_t end, std::span<StaticVertex> scratch);
   // Rewrites positions/normals (interleaved scratch, 6 floats per vertex). No allocation.
   void upload_positions(std::span<const float> interleaved) const;
+  // Rewrites the tangents (morphed_tangents items). No allocation.
+  void upload_tangents(std::span<const glm::vec4> tangents) const;
+
   // Writes the scalar-field attribute from values (NaN: undefined) via `scratch` (2 floats per
   // vertex, sized by the caller). No allocation.
   void upload_field(std::span<const float> values, std::span<float> scratch) const;

@@ -100,8 +100,9 @@ void MeshPass::set_reference_material(const MeshProgram& p, const GpuMaterial& m
                                                                     : 0);
   glUniform1f(r.alpha_cutoff, m.alpha_cutoff);
   glUniform1i(r.has_normal, m.normal_texture ? 1 : 0);
-  // three.js's glTF loader negates the y scale when it derives the tangent frame on screen.
-  glUniform2f(r.normal_scale, m.normal_scale, -m.normal_scale);
+  // The shader negates y where it derives the tangent frame on screen (no TANGENT), as three.js's
+  // glTF loader does.
+  glUniform2f(r.normal_scale, m.normal_scale, m.normal_scale);
   glUniform1f(r.ior, m.ior);
   glUniform1f(r.specular, m.specular);
   glUniform3fv(r.specular_color, 1, glm::value_ptr(m.specular_color));

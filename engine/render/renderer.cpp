@@ -149,7 +149,7 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
   r.materials.create(model);
 
   // Draw items: one VAO each (morph weights and node matrices are per node).
-  size_t max_morph_vertices = 0, max_vertices = 0;
+  size_t max_morph_vertices = 0, max_morph_tangents = 0, max_vertices = 0;
   r.items.resize(model.draws.size());
   for (size_t d = 0; d < model.draws.size(); ++d) {
     const rig::DrawItem& item = model.draws[d];
@@ -161,7 +161,10 @@ bool Renderer::set_model(const rig::Model& model, std::shared_ptr<const rig::Ski
     r.items_of_primitive[index].push_back(uint32_t(d));
     max_vertices = std::max<size_t>(max_vertices, prim.vertex_count());
     if (g.morphed) max_morph_vertices = std::max<size_t>(max_morph_vertices, prim.vertex_count());
+    if (g.morphed_tangents)
+      max_morph_tangents = std::max<size_t>(max_morph_tangents, prim.vertex_count());
   }
+  r.morph_tangents.assign(max_morph_tangents, glm::vec4(0.0f));
   r.morph_positions.assign(max_morph_vertices, glm::vec3(0.0f));
   r.morph_normals.assign(max_morph_vertices, glm::vec3(0.0f));
   r.morph_interleaved.assign(max_morph_vertices * 6, 0.0f);
@@ -273,6 +276,12 @@ void Renderer::Impl::upload_state(std::span<const glm::mat4> world,
       std::memcpy(&morph_interleaved[v * 6 + 3], &nrm[v], sizeof(glm::vec3));
     }
     g.upload_positions(std::span<const float>(morph_interleaved.data(), n * 6));
+    if (g.morphed_tangents) {
+      const std::span<glm::vec4> tangents(morph_tangents.data(), n);
+      rig::apply_morph_tangents(prim, morph_weights.subspan(node.morph_offset, node.morph_count),
+                                tangents);
+      g.upload_tangents(tangents);
+    }
   }
   overlays.update_skeleton(world);
   caster_bounds = posed_bounds(m, boxes, world);

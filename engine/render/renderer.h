@@ -205,6 +205,11 @@ class Renderer {
   bool read_back_skinned(size_t draw_index, rig::SkinningMethod method,
                          std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals,
                          std::string& error);
+  // The same with the world-space tangents too: unit xyz, w the handedness; (0, 0, 0, 0) for a
+  // primitive without TANGENT.
+  bool read_back_skinned(size_t draw_index, rig::SkinningMethod method,
+                         std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals,
+                         std::span<glm::vec4> out_tangents, std::string& error);
 
   // Introspection for tests and the UI.
   uint32_t palette_uniform_limit_bytes() const;  // the limit in effect after init()

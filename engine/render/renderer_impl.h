@@ -52,6 +52,7 @@ struct Renderer::Impl {
   detail::MaterialTable materials;
   std::vector<glm::vec3> morph_positions, morph_normals;
   std::vector<float> morph_interleaved;
+  std::vector<glm::vec4> morph_tangents;  // sized for the largest item with TANGENT deltas
   bool cpu_skinning = false;
   std::vector<float> cpu_interleaved;  // the largest item's vertices, 6 floats each
 

@@ -30,6 +30,13 @@ uint64_t Renderer::shadow_passes_drawn() const { return impl_->shadow_passes; }
 bool Renderer::read_back_skinned(size_t draw_index, rig::SkinningMethod method,
                                  std::span<glm::vec3> out_positions,
                                  std::span<glm::vec3> out_normals, std::string& error) {
+  return read_back_skinned(draw_index, method, out_positions, out_normals, {}, error);
+}
+
+bool Renderer::read_back_skinned(size_t draw_index, rig::SkinningMethod method,
+                                 std::span<glm::vec3> out_positions,
+                                 std::span<glm::vec3> out_normals,
+                                 std::span<glm::vec4> out_tangents, std::string& error) {
   Impl& r = *impl_;
   if (!r.model || draw_index >= r.items.size()) {
     error = "no draw item " + std::to_string(draw_index);
@@ -37,7 +44,8 @@ bool Renderer::read_back_skinned(size_t draw_index, rig::SkinningMethod method,
   }
   const GpuDrawItem& g = r.items[draw_index];
   const size_t n = size_t(g.vertex_count);
-  if (out_positions.size() != n || out_normals.size() != n) {
+  if (out_positions.size() != n || out_normals.size() != n ||
+      (!out_tangents.empty() && out_tangents.size() != n)) {
     error = "read-back spans do not match the vertex count";
     return false;
   }
@@ -55,7 +63,7 @@ bool Renderer::read_back_skinned(size_t draw_index, rig::SkinningMethod method,
   } else {
     detail::place_rigid(p, g.world, g.normal_matrix);
   }
-  r.feedback.capture(g.vao, g.vertex_count, out_positions, out_normals);
+  r.feedback.capture(g.vao, g.vertex_count, out_positions, out_normals, 1, out_tangents);
   glUseProgram(0);
   const uint64_t errors_before = gl_error_count();
   check_gl_errors("Renderer::read_back_skinned");

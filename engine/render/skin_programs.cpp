@@ -152,7 +152,8 @@ bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::str
   const std::string instancing_define = crowd ? "#define CROWD 1\n" : "";
   const char* kind = crowd ? " crowd program" : " program";
   const std::vector<std::string_view> fs(kMeshFragmentShaders.begin(), kMeshFragmentShaders.end());
-  const std::vector<const char*> feedback = {"v_world_position", "v_world_normal"};
+  const std::vector<const char*> feedback = {"v_world_position", "v_world_normal",
+                                             "v_world_tangent"};
   auto build_one = [&](const ProgramKey& key, const std::string& label) {
     std::vector<std::string_view> vs = {"skin_common.glsl", "mesh.vert.glsl"};
     if (key.method) vs.insert(vs.begin() + 1, key.method->shader);

@@ -28,6 +28,19 @@ void apply_morph_targets(const Primitive& prim, std::span<const float> weights,
   }
 }
 
+void apply_morph_tangents(const Primitive& prim, std::span<const float> weights,
+                          std::span<glm::vec4> out_tangents) {
+  const uint32_t n = prim.vertex_count();
+  for (uint32_t v = 0; v < n; ++v) out_tangents[v] = prim.tangents[v];
+  const size_t targets = std::min(weights.size(), prim.targets.size());
+  for (size_t t = 0; t < targets; ++t) {
+    const float w = weights[t];
+    const std::vector<glm::vec3>& deltas = prim.targets[t].tangents;
+    if (w == 0.0f || deltas.size() != n) continue;
+    for (uint32_t v = 0; v < n; ++v) out_tangents[v] += glm::vec4(w * deltas[v], 0.0f);
+  }
+}
+
 glm::vec3 skin_point_linear(std::span<const glm::mat4> palette, const uint16_t* joints,
                             const float* weights, uint32_t count, glm::vec3 p) {
   const float sum = weight_sum(weights, count);

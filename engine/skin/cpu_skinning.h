@@ -16,6 +16,10 @@ namespace rig {
 // and normals. out_* sized vertex_count(). Normals are not renormalized here.
 void apply_morph_targets(const Primitive& prim, std::span<const float> weights,
                          std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals);
+// The same for TANGENT: the rest tangents plus the weighted TANGENT deltas in xyz, the
+// handedness w kept. out_tangents sized vertex_count(); the primitive must have tangents.
+void apply_morph_tangents(const Primitive& prim, std::span<const float> weights,
+                          std::span<glm::vec4> out_tangents);
 
 // Single-vertex forms: joints/weights have `count` entries; weights are renormalized; a vertex
 // whose weights sum to 0 stays at p.

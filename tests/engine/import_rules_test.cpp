@@ -374,7 +374,7 @@ TEST(ImportRules, MorphWeightsDefaultAndPerNode) {
     "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":36}],
     "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
                  {"bufferView":1,"componentType":5126,"count":3,"type":"VEC3"}],
-    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"targets":[{"POSITION":1},{"NORMAL":1}]}],
+    "meshes":[{"primitives":[{"attributes":{"POSITION":0},"targets":[{"POSITION":1},{"NORMAL":1,"TANGENT":1}]}],
                "weights":[0.5]},
               {"primitives":[{"attributes":{"POSITION":0}}]}],
     "nodes":[{"mesh":0},{"mesh":1},{"mesh":0,"weights":[0.25,0.75]}]})",
@@ -392,6 +392,10 @@ TEST(ImportRules, MorphWeightsDefaultAndPerNode) {
   EXPECT_EQ(model.rest_morph_weights, (std::vector<float>{0.5f, 0.0f, 0.25f, 0.75f}));
   EXPECT_TRUE(model.meshes[0].primitives[0].targets[0].normals.empty());
   EXPECT_EQ(model.meshes[0].primitives[0].targets[1].normals.size(), 3u);
+  // TANGENT deltas are xyz, read like NORMAL's (the handedness does not morph).
+  EXPECT_TRUE(model.meshes[0].primitives[0].targets[0].tangents.empty());
+  EXPECT_EQ(model.meshes[0].primitives[0].targets[1].tangents,
+            (std::vector<glm::vec3>(3, glm::vec3(0, 0, 1))));
 }
 
 TEST(ImportRules, GeneratedNormalsPointOutward) {

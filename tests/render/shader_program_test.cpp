@@ -103,10 +103,10 @@ TEST(ShaderPrograms, RendererHasOneLinkedProgramPerMethodRowStorageAndUse) {
     GLint linked = GL_FALSE;
     glGetProgramiv(id, GL_LINK_STATUS, &linked);
     EXPECT_EQ(linked, GL_TRUE);
-    // Only capture programs record the world-space varyings.
+    // Only capture programs record the world-space varyings (position, normal, tangent).
     GLint varyings = -1;
     glGetProgramiv(id, GL_TRANSFORM_FEEDBACK_VARYINGS, &varyings);
-    EXPECT_EQ(varyings, capture ? 2 : 0);
+    EXPECT_EQ(varyings, capture ? 3 : 0);
     // Skinned programs read a palette (uniform block or texture buffer); rigid ones do not.
     const bool block = glGetUniformBlockIndex(id, "Palette") != GL_INVALID_INDEX;
     const bool sampler = glGetUniformLocation(id, "u_palette_tbo") >= 0;

@@ -1,6 +1,6 @@
 // Small glTF scenes written by the reference-scene tests: triangle meshes (one node each, at
-// the origin, identity transform) with positions, normals, optional COLOR_0, TEXCOORD_0/1 and
-// materials given as JSON, in a .gltf with the buffer as a base64 data URI.
+// the origin, identity transform) with positions, normals, optional COLOR_0, TEXCOORD_0/1,
+// TANGENT and materials given as JSON, in a .gltf with the buffer as a base64 data URI.
 #pragma once
 
 #include <cmath>
@@ -21,6 +21,7 @@ struct SceneMesh {
   std::vector<float> colors;      // rgba per vertex (empty: no COLOR_0)
   std::vector<float> texcoords;   // uv per vertex (empty: no TEXCOORD_0)
   std::vector<float> texcoords1;  // uv per vertex (empty: no TEXCOORD_1)
+  std::vector<float> tangents;    // xyzw per vertex (empty: no TANGENT)
   std::vector<uint16_t> indices;
   int material = -1;
   float translation[3] = {0, 0, 0};  // the node's translation
@@ -130,6 +131,11 @@ inline std::string scene_gltf(const std::vector<SceneMesh>& meshes,
       offset = floats(m.texcoords1);
       attributes += ",\"TEXCOORD_1\":" + std::to_string(add_accessor(add_view(offset, n * 8, 34962),
                                                                      5126, n, "VEC2", ""));
+    }
+    if (!m.tangents.empty()) {
+      offset = floats(m.tangents);
+      attributes += ",\"TANGENT\":" + std::to_string(add_accessor(add_view(offset, n * 16, 34962),
+                                                                  5126, n, "VEC4", ""));
     }
     offset = buffer.size();
     for (uint16_t index : m.indices) buffer.put<uint16_t>({index});
