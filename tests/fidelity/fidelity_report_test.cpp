@@ -128,6 +128,27 @@ TEST_F(FidelityReport, CoverageMismatchAloneCanMissTheGoal) {
   EXPECT_NE(r.err.find("two_more: misses the goal"), std::string::npos) << r.err;
 }
 
+// A reference defect passes only while three.js draws nothing and rigview draws the model; a
+// blank reference not listed misses the goal (100 % coverage mismatch).
+TEST_F(FidelityReport, AReferenceDefectHoldsOnlyWhileTheReferenceIsBlank) {
+  scene("blank_reference", block(100), Picture{});
+  const Result listed = run("blank_reference\treference-blank\n");
+  EXPECT_EQ(listed.status, 0) << listed.err;
+  EXPECT_NE(listed.table.find("reference defect: three.js draws nothing"), std::string::npos)
+      << listed.table;
+  const Result unlisted = run("");
+  EXPECT_EQ(unlisted.status, 1);
+  EXPECT_NE(unlisted.err.find("blank_reference: misses the goal"), std::string::npos)
+      << unlisted.err;
+  // three.js draws it now: the listing fails, so the scene is scored again.
+  SetUp();
+  manifest.clear();
+  scene("blank_reference", block(100), block(100));
+  const Result drawn = run("blank_reference\treference-blank\n");
+  EXPECT_EQ(drawn.status, 1);
+  EXPECT_NE(drawn.err.find("three.js now draws it"), std::string::npos) << drawn.err;
+}
+
 TEST_F(FidelityReport, AMissingRenderFails) {
   scene("here", block(100), block(100));
   manifest += "gone\tmodel.gltf\t-1\t0\t0,0,1;0,0,0;45\n";

@@ -72,9 +72,11 @@ ours_done=$(date +%s)
 echo "fidelity: three.js $((three_done - start)) s, rigview $((ours_done - three_done)) s"
 
 "$NODE" -e '
-  const p = require(process.argv[1]).pending;
-  for (const [name, v] of Object.entries(p))
-    console.log([name, v.score_db_tol1px, v.coverage_mismatch_percent].join("\t"));' \
+  const list = require(process.argv[1]);
+  for (const [name, v] of Object.entries(list.pending))
+    console.log([name, v.score_db_tol1px, v.coverage_mismatch_percent].join("\t"));
+  for (const name of Object.keys(list.reference_defects || {}))
+    console.log([name, "reference-blank"].join("\t"));' \
   "$SOURCE/pending.json" > "$OUT/pending.tsv" || exit 1
 "$REPORT_EXE" "$OUT/manifest.tsv" "$OUT/ours" "$OUT/three" "$OUT/pending.tsv" "$OUT"
 report=$?
