@@ -14,14 +14,7 @@ using rig::test::fill_in;
 using rig::test::find_warning;
 using rig::test::import_error;
 using rig::test::import_ok;
-
-// bufferView 0: a triangle (3 float VEC3); bufferView 1: 12 bytes that are no picture.
-ByteBuffer triangle_and_picture() {
-  ByteBuffer bin;
-  bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0});
-  bin.put<uint8_t>({'n', 'o', 't', ' ', 'a', ' ', 'p', 'n', 'g', '!', 0, 0});
-  return bin;
-}
+using rig::test::triangle_and_picture;
 
 const char* kMaterialFile = R"({
   "asset":{"version":"2.0"},

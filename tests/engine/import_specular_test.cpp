@@ -9,18 +9,11 @@
 
 namespace {
 
-using rig::test::ByteBuffer;
 using rig::test::fill_in;
 using rig::test::find_warning;
 using rig::test::import_error;
 using rig::test::import_ok;
-
-ByteBuffer triangle_and_picture() {
-  ByteBuffer bin;
-  bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0});
-  bin.put<uint8_t>({'n', 'o', 't', ' ', 'a', ' ', 'p', 'n', 'g', '!', 0, 0});
-  return bin;
-}
+using rig::test::triangle_and_picture;
 
 // {MATERIALS} is the materials array.
 const char* kFile = R"({

@@ -11,6 +11,15 @@
 
 namespace rig::test {
 
+// bufferView 0: a triangle (3 float VEC3); bufferView 1: 12 bytes that are no picture (the
+// material tests' images: they import, and the renderer draws without them).
+inline ByteBuffer triangle_and_picture() {
+  ByteBuffer bin;
+  bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0});
+  bin.put<uint8_t>({'n', 'o', 't', ' ', 'a', ' ', 'p', 'n', 'g', '!', 0, 0});
+  return bin;
+}
+
 inline const rig::ImportWarning* find_warning(const rig::Model& model, const std::string& code) {
   for (const rig::ImportWarning& warning : model.warnings) {
     if (warning.code == code) return &warning;

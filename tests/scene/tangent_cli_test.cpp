@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reference_shading.h"
 #include "scene_gltf.h"
 #include "scene_render.h"
 #include "test_support.h"
@@ -20,44 +21,10 @@ using rig::test::quote;
 using rig::test::render;
 using rig::test::SceneMesh;
 
-constexpr double kPi = 3.14159265358979323846;
-const double kL[3] = {2 / std::sqrt(45.0), 4 / std::sqrt(45.0), 5 / std::sqrt(45.0)};
-
-double srgb(double c) {
-  c = std::min(std::max(c, 0.0), 1.0);
-  return 255.0 * (c < 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055);
-}
-
-// The GGX lobe's directional albedo split (A, B) (α = roughness², height-correlated Smith,
-// Fc = (1 − V·H)^5) for N·V = nv, by midpoint quadrature over the hemisphere of light
-// directions, independent of the renderer's importance-sampled table.
-void dfg_by_quadrature(double nv, double roughness, double& a_out, double& b_out) {
-  const double alpha = roughness * roughness, a2 = alpha * alpha;
-  const double v[3] = {std::sqrt(1 - nv * nv), 0, nv};
-  const int nt = 400, np = 400;
-  double a = 0, b = 0;
-  for (int i = 0; i < nt; ++i) {
-    const double theta = (i + 0.5) / nt * kPi / 2;
-    for (int j = 0; j < np; ++j) {
-      const double phi = (j + 0.5) / np * 2 * kPi;
-      const double l[3] = {std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi),
-                           std::cos(theta)};
-      double h[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]};
-      const double hl = std::sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
-      for (double& c : h) c /= hl;
-      const double nl = l[2], nh = h[2], vh = v[0] * h[0] + v[2] * h[2];
-      const double d = a2 / (kPi * std::pow(nh * nh * (a2 - 1) + 1, 2));
-      const double vis =
-          0.5 / (nl * std::sqrt(a2 + (1 - a2) * nv * nv) + nv * std::sqrt(a2 + (1 - a2) * nl * nl));
-      const double fc = std::pow(1 - vh, 5);
-      const double w = d * vis * nl * std::sin(theta) * (kPi / 2 / nt) * (2 * kPi / np);
-      a += (1 - fc) * w;
-      b += fc * w;
-    }
-  }
-  a_out = a;
-  b_out = b;
-}
+using rig::test::dfg_by_quadrature;
+using rig::test::kL;
+using rig::test::kPi;
+using rig::test::srgb;
 
 // One pixel of a grey (0.5), metallic 0, roughness 1 surface with unit normal n seen from v
 // under the reference light: direct GGX specular with multiple-scattering compensation, Lambert
