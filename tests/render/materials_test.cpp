@@ -87,7 +87,7 @@ TEST(MaterialTable, BaseColourTexturesAndFactorsPerMaterial) {
 }
 
 // Instanced (crowd) variants: one per table row and use plus the rigid ones, every one linked,
-// distinct, and reading the crowd's grid; the plain ones have no grid.
+// distinct, and reading the crowd's grid; the plain ones have no grid and add the depth pass's.
 TEST(ProgramVariants, CrowdAndPlainVariantsAreBuiltInOnePlace) {
   RIG_REQUIRE_GL();
   std::string error;
@@ -96,7 +96,11 @@ TEST(ProgramVariants, CrowdAndPlainVariantsAreBuiltInOnePlace) {
   ASSERT_TRUE(plain.build(detail::Instancing::Off, 1024, error)) << error;
   const int rows = int(skinning_methods().size());
   EXPECT_EQ(crowd.program_count(), 2 * rows + 2);
-  EXPECT_EQ(plain.program_count(), 4 * rows + 2);
+  // The plain programs also have the shadow's depth pass (two palette storages per row and the
+  // rigid one); the crowd casts no shadow and has none.
+  EXPECT_EQ(plain.program_count(), 6 * rows + 3);
+  EXPECT_NE(plain.get({nullptr, 0, false, false, true}).id, 0u);
+  EXPECT_EQ(crowd.get({nullptr, 0, false, false, true}).id, 0u);
   std::set<GLuint> ids;
   for (bool capture : {false, true}) {
     const detail::MeshProgram& rigid = crowd.get(nullptr, false, capture);
