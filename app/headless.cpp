@@ -129,6 +129,7 @@ int run_headless_render(const Options& options, const rig::Model& model,
                 : options.lights == SceneLights::Classic ? rig::render::LightSetup::Viewer
                                                          : rig::render::LightSetup::Studio;
   draw.look = options.look;
+  draw.subpixel_bits = options.subpixel_bits;
   draw.shadows =
       (options.lights == SceneLights::Studio || options.lights == SceneLights::Classic) &&
       options.shadows != 0;

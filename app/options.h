@@ -86,8 +86,9 @@ struct Options {
   bool transparent = false;       // --background transparent: straight-alpha RGBA over (0,0,0,0)
   bool background_given = false;  // --background R,G,B
   float background[3] = {0, 0, 0};
-  bool no_grid = false;                      // --no-grid: no grid, labels or other overlays
-  int msaa = 0;                              // --msaa N: samples per pixel (0: the default, 4)
+  bool no_grid = false;   // --no-grid: no grid, labels or other overlays
+  int msaa = 0;           // --msaa N: samples per pixel (0: the default, 4)
+  int subpixel_bits = 0;  // --subpixel-bits N: snap vertices to 1/2^N pixel (0: the GL's own)
   SceneLights lights = SceneLights::Studio;  // --lights studio|classic|reference|none
   // The studio look (app/scene_options.cpp): --environment FILE.hdr (empty: the bundled
   // studio), --environment-rotation, --environment-intensity, --key-light, --tone-mapping,

@@ -76,6 +76,15 @@ void add_scene_flags(std::vector<FlagInfo>& f) {
                "`--output` refuses more than the GL offers; the viewer falls back to one sample "
                "when the window system has no multisampled window",
                ""});
+  f.push_back({"--subpixel-bits N",
+               "--output: snap vertices to 1/2^N pixel (1..8) before\n"
+               "rasterising, as a rasteriser with N sub-pixel bits does",
+               "`--output`: snap every vertex's window position to the nearest 1/2^N of a pixel "
+               "(N from 1 to 8) before rasterising, so the covered pixels are exactly those of a "
+               "rasteriser with N sub-pixel bits. Without it the GL's own precision applies "
+               "(llvmpipe and most GPUs: 8 bits). The fidelity suite renders with 4, the "
+               "precision of its reference, three.js on SwiftShader (see *Fidelity*)",
+               ""});
   f.push_back({"--lights studio|classic|reference|none",
                "lighting: studio (default: glTF metallic-roughness, a key\n"
                "light and an environment, tone mapped), classic (the old\n"
@@ -189,6 +198,12 @@ int parse_scene_flag(std::string_view a, const FlagValue& value, Options& o, std
     if (!whole(v, o.msaa) ||
         (o.msaa != 1 && o.msaa != 2 && o.msaa != 4 && o.msaa != 8 && o.msaa != 16))
       return error = "--msaa expects 1, 2, 4, 8 or 16, got '" + std::string(v) + "'", -1;
+  } else if (a == "--subpixel-bits") {
+    if (!value(v)) return -1;
+    if (!whole(v, o.subpixel_bits) || o.subpixel_bits < 1 || o.subpixel_bits > 8)
+      return error =
+                 "--subpixel-bits expects a whole number from 1 to 8, got '" + std::string(v) + "'",
+             -1;
   } else if (a == "--lights") {
     if (!value(v)) return -1;
     if (v == "studio")
@@ -259,12 +274,12 @@ bool check_scene_options(const Options& o, std::string& error) {
     return false;
   }
   const bool scene = o.camera_given || o.transparent || o.background_given || o.no_grid ||
-                     reference || o.shadows >= 0;
+                     reference || o.shadows >= 0 || o.subpixel_bits > 0;
   if (!scene) return true;
   if (o.output_png.empty() || o.crowd > 0) {
     error =
-        "--camera, --background, --no-grid, --lights reference|none and --shadows apply to "
-        "--output renders (without --crowd)";
+        "--camera, --background, --no-grid, --lights reference|none, --shadows and "
+        "--subpixel-bits apply to --output renders (without --crowd)";
     return false;
   }
   if (reference && (!o.heatmap.empty() || !o.weights_view.empty())) {

@@ -22,6 +22,21 @@ layout(location = 10) in vec2 a_texcoord1;  // TEXCOORD_1 ((0, 0) without)
 layout(location = 11) in vec4 a_tangent;
 
 uniform mat4 u_view_proj;
+// Sub-pixel snapping (DrawOptions::subpixel_bits): the viewport's width and height in pixels and
+// the grid steps per pixel; z = 0 leaves positions as the GL rasterises them. A rasteriser snaps
+// each vertex's window position to its own sub-pixel grid (SwiftShader: 1/16 pixel, llvmpipe and
+// most GPUs: 1/256) before it decides which pixel centres a triangle covers. Snapping here to a
+// coarser grid first reproduces the coarser rasteriser's coverage exactly, since the finer grid
+// holds every point of the coarser one.
+uniform vec3 u_subpixel_grid;
+
+vec4 snap_to_subpixel_grid(vec4 clip) {
+  if (u_subpixel_grid.z <= 0.0 || clip.w <= 0.0) return clip;  // behind the eye: clipped anyway
+  vec2 half_size = 0.5 * u_subpixel_grid.xy;
+  vec2 window = (clip.xy / clip.w + 1.0) * half_size;  // pixels from the viewport's corner
+  window = floor(window * u_subpixel_grid.z + 0.5) / u_subpixel_grid.z;  // to the nearest step
+  return vec4((window / half_size - 1.0) * clip.w, clip.zw);
+}
 #ifdef SKINNED
 uniform int u_influences;     // influences in use: 4 or 8
 uniform int u_joint_count;    // joints of the skin (indices at or above are ignored)
@@ -117,5 +132,5 @@ void main() {
   v_texcoord1 = a_texcoord1;
   v_field = a_field;
   v_color = a_color;
-  gl_Position = u_view_proj * vec4(wp, 1.0);
+  gl_Position = snap_to_subpixel_grid(u_view_proj * vec4(wp, 1.0));
 }

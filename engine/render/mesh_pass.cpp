@@ -19,6 +19,7 @@ void MeshPass::use(const MeshProgram& p) {
   glUseProgram(p.id);
   if (p.view_proj >= 0)
     glUniformMatrix4fv(p.view_proj, 1, GL_FALSE, glm::value_ptr(frame_.view_proj));
+  glUniform3fv(p.subpixel_grid, 1, glm::value_ptr(frame_.subpixel_grid));
   glUniform3fv(p.eye, 1, glm::value_ptr(frame_.eye));
   glUniform3fv(p.key_direction, 1, glm::value_ptr(frame_.lighting.key_direction));
   glUniform1i(p.flat, frame_.flat ? 1 : 0);

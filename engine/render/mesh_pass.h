@@ -30,6 +30,8 @@ struct MeshPassFrame {
   GLuint dfg_texture = 0;  // the reference shading's DFG table (MaterialTable::dfg_texture)
   ShadowFrame shadow;      // the key light's shadow map (off: every point lit)
   StudioFrame studio;      // the studio look's environment and settings (LightSetup::Studio)
+  // The vertex shader's snapping grid: viewport width, height, steps per pixel (0: none).
+  glm::vec3 subpixel_grid{0.0f};
 };
 
 class MeshPass {

@@ -387,8 +387,8 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
   const bool reference = lights != LightSetup::Viewer && !flat;
   MeshPass pass({camera.projection * camera.view, camera.eye,
                  lighting(camera, flat ? LightSetup::Viewer : lights), flat, flat_color,
-                 materials.dfg_texture(), flat ? detail::ShadowFrame{} : frame_shadow,
-                 studio_frame});
+                 materials.dfg_texture(), flat ? detail::ShadowFrame{} : frame_shadow, studio_frame,
+                 subpixel_grid});
   auto draw_item = [&](size_t d) {
     const GpuDrawItem& g = items[d];
     const rig::DrawItem& item = m.draws[d];
@@ -503,9 +503,13 @@ void Renderer::draw(const Camera& camera, const Viewport& viewport, const DrawOp
   r.key_override =
       glm::length(options.key_light) > 0.0f ? glm::normalize(options.key_light) : glm::vec3(0.0f);
   r.frame_shadow = {};
+  r.subpixel_grid = glm::vec3(0.0f);  // the shadow map is drawn at the GL's own precision
   const bool keyed = options.lights == LightSetup::Viewer || options.lights == LightSetup::Studio;
   if (options.shadows && options.surfaces && keyed && r.model) r.draw_shadow_pass(camera, options);
   glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
+  if (options.subpixel_bits > 0)
+    r.subpixel_grid = glm::vec3(float(viewport.width), float(viewport.height),
+                                float(1 << std::min(options.subpixel_bits, 16)));
   glEnable(GL_SCISSOR_TEST);
   glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
   glDisable(GL_CULL_FACE);  // two-sided lighting in the shader; mirrored nodes keep their faces

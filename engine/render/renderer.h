@@ -95,6 +95,10 @@ struct DrawOptions {
   // The studio look's environment turn and intensity, key light, exposure and tone mapping
   // (LightSetup::Studio only).
   LookSettings look;
+  // Snap every vertex to a grid of 1/2^subpixel_bits pixel before rasterising, so coverage is
+  // that of a rasteriser with this sub-pixel precision (SwiftShader, the fidelity suite's
+  // reference, has 4 bits; llvmpipe and most GPUs 8). 0: the GL's own precision. Surfaces only.
+  int subpixel_bits = 0;
 };
 
 struct RendererConfig {

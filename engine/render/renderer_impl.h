@@ -38,6 +38,7 @@ struct Renderer::Impl {
   detail::FeedbackCapture feedback;
   detail::GpuEnvironment environment;
   detail::StudioFrame studio_frame;  // this frame's (draw()): the environment and look settings
+  glm::vec3 subpixel_grid{0.0f};     // this frame's (draw()): MeshPassFrame::subpixel_grid
 
   const rig::Model* model = nullptr;
   // The skin layer drawn, and the revisions of it the GPU buffers hold (influences, centres).

@@ -13,6 +13,7 @@ MeshProgram mesh_program(GLuint id) {
   MeshProgram p;
   p.id = id;
   p.view_proj = glGetUniformLocation(id, "u_view_proj");
+  p.subpixel_grid = glGetUniformLocation(id, "u_subpixel_grid");
   p.model = glGetUniformLocation(id, "u_model");
   p.normal_matrix = glGetUniformLocation(id, "u_normal_matrix");
   p.influences = glGetUniformLocation(id, "u_influences");

@@ -59,7 +59,8 @@ struct MeshProgram {
   GLuint id = 0;
   GLint view_proj = -1, model = -1, normal_matrix = -1, influences = -1, joint_count = -1,
         base_color_factor = -1, has_texture = -1, eye = -1, key_direction = -1, flat = -1,
-        flat_color = -1, field_view = -1, color_map = -1, field_range = -1, undefined_color = -1;
+        flat_color = -1, field_view = -1, color_map = -1, field_range = -1, undefined_color = -1,
+        subpixel_grid = -1;
   ReferenceUniforms reference;
   ShadowUniforms shadow;  // the key light's shadow lookup (shaders/shadow.glsl)
   StudioUniforms studio;

@@ -57,13 +57,20 @@ class FidelityReport : public ::testing::Test {
                                  p->rgba.data(), p->w * 4));
     manifest += name + "\tmodel.gltf\t-1\t0\t0,0,1;0,0,0;45\n";
   }
-  Result run(const std::string& pending) {
+  // Writes `name`'s render at the GL's own precision into native/.
+  void native_render(const std::string& name, const Picture& p) {
+    fs::create_directories(dir / "native");
+    ASSERT_TRUE(stbi_write_png((dir / "native" / (name + ".png")).c_str(), p.w, p.h, 4,
+                               p.rgba.data(), p.w * 4));
+  }
+  Result run(const std::string& pending, bool with_native = false) {
     std::ofstream(dir / "manifest.tsv") << manifest;
     std::ofstream(dir / "pending.tsv") << pending;
     const std::string cmd =
         std::string("'") + FIDELITY_REPORT_EXE + "' '" + (dir / "manifest.tsv").string() + "' '" +
         (dir / "ours").string() + "' '" + (dir / "three").string() + "' '" +
-        (dir / "pending.tsv").string() + "' '" + (dir / "out").string() + "' >'" +
+        (dir / "pending.tsv").string() + "' '" + (dir / "out").string() + "' " +
+        (with_native ? "'" + (dir / "native").string() + "' " : std::string()) + ">'" +
         (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() + "'";
     const int raw = std::system(cmd.c_str());
     return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, rig::test::slurp(dir / "stdout"),
@@ -88,6 +95,23 @@ TEST_F(FidelityReport, PassesScenesWithinTheGoalAndFailsOneThatMissesIt) {
   EXPECT_NE(r.err.find("far: misses the goal"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("close"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(dir / "out" / "side_by_side" / "far.png"));
+}
+
+// The renders at the GL's own sub-pixel precision are scored in the last column, for
+// information: they neither pass nor fail a scene.
+TEST_F(FidelityReport, ScoresTheNativeRendersInTheirOwnColumnWithoutGating) {
+  scene("same", block(100), block(100));
+  native_render("same", block(110));  // 10 levels: −28.43 dB, which would miss the goal
+  scene("close", block(100), block(108));
+  native_render("close", block(108));  // the same as three.js's: −∞
+  const Result r = run("", true);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.table.find("| same | −∞ | −∞ | 0.00 | 0.00 | meets the goal | -28.4 |"),
+            std::string::npos)
+      << r.table;
+  EXPECT_NE(r.table.find("| close | -30.4 | -30.4 | 0.00 | 100.00 | meets the goal | −∞ |"),
+            std::string::npos)
+      << r.table;
 }
 
 TEST_F(FidelityReport, APendingSceneMayMissTheGoalButNotFallBelowItsRecord) {

@@ -3,7 +3,9 @@
 #   run_fidelity.sh RIGVIEW SCENES_EXE REPORT_EXE NODE NPM NPM_PREFIX SOURCE_DIR OUT_DIR
 # 1. rig_fidelity_scenes writes the generated scenes; 2. threejs_render.mjs renders them and
 # every skinned corpus character (RIGVIEW_CORPUS) in one Chromium, and lists each scene with the
-# camera it used; 3. rigview renders each scene with that camera (two at a time);
+# camera it used; 3. rigview renders each scene with that camera (two at a time), twice: with
+# --subpixel-bits 4, SwiftShader's sub-pixel precision, which the goal is measured on, and at the
+# GL's own precision (llvmpipe: 8 bits), scored for information;
 # 4. rig_fidelity_report scores the pairs against the goal and tests/fidelity/pending.json.
 # Without Chromium, node/npm or the npm packages it exits 77 (ctest SKIP_RETURN_CODE), except
 # under CI=true, where that is a failure.
@@ -37,8 +39,8 @@ if [ "$(installed_version three)" != "$THREE_VERSION" ] ||
     unavailable "npm could not install three@$THREE_VERSION and playwright-core@$PLAYWRIGHT_VERSION"
 fi
 
-rm -rf "$OUT/scenes" "$OUT/ours" "$OUT/three" "$OUT/side_by_side" "$OUT/manifest.tsv"
-mkdir -p "$OUT/ours"
+rm -rf "$OUT/scenes" "$OUT/ours" "$OUT/ours_native" "$OUT/three" "$OUT/side_by_side" "$OUT/manifest.tsv"
+mkdir -p "$OUT/ours" "$OUT/ours_native"
 "$SCENES_EXE" "$OUT/scenes" || exit 1
 
 corpus=-
@@ -55,15 +57,20 @@ status=$?
 [ $status -eq 0 ] || echo "fidelity: three.js could not render some scenes (above)" >&2
 three_done=$(date +%s)
 
-# One rigview run per scene, two at a time; a failed run leaves NAME.png.err for the report.
+# Two rigview runs per scene (4 sub-pixel bits, then the GL's own), two scenes at a time; a
+# failed run leaves NAME.png.err for the report.
 render_one() {
-  local name=$1 model=$2 clip=$3 time=$4 camera=$5 pose
+  local name=$1 model=$2 clip=$3 time=$4 camera=$5 pose dir precision
   if [ "$clip" -lt 0 ]; then pose=(--rest-pose); else
     pose=(--animation-index "$clip" --animation-time "$time"); fi
-  DISPLAY= "$RIGVIEW" "$model" "${pose[@]}" --lights reference --camera "$camera" \
-    --background transparent --no-grid --msaa 1 --resolution 512,512 \
-    --output "$OUT/ours/$name.png" >/dev/null 2>"$OUT/ours/$name.png.err" ||
-    echo "fidelity: rigview failed on $name: $(head -c 300 "$OUT/ours/$name.png.err")" >&2
+  for dir in ours ours_native; do
+    precision=(--subpixel-bits 4)
+    [ "$dir" = ours_native ] && precision=()
+    DISPLAY= "$RIGVIEW" "$model" "${pose[@]}" --lights reference --camera "$camera" \
+      --background transparent --no-grid --msaa 1 --resolution 512,512 "${precision[@]}" \
+      --output "$OUT/$dir/$name.png" >/dev/null 2>"$OUT/$dir/$name.png.err" ||
+      echo "fidelity: rigview failed on $name: $(head -c 300 "$OUT/$dir/$name.png.err")" >&2
+  done
 }
 export -f render_one
 export RIGVIEW OUT
@@ -78,7 +85,8 @@ echo "fidelity: three.js $((three_done - start)) s, rigview $((ours_done - three
   for (const name of Object.keys(list.reference_defects || {}))
     console.log([name, "reference-blank"].join("\t"));' \
   "$SOURCE/pending.json" > "$OUT/pending.tsv" || exit 1
-"$REPORT_EXE" "$OUT/manifest.tsv" "$OUT/ours" "$OUT/three" "$OUT/pending.tsv" "$OUT"
+"$REPORT_EXE" "$OUT/manifest.tsv" "$OUT/ours" "$OUT/three" "$OUT/pending.tsv" "$OUT" \
+  "$OUT/ours_native"
 report=$?
 [ $status -eq 0 ] || exit 1
 exit $report
