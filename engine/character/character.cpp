@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "anim/blending_job.h"
+#include "anim/material_blend.h"
 #include "anim/sampling_job.h"
 #include "skin/cpu_skinning.h"
 
@@ -91,6 +92,9 @@ void Character::sync_clips() {
   clip_keys_.resize(clips_->size());
   for (size_t c = 0; c < clips_->size(); ++c) clip_keys_[c] = (*clips_)[c].keys.get();
   init_material_pose(*model_, clip_keys_, material_pose_);
+  for (MaterialPose* scratch :
+       {&blend_material_pose_, &layer_material_pose_, &reference_material_pose_})
+    init_material_pose(*model_, clip_keys_, *scratch);
   for (BlendNodeSet& set : blend_node_sets_)  // the crossfades' node sets are recomputed
     set.a = set.b = nullptr;
   const size_t needed = clips_->max_cursor_count();
@@ -109,6 +113,15 @@ void Character::sample(int clip, float time, std::span<uint32_t> cursors, Pose& 
   if (pitfalls_.has(Pitfall::LerpQuaternions))
     if (const auto* raw = dynamic_cast<const RawClipSource*>(clip_sources_[size_t(clip)]))
       lerp_rotation_keys(raw->clip(), time, out.local);
+}
+
+bool Character::animates_materials(int clip) const {
+  const Clip* keys = clip_keys_[size_t(clip)];
+  return material_pose_.any_animated && keys && !keys->material_channels.empty();
+}
+
+void Character::sample_materials(int clip, float time, MaterialPose& out) const {
+  if (const Clip* keys = clip_keys_[size_t(clip)]) sample_material_channels(*keys, time, out);
 }
 
 void Character::set_pitfalls(Pitfalls pitfalls) {
@@ -182,11 +195,20 @@ void Character::run_pipeline(const PoseSelection& sel, std::span<uint32_t> curso
     reset_to_rest(m, pose_);
     average_weight_ = -1.0f;
   }
-  // Material channels follow the base clip alone (a crossfade or layer does not blend them).
+  // Materials blend as the node pose does: a crossfade mixes the two clips' values (in a clip
+  // that does not animate a value, it is the file's), the stack's layers apply in order.
   reset_material_pose(m, material_pose_);
-  if (material_pose_.any_animated && valid_clip(sel.clip) && clip_keys_[size_t(sel.clip)])
-    sample_material_channels(*clip_keys_[size_t(sel.clip)], sel.time, material_pose_);
+  if (material_pose_.any_animated && valid_clip(sel.clip)) {
+    sample_materials(sel.clip, sel.time, material_pose_);
+    if (valid_clip(sel.blend_clip) &&
+        (animates_materials(sel.clip) || animates_materials(sel.blend_clip))) {
+      reset_material_pose(m, blend_material_pose_);
+      sample_materials(sel.blend_clip, sel.blend_time, blend_material_pose_);
+      blend_material_poses(material_pose_, blend_material_pose_, sel.blend_weight, material_pose_);
+    }
+  }
   if (stack) apply_stack(*stack);
+  clamp_material_pose(material_pose_);
   finish_frame();
 }
 
@@ -224,6 +246,20 @@ void Character::apply_stack(PoseStack& stack) {
       b.mode = BlendMode::Additive;
       b.reference = state.reference.local;
       b.reference_morph_weights = state.reference.morph_weights;
+      if (animates_materials(layer.clip) || animates_materials(ref_clip)) {
+        reset_material_pose(m, layer_material_pose_);
+        sample_materials(layer.clip, layer.time, layer_material_pose_);
+        reset_material_pose(m, reference_material_pose_);
+        sample_materials(ref_clip, ref_time, reference_material_pose_);
+        add_material_difference(material_pose_, layer_material_pose_, reference_material_pose_,
+                                layer.weight, material_pose_);
+      }
+    } else if (animates_materials(layer.clip)) {
+      // Starting from the result so far, the values the layer's clip does not animate blend
+      // into themselves: an override layer changes only what its clip animates.
+      copy_material_pose(material_pose_, layer_material_pose_);
+      sample_materials(layer.clip, layer.time, layer_material_pose_);
+      blend_material_poses(material_pose_, layer_material_pose_, layer.weight, material_pose_);
     }
     blend[used++] = b;
   }

@@ -6,6 +6,9 @@
 //   → local → world (LocalToWorldJob, by depth)  → constraints (the plug-in point below)
 //   → skinning matrices (world × inverse bind)  → palettes, lazily, per method asked for.
 //
+// Alongside the blend, the materials' animated state (KHR_animation_pointer): sampled for the
+// base and crossfade target, mixed, then each layer's in order (anim/material_blend.h), clamped.
+//
 // Constraints (IK, look-at) plug in after blending, where they see the blended local pose and
 // current world matrices; one that edits a chain's local transforms refreshes only that
 // chain's subtree (ConstraintContext::update_world) before the skinning matrices are made.
@@ -114,8 +117,9 @@ class Character {
   const Skeleton& skeleton() const { return skeleton_; }
   const NodeHierarchy& hierarchy() const { return skeleton_.hierarchy; }
   const Pose& pose() const { return pose_; }
-  // The materials' animated state (KHR_animation_pointer channels of the base clip) as of the
-  // last evaluate(): what the renderer draws in place of the file's factors.
+  // The materials' animated state (KHR_animation_pointer channels of the selection's clips,
+  // crossfaded, then the stack's layers; anim/material_blend.h) as of the last evaluate(): what
+  // the renderer draws in place of the file's factors.
   const MaterialPose& material_pose() const { return material_pose_; }
   std::span<const glm::mat4> world() const { return world_; }
   // Skinning matrices (world × inverse bind, the layer's inverse bind matrices as of the last
@@ -160,6 +164,11 @@ class Character {
  private:
   bool valid_clip(int clip) const { return clip >= 0 && size_t(clip) < clip_sources_.size(); }
   void sample(int clip, float time, std::span<uint32_t> cursors, Pose& out) const;
+  // Whether entry `clip` has material channels (a source without raw keys has none) on a model
+  // some clip of the set animates materials of.
+  bool animates_materials(int clip) const;
+  // Samples entry `clip`'s material channels over `out` (nothing for a clip without raw keys).
+  void sample_materials(int clip, float time, MaterialPose& out) const;
   // The one pipeline both evaluate() forms run; `stack` null: no layers, root motion or edits.
   void run_pipeline(const PoseSelection& selection, std::span<uint32_t> cursors,
                     std::span<uint32_t> blend_cursors, PoseStack* stack);
@@ -178,6 +187,9 @@ class Character {
   std::vector<const ClipSource*> clip_sources_;  // per clip set entry: its source
   std::vector<const Clip*> clip_keys_;           // per clip set entry: its raw keys, or null
   MaterialPose material_pose_;
+  // Sized with material_pose_: the crossfade's second clip, a layer's clip and an additive
+  // layer's reference (resampled per frame: material channels are few and cheap to sample).
+  MaterialPose blend_material_pose_, layer_material_pose_, reference_material_pose_;
   std::vector<PoseConstraint*> constraints_;
   Pose pose_, blend_pose_;
   BlendLayer crossfade_layers_[2];  // pose_ under blend_pose_ (its weight set per frame)

@@ -54,6 +54,18 @@ int clip_index(const Model& m, const char* name) {
   return -1;
 }
 
+// A LINEAR material channel over `clip`'s time range, `components` floats from 0.2 to 0.8.
+void add_material_channel(Clip& clip, MaterialProperty property, uint32_t components) {
+  MaterialChannel c;
+  c.material = 0;
+  c.property = property;
+  c.keys.components = components;
+  c.keys.times = {clip.start, clip.end};
+  c.keys.values.assign(components, 0.2f);
+  c.keys.values.resize(2 * components, 0.8f);
+  clip.material_channels.push_back(c);
+}
+
 TEST(PerFramePosing, TheMallocCounterSeesAllocations) {
   if (!RIG_POSING_COUNTS_MALLOC) GTEST_SKIP() << "sanitizer build: malloc is not ours to count";
   const long before = mallocs();
@@ -70,6 +82,14 @@ TEST(PerFramePosing, LayeredFrameWithIKAimRootMotionAndFeetDoesNotAllocate) {
   ASSERT_TRUE(import_gltf(std::string(RIGVIEW_SOURCE_DIR) + "/assets/mannequin.glb", m, error))
       << error;
   const int walk = clip_index(m, "Walk"), run = clip_index(m, "Run");
+  // Material channels on every clip the frame plays, so the material crossfade, override layer
+  // and additive layer (with its reference) run too.
+  if (m.materials.empty()) m.materials.emplace_back();
+  add_material_channel(m.clips[size_t(walk)], MaterialProperty::BaseColorFactor, 4);
+  add_material_channel(m.clips[size_t(run)], MaterialProperty::EmissiveFactor, 3);
+  add_material_channel(m.clips[size_t(clip_index(m, "Wave"))], MaterialProperty::MetallicFactor, 1);
+  add_material_channel(m.clips[size_t(clip_index(m, "Bend"))], MaterialProperty::TextureRotation,
+                       1);
   Character character(m);
   PoseStack stack(character);
   PoseLayer wave;
@@ -124,6 +144,9 @@ TEST(PerFramePosing, LayeredFrameWithIKAimRootMotionAndFeetDoesNotAllocate) {
   const long before = mallocs();
   for (int f = 1; f <= 60; ++f) frame(f);
   EXPECT_EQ(mallocs() - before, 0);
+  // The material stage ran: the crossfade's and layers' channels changed the material.
+  EXPECT_TRUE(character.material_pose().any_animated);
+  EXPECT_NE(character.material_pose().values[0].base_color, m.materials[0].base_color_factor);
 }
 
 // The viewer's posing frame (app/viewer/posing.h): the Posing panel's layers, an IK chain whose

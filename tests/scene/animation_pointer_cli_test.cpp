@@ -1,8 +1,8 @@
 // KHR_animation_pointer seen from the command line: a square whose unlit material's
 // baseColorFactor a pointer channel animates, rendered under --lights reference at two clip
 // times. Unlit, each pixel of the square is its base colour sRGB-encoded, so the expected pixel
-// is the hand-interpolated factor encoded by hand. --info lists the channel; --write-copy, which
-// cannot keep it, says so.
+// is the hand-interpolated factor encoded by hand (a crossfade or layer mixed by hand too).
+// --info lists the channel; --write-copy, which cannot keep it, says so.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -80,6 +80,36 @@ TEST(AnimationPointerCli, AnimatedBaseColourRendersAsTheHandInterpolatedColour) 
     EXPECT_EQ(centre[3], 255);
     for (int k = 0; k < 3; ++k)
       EXPECT_NEAR(centre[k], srgb(c.rgb[k]), 1.0) << "t = " << c.time << " channel " << k;
+  }
+}
+
+// The pose flags reach the material too: a crossfade of the clip with itself at two times, and
+// an additive layer over the base (the layer clip at its time minus its first frame).
+TEST(AnimationPointerCli, CrossfadeAndAdditiveLayerBlendTheAnimatedColour) {
+  const std::string model = pointer_scene();
+  const struct {
+    const char* flags;
+    const char* name;
+    double rgb[3];
+  } cases[] = {
+      // 0.75·(0.5, 0.5, 0) [t = 0.5] + 0.25·(0, 0.25, 0.75) [t = 1.75].
+      {"--animation-time 0.5 --blend-index 0 --blend-time 1.75 --blend-weight 0.25",
+       "pointer_crossfade.png",
+       {0.375, 0.4375, 0.1875}},
+      // Blue [t = 2] + 0.5·(green [t = 1] − red [t = 0]) = (−0.5, 0.5, 1): red clamped to 0.
+      {"--animation-time 2 --layer 0:0.5:additive:time=1", "pointer_additive.png", {0, 0.5, 1}},
+  };
+  for (const auto& c : cases) {
+    const Png png = rig::test::render(model,
+                                      rig::test::scene_flags(32, 32) +
+                                          "--lights reference --camera \"0,0,5;0,0,0;30\" "
+                                          "--animation-index 0 " +
+                                          c.flags,
+                                      c.name);
+    if (png.rgba.empty()) GTEST_SKIP() << "no headless OpenGL";
+    const uint8_t* centre = png.at(16, 16);
+    for (int k = 0; k < 3; ++k)
+      EXPECT_NEAR(centre[k], srgb(c.rgb[k]), 1.0) << c.flags << " channel " << k;
   }
 }
 
