@@ -7,6 +7,7 @@
 // opens; a Shift+drop adds the file's clips.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -228,6 +229,35 @@ TEST_F(ViewerXEventsDrop, AGlbOpensAlsoAfterAnotherFile) {
   EXPECT_EQ(p.text("clips"), "1");
 }
 
+// The source itself: a window without XdndAware is refused at once, and a target that never
+// answers (XdndAware set, its events never read) fails after the timeout instead of hanging.
+TEST_F(ViewerXEventsDrop, TheSourceGivesUpOnWindowsThatCannotTakeADrop) {
+  ASSERT_EQ(start(), "");
+  Display* display = XOpenDisplay(session_->display_name().c_str());
+  ASSERT_NE(display, nullptr);
+  const Window silent =
+      XCreateSimpleWindow(display, DefaultRootWindow(display), 0, 0, 64, 64, 0, 0, 0);
+  rig::test::XdndSource source(session_->display_name());
+  const std::vector<std::string> paths = {red_sky()};
+  EXPECT_EQ(source.drop(silent, 8, 8, paths, 1.0),
+            "XDND: the target window has no XdndAware property");
+  const Atom aware = XInternAtom(display, "XdndAware", False);
+  const Atom version = 5;
+  XChangeProperty(display, silent, aware, XA_ATOM, 32, PropModeReplace,
+                  reinterpret_cast<const unsigned char*>(&version), 1);
+  XSync(display, False);
+  const auto begin = std::chrono::steady_clock::now();
+  EXPECT_EQ(source.drop(silent, 8, 8, paths, 1.0),
+            "XDND: no XdndStatus within 1.000000 s of XdndPosition");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  EXPECT_GE(seconds, 1.0);
+  EXPECT_LT(seconds, 5.0);
+  XDestroyWindow(display, silent);
+  XCloseDisplay(display);
+  EXPECT_EQ(session_->read_state().text("environment"), "-");  // nothing reached the viewer
+}
+
 // Shift held while the drop lands: the file's clips join the list and the first plays; Ctrl+Z
 // takes them out again (so the viewer quits without asking).
 TEST_F(ViewerXEventsDrop, AShiftDropAddsTheFilesClips) {
@@ -245,6 +275,7 @@ TEST_F(ViewerXEventsDrop, AShiftDropAddsTheFilesClips) {
   EXPECT_EQ(p.text("document"), kMannequin);
   EXPECT_EQ(p.text("clip"), "moves:Idle");
   EXPECT_EQ(p.text("edit_message"), "6 clips added from moves");
+  EXPECT_EQ(p.text("error_message"), "");
   at_frame_start();
   session_->key(XK_Control_L, true);
   session_->tap(XK_z);
