@@ -167,6 +167,38 @@ TEST_F(ViewerXEventsDrop, AnHdrLightsTheCharacterWithItsColour) {
       << " " << after.g << " " << after.b;
 }
 
+// Two .hdr files dropped one right after the other (the second as soon as the first drop has
+// finished, while its prefilter may still run: about 0.1 s against llvmpipe's frames, so it
+// often has ended): the last drop wins, the character ends up blue, and the first result never
+// replaces the second afterwards. Prints whether the second drop overlapped the first load.
+TEST_F(ViewerXEventsDrop, TheLastOfTwoQuickHdrDropsWins) {
+  ASSERT_EQ(start(), "");
+  pause();
+  const Colour before = character_colour();
+  const std::string sky = red_sky(), blue = (dir_ / "blue.hdr").string();
+  write_hdr(blue, {0.02f, 0.02f, 2.0f}, {0.4f, 0.4f, 40.0f});
+  ASSERT_EQ(drop({sky}), "");
+  ASSERT_EQ(drop({blue}), "");
+  bool red_shown = false;
+  ViewerProbe p;
+  ASSERT_EQ(until(
+                [&](const ViewerProbe& q) {
+                  red_shown |= q.text("environment") == sky;
+                  return q.text("environment") == blue && environment_ready(q);
+                },
+                "the second environment", &p),
+            "");
+  std::printf("the second drop %s the first environment's load\n",
+              red_shown ? "came after" : "overlapped");
+  EXPECT_EQ(p.text("environment_error"), "");
+  const Colour after = character_colour();
+  EXPECT_GT(before.redness(), after.redness() + 30.0)
+      << "before: " << before.r << " " << before.g << " " << before.b << ", after: " << after.r
+      << " " << after.g << " " << after.b;
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(session_->wait_frames(1, &p), "");
+  EXPECT_EQ(p.text("environment"), blue);
+}
+
 // A file named .hdr that is not a Radiance image: one line naming it, the viewer runs on, and
 // the environment dropped before it still lights the character.
 TEST_F(ViewerXEventsDrop, ABrokenHdrSaysSoAndTheEnvironmentStays) {
