@@ -10,6 +10,7 @@
 #include "import/gltf_import.h"
 #include "load_model.h"
 #include "viewer/first_view.h"
+#include "viewer/look_state.h"
 #include "viewer/source_ghost.h"
 
 namespace rigview {
@@ -20,6 +21,16 @@ bool has_model_extension(const std::string& path) {
   std::string ext = path.substr(dot + 1);
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ext == "gltf" || ext == "glb";
+}
+
+int dropped_file_to_take(int count, const char* const* paths) {
+  // By priority: a file manager's selection often holds other files beside the one meant.
+  static constexpr bool (*kKinds[])(const std::string&) = {has_model_extension,
+                                                           is_environment_file};
+  for (const auto kind : kKinds)
+    for (int i = 0; i < count; ++i)
+      if (kind(paths[i])) return i;
+  return count > 0 ? 0 : -1;
 }
 
 CompressedClips::CompressedClips(const rig::Model& model, rig::Character& c, Posing* p)

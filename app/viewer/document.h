@@ -255,6 +255,11 @@ struct Document {
 // Whether `path` ends in .gltf or .glb (any case): what the viewer tries to open.
 bool has_model_extension(const std::string& path);
 
+// Which of the files dropped together the viewer takes (one per drop): the first model, else the
+// first Radiance environment (viewer/look_state.h), else the first file (opening it then says why
+// it cannot be used); -1 when `count` is 0.
+int dropped_file_to_take(int count, const char* const* paths);
+
 // Loads `path` as the command line asks (app/load_model.h: --confine, --simulate-bug, the rig
 // doctor's findings) and fills everything above except the renderer's resources. false +
 // one-line error (no file name) on failure; `out` is then untouched.

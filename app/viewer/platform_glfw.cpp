@@ -149,13 +149,8 @@ int GlfwPlatform::open(const WindowGeometry& geometry, const std::string& title,
     auto* platform = static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(window));
     platform->dropped_with_shift_ = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
                                     glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-    for (int i = 0; i < count; ++i) {
-      if (has_model_extension(paths[i])) {
-        platform->dropped_ = paths[i];
-        return;
-      }
-    }
-    if (count > 0) platform->dropped_ = paths[0];  // reported as not a glTF file when opened
+    if (const int taken = dropped_file_to_take(count, paths); taken >= 0)
+      platform->dropped_ = paths[taken];
   });
 
   IMGUI_CHECKVERSION();

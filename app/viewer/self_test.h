@@ -50,7 +50,8 @@ inline constexpr std::array<SelfTestHookInfo, 19> kSelfTestHooks = {{
      "look-at target and the camera's yaw and pitch on stdout"},
     {"RIGVIEW_VIEWER_STATE=F",
      "after every frame, replace F with what a test reads back (frame number, window, camera, "
-     "selection, clip, Open field, IK targets and their handles' pixels, per compare column its "
+     "selection, clip, Open field, the look's environment and its load (running, progress, "
+     "last error), IK targets and their handles' pixels, per compare column its "
      "span and the box of the projected joints, the inspector's region and open tab, the "
      "compression tolerance and what was asked, the simulated bug and where its choices start, "
      "the GL error count, the skin edits' state (unsaved or not, undo and redo depth, the "
@@ -58,7 +59,7 @@ inline constexpr std::array<SelfTestHookInfo, 19> kSelfTestHooks = {{
      "largest distance between its wrong and right vertices, each column's label and its "
      "caption), and every window or table column whose content reaches past its edge), for the "
      "X-event tests (`tests/app/viewer_xevents_test.cpp`, "
-     "`viewer_xevents_tour_test.cpp`)"},
+     "`viewer_xevents_tour_test.cpp`, `viewer_drop_xevents_test.cpp`)"},
     {"RIGVIEW_VIEWER_FRAME_MS=N",
      "make each frame last at least N ms, as Mesa llvmpipe's 3 to 14 frames per second do, so "
      "input events pile up between frames"},

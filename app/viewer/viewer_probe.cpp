@@ -62,6 +62,14 @@ bool Viewer::write_self_test_state(int frame) {
   source_ghost_frame(doc_, clip, doc_.playback.time(), ghost_points);
   std::fprintf(f, "source_ghost_points %zu\n", state_.bone_map.ghost ? ghost_points : 0);
   std::fprintf(f, "error_message %s\n", state_.error_message.c_str());
+  // The look's environment ("-": the bundled studio), its background load (running, progress,
+  // a result not yet taken by the renderer) and the last failure, for the drop tests.
+  const ViewerLook& look = state_.look;
+  std::fprintf(f,
+               "environment %s\nenvironment_load loading %d progress %.3f pending %d\n"
+               "environment_error %s\n",
+               look.environment.empty() ? "-" : look.environment.c_str(), look.loading ? 1 : 0,
+               double(look.progress), look_pending_ ? 1 : 0, look.error.c_str());
   std::fprintf(f, "open_field %s\n", state_.open_field.c_str());
   std::fprintf(f, "want_text_input %d\n", io.WantTextInput ? 1 : 0);
 

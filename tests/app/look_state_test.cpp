@@ -1,8 +1,11 @@
 // The viewer's look as saved between runs (viewer/look_state.h): what is written reads back,
-// values out of range or unknown keep the defaults, and only .hdr files count as environments.
+// values out of range or unknown keep the defaults, and only .hdr files count as environments;
+// of several files dropped at once the viewer takes a model, else an environment, else the first.
 #include "viewer/look_state.h"
 
 #include <gtest/gtest.h>
+
+#include "viewer/document.h"
 
 namespace rigview {
 namespace {
@@ -48,6 +51,17 @@ TEST(ViewerLookSettings, OnlyHdrFilesAreEnvironments) {
   EXPECT_FALSE(is_environment_file("model.glb"));
   EXPECT_FALSE(is_environment_file("hdr"));
   EXPECT_FALSE(is_environment_file(""));
+}
+
+// Which of the paths a file manager drops together is taken, worked out by hand per list.
+TEST(ViewerLookSettings, ADropTakesAModelThenAnEnvironmentThenTheFirst) {
+  const char* hdr_after_text[] = {"notes.txt", "sky.HDR", "other.hdr"};
+  EXPECT_EQ(dropped_file_to_take(3, hdr_after_text), 1);
+  const char* model_after_hdr[] = {"sky.hdr", "notes.txt", "hero.GLB", "b.gltf"};
+  EXPECT_EQ(dropped_file_to_take(4, model_after_hdr), 2);
+  const char* neither[] = {"notes.txt", "photo.png"};
+  EXPECT_EQ(dropped_file_to_take(2, neither), 0);
+  EXPECT_EQ(dropped_file_to_take(0, nullptr), -1);
 }
 
 }  // namespace

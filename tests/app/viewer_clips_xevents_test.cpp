@@ -1,7 +1,8 @@
 // Clips from other files in the running viewer (tests/app/xevents_harness.h): --clips adds them
 // at start-up, after the model's own, and --animation-index plays one; a file added later
-// (Shift+drop, RIGVIEW_VIEWER_ADD_CLIPS) joins the clip list and starts playing; a file that
-// cannot be used says so in the error line and leaves the clips as they were. Adding a file's
+// (RIGVIEW_VIEWER_ADD_CLIPS; a real Shift+drop in viewer_drop_xevents_test.cpp) joins the clip
+// list and starts playing; a file that cannot be used says so in the error line and leaves the
+// clips as they were. Adding a file's
 // clips is one undoable edit: Ctrl+Z takes them out of the list (and out of what Save writes),
 // Ctrl+Y puts them back, and the document counts as modified in between.
 #include <gtest/gtest.h>
@@ -36,27 +37,6 @@ class ViewerXEventsClips : public rig::test::XViewerTest {
     EXPECT_EQ(p.text("clips"), count) << session_->viewer_log();
     return p;
   }
-  // Added clips are an unsaved edit: Ctrl+Q asks first, and Discard (the question's second
-  // button, clicked where the probe says it was drawn) lets the viewer exit 0.
-  void quit_discarding() {
-    at_frame_start();
-    session_->key(XK_Control_L, true);
-    session_->tap(XK_q);
-    session_->key(XK_Control_L, false);
-    ViewerProbe p = after_frames(2);
-    for (int i = 0; i < 30 && p.text("edits").find("pending_quit 1") == std::string::npos; ++i)
-      p = after_frames(1);
-    p = after_frames(2);
-    const std::vector<double> b = p.numbers("question_buttons");
-    ASSERT_EQ(b.size(), 12u) << p.text("question_buttons");
-    ASSERT_GT(b[6], 0.0) << "Discard is not drawn";
-    session_->move(int(b[4] + 0.5 * b[6]), int(b[5] + 0.5 * b[7]));
-    after_frames(1);
-    session_->button(1, true);
-    after_frames(1);
-    session_->button(1, false);
-    EXPECT_EQ(session_->quit(), 0) << session_->viewer_log();
-  }
 };
 
 TEST_F(ViewerXEventsClips, ClipsFlagAddsThemAfterTheModelsOwn) {
@@ -65,16 +45,6 @@ TEST_F(ViewerXEventsClips, ClipsFlagAddsThemAfterTheModelsOwn) {
       "");
   const ViewerProbe p = until_clips("12");
   EXPECT_EQ(p.text("clip"), "moves:Walk");  // the mannequin's clip 1 (Walk) is index 6 + 1
-}
-
-TEST_F(ViewerXEventsClips, AddedFileJoinsTheListAndPlays) {
-  ASSERT_EQ(new_session().start({kMannequin}, {"RIGVIEW_VIEWER_ADD_CLIPS=" + moves()}, kFrameMs),
-            "");
-  const ViewerProbe p = until_clips("12");
-  EXPECT_EQ(p.text("clip"), "moves:Idle");
-  EXPECT_EQ(p.text("edit_message"), "6 clips added from moves");
-  EXPECT_EQ(p.text("error_message"), "");
-  quit_discarding();
 }
 
 // Ctrl+S writes the added clips into the opened file as new animations after its own; a second

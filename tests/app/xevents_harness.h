@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -234,6 +234,11 @@ class XViewerSession {
       xvfb_ = -1;
     }
   }
+
+  // The X display the session runs on (":N"), for a second connection (tests/app/xdnd_source.h),
+  // and the viewer's window on it (0 before start()).
+  std::string display_name() const { return ":" + std::to_string(display_number_); }
+  Window window() const { return window_; }
 
   std::string viewer_log() const {
     std::ifstream in(dir_ / "viewer.log");
