@@ -221,11 +221,17 @@ const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.png': 'im
   '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gltf': 'model/gltf+json' };
 const threeDir = path.join(modulesDir, 'three');
 // Exit status 3: no usable browser (the ctest driver skips, or fails under CI).
+// The reference is WebGL2 on SwiftShader. RIGVIEW_THREEJS_GL=llvmpipe runs the same page on Mesa
+// llvmpipe instead (ANGLE over EGL), by hand only: it shows which differences belong to the
+// rasteriser rather than to either renderer (README "Fidelity").
+const glArgs = process.env.RIGVIEW_THREEJS_GL === 'llvmpipe'
+  ? ['--use-gl=angle', '--use-angle=gl-egl', '--ignore-gpu-blocklist']
+  : ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 let browser;
 try {
   browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: ['--headless=new', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox'],
+    args: ['--headless=new', ...glArgs, '--no-sandbox'],
   });
 } catch (e) {
   console.error(`threejs_render: ${chromiumPath} does not start: ${e.message.split('\n')[0]}`);
