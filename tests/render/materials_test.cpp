@@ -96,11 +96,17 @@ TEST(ProgramVariants, CrowdAndPlainVariantsAreBuiltInOnePlace) {
   ASSERT_TRUE(plain.build(detail::Instancing::Off, 1024, error)) << error;
   const int rows = int(skinning_methods().size());
   EXPECT_EQ(crowd.program_count(), 2 * rows + 2);
-  // The plain programs also have the shadow's depth pass (two palette storages per row and the
-  // rigid one); the crowd casts no shadow and has none.
-  EXPECT_EQ(plain.program_count(), 6 * rows + 3);
-  EXPECT_NE(plain.get({nullptr, 0, false, false, true}).id, 0u);
-  EXPECT_EQ(crowd.get({nullptr, 0, false, false, true}).id, 0u);
+  // The plain programs also have the shadow's depth pass, opaque and alpha-tested (two palette
+  // storages per row and the rigid one, each); the crowd casts no shadow and has none.
+  EXPECT_EQ(plain.program_count(), 8 * rows + 4);
+  for (bool alpha : {false, true}) {
+    const detail::MeshProgram& depth = plain.get({nullptr, 0, false, false, true, alpha});
+    EXPECT_NE(depth.id, 0u);
+    EXPECT_EQ(depth.alpha_tested_depth, alpha);
+    EXPECT_EQ(crowd.get({nullptr, 0, false, false, true, alpha}).id, 0u);
+  }
+  EXPECT_NE(plain.get({nullptr, 0, false, false, true, true}).id,
+            plain.get({nullptr, 0, false, false, true, false}).id);
   std::set<GLuint> ids;
   for (bool capture : {false, true}) {
     const detail::MeshProgram& rigid = crowd.get(nullptr, false, capture);
