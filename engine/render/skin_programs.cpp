@@ -135,7 +135,8 @@ std::string material_feature_defines(uint32_t features) {
 constexpr size_t kRows = rig::kSkinningMethodCount + 1;  // every method, then rigid
 
 // What a program is for: one row per use, the key's flags, the fragment stage and whether the
-// instanced (crowd) set has it. The crowd casts no shadow: no depth programs.
+// instanced (crowd) set has it. The crowd is drawn in the classic look, which draws every
+// surface whole: it casts through the opaque depth stage alone.
 struct Purpose {
   bool capture, depth, alpha_tested;
   std::span<const std::string_view> fragment;
@@ -145,7 +146,7 @@ struct Purpose {
 constexpr Purpose kPurposes[] = {
     {false, false, false, kMeshFragmentShaders, true, ""},
     {true, false, false, kMeshFragmentShaders, true, ""},
-    {false, true, false, kDepthFragmentShaders, false, " (depth)"},
+    {false, true, false, kDepthFragmentShaders, true, " (depth)"},
     {false, true, true, kAlphaDepthFragmentShaders, false, " (alpha-tested depth)"},
 };
 constexpr size_t kPurposeCount = std::size(kPurposes);

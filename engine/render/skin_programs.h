@@ -97,10 +97,10 @@ struct ProgramKey {
   uint32_t material_features = 0;                   // GpuMaterial::features
   bool texture_buffer = false;                      // palette storage (skinned, not instanced)
   bool capture = false;                             // transform feedback of the world vertex
-  // The shadow's depth pass (shaders/depth.frag.glsl, no colour): built for the plain, not the
-  // instanced, programs, without capture.
+  // The shadow's depth pass (shaders/depth.frag.glsl, no colour), without capture.
   bool depth = false;
-  // With depth: the alpha-tested stage (depth_alpha.frag.glsl) instead of the empty one.
+  // With depth: the alpha-tested stage (depth_alpha.frag.glsl) instead of the empty one; plain
+  // (not instanced) programs only.
   bool alpha_tested = false;
 };
 
