@@ -74,7 +74,10 @@ int run_crowd_render(const Options& options, const rig::Model& model, const rig:
   glClearColor(0.20f, 0.21f, 0.23f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   renderer.upload(crowd);
-  renderer.draw(crowd_camera(crowd, viewport), viewport, method);
+  // The crowd's shadow, as the single character's --output has it by default.
+  rig::render::CrowdDrawOptions draw;
+  draw.shadows = true;
+  renderer.draw(crowd_camera(crowd, viewport), viewport, method, draw);
   std::vector<uint8_t> pixels;
   target.read_rgba(pixels);
   if (renderer.gl_error_count() != 0)

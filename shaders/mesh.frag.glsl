@@ -1,23 +1,17 @@
-// Mesh fragment shader, after shadow.glsl, brdf.glsl, tone_mapping.glsl and look.frag.glsl. The
-// classic look: base colour (factor x sRGB texture), a key light (shadowed: shadow.glsl) plus
-// hemispheric ambient, gamma-encoded output; or glTF shading (shade_reference): the reference
-// scene's (u_lighting 1 or 2) or the studio look's (3, look.frag.glsl). u_flat_color draws the
-// wireframe overlay in one colour;
+// Mesh fragment shader, after material_alpha.glsl (the base colour's inputs), shadow.glsl,
+// brdf.glsl, tone_mapping.glsl and look.frag.glsl. The classic look: base colour (factor x sRGB
+// texture), a key light (shadowed: shadow.glsl) plus hemispheric ambient, gamma-encoded output;
+// or glTF shading (shade_reference): the reference scene's (u_lighting 1 or 2) or the studio
+// look's (3, look.frag.glsl). u_flat_color draws the wireframe overlay in one colour;
 // u_field_view swaps the base colour for a scalar field's colour (analysis/color_map.h; the
 // lighting stays).
 
 in vec3 v_world_position;
 in vec3 v_world_normal;
-in vec2 v_texcoord;
-in vec2 v_texcoord1; // TEXCOORD_1, read by the reference shading only
 in vec2 v_field; // (value, defined) of the scalar field, see mesh.vert
-in vec4 v_color; // COLOR_0, (1, 1, 1, 1) without; the reference shading reads it
 in vec4 v_world_tangent;   // TANGENT in world space (unit xyz, w handedness); zero without
 in vec3 v_world_bitangent; // normalize(cross(N, T)) * w per vertex; zero without
 
-uniform vec4 u_base_color_factor;
-uniform sampler2D u_base_color_texture; // sRGB texture: sampling returns linear values
-uniform bool u_has_texture;
 uniform vec3 u_eye;
 uniform vec3 u_key_direction; // unit, from the surface towards the light
 uniform bool u_flat;
@@ -59,12 +53,6 @@ uniform sampler2D u_normal_texture;             // linear tangent-space normal
 uniform vec2 u_normal_scale;                    // (scale, scale): the material's normal scale
 uniform bool u_unlit;                           // KHR_materials_unlit
 uniform int u_alpha_mode;                       // 0 OPAQUE, 1 MASK, 2 BLEND
-uniform float u_alpha_cutoff;
-// Per texture slot (0 base colour, 1 metallic-roughness, 2 occlusion, 3 emissive, 4 normal,
-// 5 specular, 6 specular colour: rig::TextureSlot): its TEXCOORD set (0 or 1) and
-// KHR_texture_transform matrix (identity without one).
-uniform int u_uv_sets[7];
-uniform mat3 u_uv_transforms[7];
 uniform bool u_flat_normals; // the primitive has no NORMAL: shade with the face normal
 uniform float u_ior;                            // KHR_materials_ior (1.5 without)
 uniform float u_specular_factor;                // KHR_materials_specular (1 without)
@@ -74,18 +62,13 @@ uniform sampler2D u_specular_texture;           // linear: A scales the specular
 uniform bool u_has_specular_color;
 uniform sampler2D u_specular_color_texture;     // sRGB texture: sampling returns linear values
 
-vec2 slot_uv(int slot) {
-  vec2 uv = u_uv_sets[slot] == 1 ? v_texcoord1 : v_texcoord;
-  return (u_uv_transforms[slot] * vec3(uv, 1.0)).xy;
-}
-
 float srgb_encode(float c) {
   c = clamp(c, 0.0, 1.0);
   return c < 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
 }
 
 vec4 shade_reference(vec4 base) {
-  if (u_alpha_mode == 1 && base.a < u_alpha_cutoff) discard;
+  if (u_alpha_mode == 1 && alpha_cut(base.a)) discard;
   float alpha = u_alpha_mode == 2 ? base.a : 1.0;
   vec3 emissive = u_emissive;
   if (u_has_emissive) emissive *= texture(u_emissive_texture, slot_uv(3)).rgb;
@@ -179,12 +162,11 @@ void main() {
     frag_color = u_flat_color;
     return;
   }
-  vec4 base = u_base_color_factor;
   if (u_lighting != 0 && !u_field_view) {
-    if (u_has_texture) base *= texture(u_base_color_texture, slot_uv(0));
-    frag_color = shade_reference(base * v_color);
+    frag_color = shade_reference(material_base_color());
     return;
   }
+  vec4 base = u_base_color_factor;
   // The viewer's look reads TEXCOORD_0 as it is, whatever the material's texture transform.
   if (u_has_texture) base *= texture(u_base_color_texture, v_texcoord);
   if (u_field_view) {

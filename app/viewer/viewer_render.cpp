@@ -192,8 +192,10 @@ void render_crowd_scene(rig::render::Renderer& renderer, rig::render::CrowdRende
   glViewport(0, 0, viewport.width, viewport.height);
   renderer.clear(viewport, rig::render::DrawOptions{}.background);
   const rig::render::Viewport view = scene_viewport(state, viewport, window_width);
-  crowd.draw(state.camera.camera(view.aspect()), view, methods_shown(state).front(),
-             state.show_grid);
+  rig::render::CrowdDrawOptions draw;
+  draw.grid = state.show_grid;
+  draw.shadows = state.show_shadows;
+  crowd.draw(state.camera.camera(view.aspect()), view, methods_shown(state).front(), draw);
 }
 
 uint64_t take_gl_errors(const rig::render::Renderer& renderer) {

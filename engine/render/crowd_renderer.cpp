@@ -14,6 +14,7 @@
 #include "render/materials.h"
 #include "render/mesh_pass.h"
 #include "render/overlays.h"
+#include "render/shadow_map.h"
 #include "render/skin_programs.h"
 
 namespace rig::render {
@@ -39,17 +40,42 @@ struct CrowdRenderer::Impl {
   // Every instance's world matrices of the rigid items' nodes (0 without rigid items).
   GLuint rigid_buffer = 0, rigid_texture = 0;
   double upload_ms = 0.0;
+  // The key light's shadow: the map, the casters' bounds (the whole crowd under every clip of
+  // the file, so no pose leaves the fitted frustum), the grid's height, and what the map was
+  // last drawn from. pose_serial moves on with each upload of another crowd time.
+  detail::ShadowMap shadow;
+  Bounds caster_bounds;
+  float ground_y = 0.0f;
+  uint64_t pose_serial = 0;
+  double uploaded_time = 0.0;
+  bool uploaded = false;
+  struct ShadowKey {
+    uint64_t pose_serial = 0;
+    rig::SkinningMethod method = rig::SkinningMethod::Linear;
+    glm::mat4 light_view_proj{0.0f};
+    bool operator==(const ShadowKey&) const = default;
+  };
+  ShadowKey shadow_key;
+  bool shadow_valid = false;
+  uint64_t shadow_passes = 0;
 
   ~Impl() { release_all(); }
   void release_crowd();
   void release_all();
   void set_program(const MeshProgram& p, const GpuDrawItem& g, const rig::DrawItem& item,
                    rig::SkinningMethod method) const;
-  // The program of a draw item: skinned with `method`, or rigid.
-  const MeshProgram& program(const GpuDrawItem& g, rig::SkinningMethod method, bool capture) const {
+  // The program of a draw item: skinned with `method`, or rigid; for drawing, capture or the
+  // depth pass.
+  const MeshProgram& program(const GpuDrawItem& g, rig::SkinningMethod method, bool capture,
+                             bool depth = false) const {
     return programs.get({g.skinned() ? &rig::method_info(method) : nullptr,
-                         materials.get(g.material).features, true, capture});
+                         materials.get(g.material).features, true, capture, depth});
   }
+  // Every item once, instanced over the crowd, through `pass` (the frame's or the depth pass's).
+  void draw_instances(MeshPass& pass, rig::SkinningMethod method, bool depth) const;
+  // The shadow map for a light towards `to_light`, drawn again when its key changed; the
+  // frame's lookup (off when nothing casts).
+  detail::ShadowFrame draw_shadow_pass(glm::vec3 to_light, rig::SkinningMethod method);
 };
 
 void CrowdRenderer::Impl::release_crowd() {
@@ -65,6 +91,8 @@ void CrowdRenderer::Impl::release_crowd() {
   if (rigid_texture) glDeleteTextures(1, &rigid_texture);
   rigid_buffer = rigid_texture = 0;
   crowd = nullptr;
+  uploaded = false;
+  shadow_valid = false;
 }
 
 void CrowdRenderer::Impl::release_all() {
@@ -72,6 +100,7 @@ void CrowdRenderer::Impl::release_all() {
   release_crowd();
   programs.release();
   overlays.release();
+  shadow.release();
   timer.release();
   feedback.release();
   owns_gl_objects = false;
@@ -90,6 +119,7 @@ bool CrowdRenderer::init(std::string& error) {
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &r.max_texels);
   if (!r.programs.build(detail::Instancing::Crowd, 0, error)) return false;
   if (!r.overlays.init(error)) return false;
+  if (!r.shadow.init(error)) return false;
   r.timer.init();
   check_gl_errors("CrowdRenderer::init");
   r.initialized = true;
@@ -165,8 +195,17 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
   // The ground under the whole crowd: instance 0's pose repeated over the grid.
   rig::Character first(model, crowd.shared_skin_layer());
   first.evaluate(rig::Crowd::selection(crowd.clips(), crowd.instance(0), crowd.time()));
-  r.overlays.set_ground(
-      crowd_bounds(crowd, posed_bounds(model, bind_boxes(model, meshes), first.world())));
+  const BindBoxes boxes = bind_boxes(model, meshes);
+  const Bounds one = posed_bounds(model, boxes, first.world());
+  const Bounds ground = crowd_bounds(crowd, one);
+  r.overlays.set_ground(ground);
+  r.ground_y = ground.valid() ? ground.min.y : -1.0f;  // where Overlays puts the grid
+  // The shadow's casters: one character under every clip it may play (the file's), repeated
+  // over the grid.
+  Bounds every = one;
+  for (size_t c = 0; c < first.clips().size(); ++c)
+    every.add(clip_bounds(first, rig::PoseSelection{int(c)}));
+  r.caster_bounds = crowd_bounds(crowd, every);
   upload(crowd);
   check_gl_errors("CrowdRenderer::set_crowd");
   return true;
@@ -176,6 +215,9 @@ void CrowdRenderer::upload(const rig::Crowd& crowd) {
   Impl& r = *impl_;
   if (r.crowd != &crowd) return;
   const auto start = std::chrono::steady_clock::now();
+  if (!r.uploaded || crowd.time() != r.uploaded_time) ++r.pose_serial;
+  r.uploaded = true;
+  r.uploaded_time = crowd.time();
   for (rig::SkinningMethod m : crowd.methods())
     upload_rows(r.palette_buffer[size_t(m)], crowd.palettes(m));
   upload_rows(r.rigid_buffer, crowd.rigid_matrices());
@@ -208,13 +250,52 @@ void CrowdRenderer::Impl::set_program(const MeshProgram& p, const GpuDrawItem& g
   }
 }
 
+void CrowdRenderer::Impl::draw_instances(MeshPass& pass, rig::SkinningMethod method,
+                                         bool depth) const {
+  // Skinned items need this method's palettes (a rigid-only model has none at all).
+  const bool palettes = palette_texture[size_t(method)] != 0;
+  const GLsizei instances = GLsizei(crowd->count());
+  for (size_t d = 0; d < items.size(); ++d) {
+    const GpuDrawItem& g = items[d];
+    if (g.skinned() && !palettes) continue;
+    const MeshProgram& p = program(g, method, false, depth);
+    pass.use(p);
+    set_program(p, g, crowd->model().draws[d], method);
+    pass.draw(g, materials.get(g.material), nullptr, instances);
+  }
+  pass.end();
+}
+
+detail::ShadowFrame CrowdRenderer::Impl::draw_shadow_pass(glm::vec3 to_light,
+                                                          rig::SkinningMethod method) {
+  if (!shadow.fit(caster_bounds, to_light)) return {};
+  const ShadowKey key{pose_serial, method, shadow.light_view_proj()};
+  if (!shadow_valid || !(key == shadow_key)) {
+    // ShadowMap::begin() turns the scissor off; the caller's state is put back after.
+    const GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
+    shadow.begin();
+    MeshPass pass(
+        {shadow.light_view_proj(), glm::vec3(0.0f), detail::Lighting{}, true, glm::vec4(0.0f)});
+    draw_instances(pass, method, true);
+    shadow.end();
+    if (scissor) glEnable(GL_SCISSOR_TEST);
+    shadow_key = key;
+    shadow_valid = true;
+    ++shadow_passes;
+  }
+  return shadow.frame();
+}
+
 void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::SkinningMethod method,
-                         bool grid) {
+                         const CrowdDrawOptions& options) {
   Impl& r = *impl_;
   if (!r.initialized || !r.crowd) return;
-  // Skinned items need this method's palettes (a rigid-only model has none at all).
-  const bool palettes = r.palette_texture[size_t(method)] != 0;
   r.timer.begin();
+  detail::Lighting lighting = detail::Lighting::for_camera(camera);
+  if (glm::length(options.key_light) > 0.0f)
+    lighting.key_direction = glm::normalize(options.key_light);
+  const detail::ShadowFrame shadow =
+      options.shadows ? r.draw_shadow_pass(lighting.key_direction, method) : detail::ShadowFrame{};
   glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
   glDisable(GL_CULL_FACE);
   glDisable(GL_BLEND);
@@ -223,20 +304,12 @@ void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::Sk
   glDepthFunc(GL_LEQUAL);
   glDepthMask(GL_TRUE);
   const glm::mat4 view_proj = camera.projection * camera.view;
-  if (grid) r.overlays.draw_grid(view_proj);
-  const rig::Model& model = r.crowd->model();
-  const GLsizei instances = GLsizei(r.crowd->count());
-  MeshPass pass(
-      {view_proj, camera.eye, detail::Lighting::for_camera(camera), false, glm::vec4(0.0f)});
-  for (size_t d = 0; d < r.items.size(); ++d) {
-    const GpuDrawItem& g = r.items[d];
-    if (g.skinned() && !palettes) continue;
-    const MeshProgram& p = r.program(g, method, false);
-    pass.use(p);
-    r.set_program(p, g, model.draws[d], method);
-    pass.draw(g, r.materials.get(g.material), nullptr, instances);
+  if (options.grid) {
+    if (shadow.enabled) r.shadow.draw_catcher(view_proj, r.ground_y);
+    r.overlays.draw_grid(view_proj);
   }
-  pass.end();
+  MeshPass pass({view_proj, camera.eye, lighting, false, glm::vec4(0.0f), 0, shadow});
+  r.draw_instances(pass, method, false);
   glUseProgram(0);
   r.timer.end();
   check_gl_errors("CrowdRenderer::draw");
@@ -277,6 +350,7 @@ bool CrowdRenderer::read_back(size_t draw_index, rig::SkinningMethod method,
 }
 
 double CrowdRenderer::upload_ms() const { return impl_->upload_ms; }
+uint64_t CrowdRenderer::shadow_passes_drawn() const { return impl_->shadow_passes; }
 double CrowdRenderer::gpu_time_ms() const { return impl_->timer.last_ms(); }
 uint64_t CrowdRenderer::gl_error_count() const { return rig::render::gl_error_count(); }
 

@@ -8,6 +8,8 @@
 // (Crowd::rigid_matrices), plus the offset. Morph targets are not applied in the crowd (the base
 // mesh is drawn).
 //
+// The crowd casts the key light's shadow as the single character does (CrowdDrawOptions).
+//
 // Like Renderer, it needs a current 3.3 core context with glad loaded, and must be destroyed
 // before the context.
 //
@@ -26,6 +28,17 @@
 
 namespace rig::render {
 
+// What CrowdRenderer::draw draws besides the crowd.
+struct CrowdDrawOptions {
+  bool grid = true;  // the ground grid under the whole crowd
+  // The key light's shadow (render/shadow_map.h) as the single character's renderer casts it:
+  // onto the instances and, with the grid, onto the ground.
+  bool shadows = false;
+  // The key light's direction towards the light (world); zero: the viewer's default light,
+  // fixed relative to the camera.
+  glm::vec3 key_light{0.0f};
+};
+
 class CrowdRenderer {
  public:
   CrowdRenderer();
@@ -33,7 +46,8 @@ class CrowdRenderer {
   CrowdRenderer(const CrowdRenderer&) = delete;
   CrowdRenderer& operator=(const CrowdRenderer&) = delete;
 
-  // Compiles the crowd programs (every method row, drawing and capture, and the rigid ones).
+  // Compiles the crowd programs (every method row, drawing, capture and the shadow's depth
+  // pass, and the rigid ones) and the shadow map.
   // false + one-line error on failure.
   bool init(std::string& error);
   // GPU resources for `crowd`'s model and size: vertex buffers, textures, one palette texture
@@ -49,7 +63,16 @@ class CrowdRenderer {
   // with `method` (which must be in crowd.methods()). GPU time of the pass (timer queries):
   // gpu_time_ms(). Does not clear.
   void draw(const Camera& camera, const Viewport& viewport, rig::SkinningMethod method,
-            bool grid = true);
+            bool grid = true) {
+    draw(camera, viewport, method, CrowdDrawOptions{grid});
+  }
+  // The same with a shadow: the key light's depth map over every instance (a frustum fitted to
+  // the crowd's bounds under every clip), drawn again only when the uploaded pose, the method
+  // or the light's frustum changed; the ground's catcher with the grid. The GPU time includes
+  // the depth pass. No allocation.
+  void draw(const Camera& camera, const Viewport& viewport, rig::SkinningMethod method,
+            const CrowdDrawOptions& options);
+  uint64_t shadow_passes_drawn() const;  // depth maps drawn so far (for tests)
 
   // Transform-feedback read-back of draw item `draw_index` for every instance under the last
   // upload: world-space positions and unit normals, instance after instance (spans sized

@@ -151,6 +151,10 @@ void MaterialTable::apply(const rig::MaterialPose& pose) {
     if (!pose.animated[m]) continue;
     const rig::MaterialFactors& f = pose.values[m];
     GpuMaterial& material = materials_[m];
+    const glm::mat3 base_transform = texture_transform_matrix(f.transforms[0]);
+    if (material.base_color_factor.a != f.base_color.a || material.alpha_cutoff != f.alpha_cutoff ||
+        material.uv_transforms[0] != base_transform)
+      ++cast_revision_;
     material.base_color_factor = f.base_color;
     material.metallic = f.metallic;
     material.roughness = f.roughness;

@@ -69,6 +69,22 @@ struct GpuMaterial {
   }
 };
 
+// How a material casts the key light's shadow, by alpha mode (rig::AlphaMode order). OPAQUE
+// through the depth pass's empty fragment stage (the cheap one); MASK cut where the glTF shading
+// cuts it, at the material's (animated) cutoff; BLEND cut at a fixed 0.5, so a half-opaque sheet
+// still shadows and its transparent margins do not. A plain cut, not a dithered one: the
+// shadow lookup's filter softens its edge and it stays deterministic frame to frame.
+struct ShadowCast {
+  bool alpha_tested;     // the alpha-tested depth program (depth_alpha.frag.glsl)
+  bool material_cutoff;  // the material's alpha_cutoff, else `cutoff`
+  float cutoff;
+};
+inline constexpr std::array<ShadowCast, 3> kShadowCasts = {{
+    {false, false, 0.0f},  // OPAQUE
+    {true, true, 0.0f},    // MASK
+    {true, false, 0.5f},   // BLEND
+}};
+
 // The KHR_texture_transform matrix of the extension's definition: translation · rotation ·
 // scale, the rotation counter-clockwise in UV space by `rotation` radians.
 glm::mat3 texture_transform_matrix(const rig::TextureTransform& t);
@@ -99,6 +115,9 @@ class MaterialTable {
   // The animated materials of `pose` (anim/material_pose.h) take its values in place of the
   // file's: factors, cutoff and texture-transform matrices. Per frame; no allocation, no GL.
   void apply(const rig::MaterialPose& pose);
+  // Moves on whenever apply() changes what an alpha-tested cast reads (a base colour factor's
+  // alpha, a cutoff, a base colour texture transform): the shadow map is drawn again then.
+  uint64_t cast_revision() const { return cast_revision_; }
   // The GpuMaterial of a primitive's material index (-1 or out of range: the neutral grey; under
   // the reference shading the glTF default material: white, metallic 1, roughness 1).
   const GpuMaterial& get(int material, bool reference = false) const {
@@ -123,6 +142,15 @@ class MaterialTable {
   GpuMaterial default_;
   GpuMaterial gltf_default_{glm::vec4(1.0f)};
   GLuint dfg_texture_ = 0;
+  uint64_t cast_revision_ = 0;
 };
+
+inline const ShadowCast& shadow_cast(const GpuMaterial& m) {
+  return kShadowCasts[size_t(m.alpha_mode)];
+}
+inline float shadow_cutoff(const GpuMaterial& m) {
+  const ShadowCast& c = shadow_cast(m);
+  return c.material_cutoff ? m.alpha_cutoff : c.cutoff;
+}
 
 }  // namespace rig::render::detail

@@ -78,7 +78,9 @@ void MeshPass::draw(const GpuDrawItem& g, const GpuMaterial& material,
       glUniform1i(p.reference.flat_normals, g.flat_normals ? 1 : 0);
     }
   } else if (!g.triangles()) {
-    return;  // the flat (wireframe) pass only outlines triangles
+    return;  // the flat (wireframe, depth) passes only draw triangles
+  } else if (p.alpha_tested_depth) {
+    set_cast_material(p, material);
   }
   if (instances > 0)
     g.draw_instanced(instances);
@@ -129,9 +131,25 @@ void MeshPass::set_reference_material(const MeshProgram& p, const GpuMaterial& m
     glBindSampler(GLuint(kSamplerUnits[slot]), m.samplers[slot]);
 }
 
+void MeshPass::set_cast_material(const MeshProgram& p, const GpuMaterial& m) {
+  // What material_alpha.glsl reads, as set_reference_material and draw() set it for the frame.
+  glUniform4fv(p.base_color_factor, 1, glm::value_ptr(m.base_color_factor));
+  glUniform1i(p.has_texture, m.base_color_texture ? 1 : 0);
+  glActiveTexture(GL_TEXTURE0 + kBaseColorUnit);
+  glBindTexture(GL_TEXTURE_2D, m.base_color_texture);
+  glBindSampler(GLuint(kBaseColorUnit), m.samplers[0]);
+  cast_sampler_bound_ = true;
+  glUniform1iv(p.reference.uv_sets, GLsizei(m.uv_sets.size()), m.uv_sets.data());
+  glUniformMatrix3fv(p.reference.uv_transforms, GLsizei(m.uv_transforms.size()), GL_FALSE,
+                     glm::value_ptr(m.uv_transforms[0]));
+  glUniform1f(p.reference.alpha_cutoff, shadow_cutoff(m));
+}
+
 void MeshPass::end() {
   if (frame_.lighting.setup != LightSetup::Viewer)
     for (GLint unit : kSamplerUnits) glBindSampler(GLuint(unit), 0);
+  if (cast_sampler_bound_) glBindSampler(GLuint(kBaseColorUnit), 0);
+  cast_sampler_bound_ = false;
   glBindVertexArray(0);
   glActiveTexture(GL_TEXTURE0);
   bound_ = nullptr;

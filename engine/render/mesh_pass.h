@@ -43,7 +43,8 @@ class MeshPass {
   // Makes `p` current; the frame's uniforms are set when it was not already.
   void use(const MeshProgram& p);
   // Draws `g` with the current program: material and field (nullptr: none; a field colours the
-  // surface instead of the base colour) unless the pass is flat, then the mesh: one draw, or
+  // surface instead of the base colour) unless the pass is flat (an alpha-tested depth program
+  // gets the material's alpha inputs alone), then the mesh: one draw, or
   // `instances` copies in one instanced draw (instances > 0). No allocation.
   void draw(const GpuDrawItem& g, const GpuMaterial& material,
             const rig::analysis::ScalarField* field, GLsizei instances = 0);
@@ -52,8 +53,12 @@ class MeshPass {
 
  private:
   void set_reference_material(const MeshProgram& p, const GpuMaterial& m);
+  // An alpha-tested depth program's inputs: base colour, its texture, set, transform and
+  // sampler, and the cut of the material's ShadowCast.
+  void set_cast_material(const MeshProgram& p, const GpuMaterial& m);
   MeshPassFrame frame_;
   const MeshProgram* bound_ = nullptr;
+  bool cast_sampler_bound_ = false;  // set_cast_material bound a sampler object: end() unbinds
 };
 
 // Placement of a plain (not instanced) draw: a skinned item's influence count and joint count

@@ -406,8 +406,10 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
         glFrontFace(glm::determinant(glm::mat3(g.world)) < 0.0f ? GL_CW : GL_CCW);
       }
     }
-    const MeshProgram& p =
-        programs.get({skin ? &info : nullptr, material.features, tbo, false, depth_pass});
+    // The depth pass: the material's alpha cut where the frame's shading cuts by alpha.
+    const bool alpha_cast = depth_pass && depth_alpha && detail::shadow_cast(material).alpha_tested;
+    const MeshProgram& p = programs.get(
+        {skin ? &info : nullptr, material.features, tbo, false, depth_pass, alpha_cast});
     pass.use(p);
     if (skin) {
       detail::place_skinned(p, g.influences, GLint(skin->joints));

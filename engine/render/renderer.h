@@ -219,13 +219,14 @@ class Renderer {
   uint32_t palette_uniform_limit_bytes() const;  // the limit in effect after init()
   uint32_t max_uniform_joints(rig::SkinningMethod method) const;
   bool skin_uses_texture_buffer(int skin, rig::SkinningMethod method) const;
-  // Linked mesh programs (6 per table row + 3 rigid after a successful init(): drawing, capture
-  // and the shadow's depth pass), and the id of one (0 when missing): method nullptr is the
-  // rigid program.
+  // Linked mesh programs (8 per table row + 4 rigid after a successful init(): drawing, capture
+  // and the shadow's depth pass, opaque and alpha-tested), and the id of one (0 when missing):
+  // method nullptr is the rigid program.
   int mesh_program_count() const;
   uint32_t mesh_program(const rig::SkinningMethodInfo* method, bool texture_buffer,
                         bool capture) const;
-  uint32_t depth_program(const rig::SkinningMethodInfo* method, bool texture_buffer) const;
+  uint32_t depth_program(const rig::SkinningMethodInfo* method, bool texture_buffer,
+                         bool alpha_tested = false) const;
   // Palettes uploaded so far for `method` (one per skin per upload): rises only for methods
   // that are drawn, read back or named in update(character, methods).
   uint64_t palette_uploads(rig::SkinningMethod method) const;

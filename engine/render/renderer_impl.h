@@ -90,10 +90,15 @@ struct Renderer::Impl {
     rig::SkinningMethod method = rig::SkinningMethod::Linear;
     bool cpu_skinned = false;
     glm::mat4 light_view_proj{0.0f};
+    // Whether MASK and BLEND materials cast cut by alpha (the looks whose shading cuts them),
+    // and the materials' animated values they are cut by (MaterialTable::cast_revision).
+    bool alpha_cast = false;
+    uint64_t material_cast_revision = 0;
     bool operator==(const ShadowKey&) const = default;
   };
   ShadowKey shadow_key;
-  bool depth_pass = false;  // draw_items and draw_cpu_items use the depth programs
+  bool depth_pass = false;   // draw_items and draw_cpu_items use the depth programs
+  bool depth_alpha = false;  // with depth_pass: draw_items cuts MASK and BLEND by alpha
   bool shadow_valid = false;
   uint64_t shadow_passes = 0;  // maps drawn (for tests)
   uint64_t pose_serial = 1;

@@ -93,8 +93,9 @@ uint32_t Renderer::mesh_program(const rig::SkinningMethodInfo* method, bool text
   return impl_->programs.get(method, texture_buffer, capture).id;
 }
 
-uint32_t Renderer::depth_program(const rig::SkinningMethodInfo* method, bool texture_buffer) const {
-  return impl_->programs.get({method, 0, texture_buffer, false, true}).id;
+uint32_t Renderer::depth_program(const rig::SkinningMethodInfo* method, bool texture_buffer,
+                                 bool alpha_tested) const {
+  return impl_->programs.get({method, 0, texture_buffer, false, true, alpha_tested}).id;
 }
 
 uint64_t Renderer::palette_uploads(rig::SkinningMethod method) const {

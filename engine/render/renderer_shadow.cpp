@@ -1,6 +1,7 @@
 // The renderer's key-light shadow (render/shadow_map.h): the depth pass over every draw item
 // through the same skinning vertex shaders as the frame, with the depth programs' empty
-// fragment stage (shaders/depth.frag.glsl), and the ground's catcher.
+// fragment stage (shaders/depth.frag.glsl) for opaque materials and the alpha-tested one
+// (depth_alpha.frag.glsl) for the ones the look cuts by alpha, and the ground's catcher.
 #include <glad/gl.h>
 
 #include "render/gl_util.h"
@@ -18,7 +19,13 @@ void Renderer::Impl::draw_shadow_pass(const Camera& camera, const DrawOptions& o
   const glm::vec3 to_light = lighting(camera, LightSetup::Viewer).key_direction;
   if (!shadow.fit(caster_bounds, to_light)) return;
   const bool cpu = options.cpu_skinned && cpu_skinning;
-  const ShadowKey key{pose_serial, options.method, cpu, shadow.light_view_proj()};
+  // The classic look (and the CPU-skinned frame, drawn in it) draws MASK and BLEND surfaces
+  // whole, so they cast whole there; the glTF shading of the studio look cuts them by alpha,
+  // and so does their shadow.
+  const bool alpha = options.lights != LightSetup::Viewer && !cpu;
+  ShadowKey key{pose_serial, options.method, cpu, shadow.light_view_proj()};
+  key.alpha_cast = alpha;
+  key.material_cast_revision = alpha ? materials.cast_revision() : 0;
   if (!shadow_valid || !(key == shadow_key)) {
     Camera light;
     light.view = glm::mat4(1.0f);
@@ -26,11 +33,13 @@ void Renderer::Impl::draw_shadow_pass(const Camera& camera, const DrawOptions& o
     light.eye = caster_bounds.center() + to_light * caster_bounds.diagonal();
     shadow.begin();
     depth_pass = true;
+    depth_alpha = alpha;
     if (cpu)
       draw_cpu_items(light, true, glm::vec4(0.0f), nullptr);
     else
       draw_items(light, options.method, true, glm::vec4(0.0f), nullptr);
     depth_pass = false;
+    depth_alpha = false;
     shadow.end();
     shadow_key = key;
     shadow_valid = true;

@@ -1,6 +1,8 @@
 #include "render/skin_programs.h"
 
 #include <glm/gtc/type_ptr.hpp>
+#include <iterator>
+#include <span>
 #include <vector>
 
 #include "analysis/color_map.h"
@@ -132,6 +134,27 @@ std::string material_feature_defines(uint32_t features) {
 
 constexpr size_t kRows = rig::kSkinningMethodCount + 1;  // every method, then rigid
 
+// What a program is for: one row per use, the key's flags, the fragment stage and whether the
+// instanced (crowd) set has it. The crowd is drawn in the classic look, which draws every
+// surface whole: it casts through the opaque depth stage alone.
+struct Purpose {
+  bool capture, depth, alpha_tested;
+  std::span<const std::string_view> fragment;
+  bool instanced;
+  const char* label;
+};
+constexpr Purpose kPurposes[] = {
+    {false, false, false, kMeshFragmentShaders, true, ""},
+    {true, false, false, kMeshFragmentShaders, true, ""},
+    {false, true, false, kDepthFragmentShaders, true, " (depth)"},
+    {false, true, true, kAlphaDepthFragmentShaders, false, " (alpha-tested depth)"},
+};
+constexpr size_t kPurposeCount = std::size(kPurposes);
+
+size_t purpose_of(const ProgramKey& key) {
+  return key.capture ? 1 : !key.depth ? 0 : key.alpha_tested ? 3 : 2;
+}
+
 }  // namespace
 
 size_t SkinPrograms::index(const ProgramKey& key) const {
@@ -140,19 +163,18 @@ size_t SkinPrograms::index(const ProgramKey& key) const {
   // Rigid programs have no palette, and instanced ones keep theirs in a texture buffer: one
   // storage slot each.
   const bool tbo = key.method && instancing_ == Instancing::Off && key.texture_buffer;
-  // The purpose: drawing, capture, or the depth pass.
-  const size_t purpose = key.capture ? 1 : key.depth ? 2 : 0;
-  return ((row * kMaterialFeatureVariants + features) * 2 + (tbo ? 1 : 0)) * 3 + purpose;
+  const size_t purpose = size_t(purpose_of(key));
+  return ((row * kMaterialFeatureVariants + features) * 2 + (tbo ? 1 : 0)) * kPurposeCount +
+         purpose;
 }
 
 bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::string& error) {
   release();
   instancing_ = instancing;
-  programs_.assign(kRows * kMaterialFeatureVariants * 2 * 3, MeshProgram{});
+  programs_.assign(kRows * kMaterialFeatureVariants * 2 * kPurposeCount, MeshProgram{});
   const bool crowd = instancing == Instancing::Crowd;
   const std::string instancing_define = crowd ? "#define CROWD 1\n" : "";
   const char* kind = crowd ? " crowd program" : " program";
-  const std::vector<std::string_view> fs(kMeshFragmentShaders.begin(), kMeshFragmentShaders.end());
   const std::vector<const char*> feedback = {"v_world_position", "v_world_normal",
                                              "v_world_tangent"};
   auto build_one = [&](const ProgramKey& key, const std::string& label) {
@@ -161,27 +183,31 @@ bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::str
     const std::string defines =
         skinning_layout_header(key.method, crowd || key.texture_buffer, crowd ? 0 : palette_vec4s) +
         material_feature_defines(key.material_features) + instancing_define;
-    const std::vector<std::string_view> depth_fs = {"depth.frag.glsl"};
-    const GLuint id = build_program(vs, key.depth ? depth_fs : fs, defines,
-                                    key.capture ? feedback : std::vector<const char*>{}, error);
+    const std::span<const std::string_view> stage = kPurposes[purpose_of(key)].fragment;
+    const std::vector<std::string_view> fs(stage.begin(), stage.end());
+    const GLuint id =
+        build_program(vs, fs, defines, key.capture ? feedback : std::vector<const char*>{}, error);
     if (!id) {
       error = label + ": " + error;
       return false;
     }
-    programs_[index(key)] = mesh_program(id);
+    MeshProgram& program = programs_[index(key)];
+    program = mesh_program(id);
+    program.alpha_tested_depth = key.depth && key.alpha_tested;
     return true;
   };
-  // Purposes: 0 drawing, 1 capture, 2 the depth pass (not instanced: the crowd casts none).
   for (uint32_t features = 0; features < kMaterialFeatureVariants; ++features)
-    for (int purpose = 0; purpose < (crowd ? 2 : 3); ++purpose) {
-      const bool capture = purpose == 1, depth = purpose == 2;
-      const std::string what = std::string(kind) + (depth ? " (depth)" : "");
-      if (!build_one(ProgramKey{nullptr, features, false, capture, depth}, "rigid" + what))
-        return false;
+    for (const Purpose& purpose : kPurposes) {
+      if (crowd && !purpose.instanced) continue;
+      const std::string what = std::string(kind) + purpose.label;
+      auto key = [&](const rig::SkinningMethodInfo* method, bool tbo) {
+        return ProgramKey{method,          features,      tbo,
+                          purpose.capture, purpose.depth, purpose.alpha_tested};
+      };
+      if (!build_one(key(nullptr, false), "rigid" + what)) return false;
       for (const rig::SkinningMethodInfo& m : rig::skinning_methods())
         for (int tbo = 0; tbo < (crowd ? 1 : 2); ++tbo)
-          if (!build_one(ProgramKey{&m, features, tbo != 0, capture, depth},
-                         std::string(m.name) + what + " (" + m.shader + ")"))
+          if (!build_one(key(&m, tbo != 0), std::string(m.name) + what + " (" + m.shader + ")"))
             return false;
     }
   // The uniform block's real size (std140) sizes every uniform-block palette buffer: GL wants

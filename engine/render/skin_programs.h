@@ -36,8 +36,14 @@ inline constexpr GLint kSpecularColorUnit = 10;
 
 // The mesh fragment program: the key light's shadow, the shared BRDF, tone mapping and the
 // studio look before the main file, which calls them.
-inline constexpr std::array<std::string_view, 5> kMeshFragmentShaders = {
-    "shadow.glsl", "brdf.glsl", "tone_mapping.glsl", "look.frag.glsl", "mesh.frag.glsl"};
+inline constexpr std::array<std::string_view, 6> kMeshFragmentShaders = {
+    "material_alpha.glsl", "shadow.glsl",    "brdf.glsl",
+    "tone_mapping.glsl",   "look.frag.glsl", "mesh.frag.glsl"};
+// The depth pass's fragment stages: empty for opaque casters, the material's alpha cut for the
+// others (render/materials.h kShadowCasts), reading the base colour as the shading does.
+inline constexpr std::array<std::string_view, 1> kDepthFragmentShaders = {"depth.frag.glsl"};
+inline constexpr std::array<std::string_view, 2> kAlphaDepthFragmentShaders = {
+    "material_alpha.glsl", "depth_alpha.frag.glsl"};
 
 // Uniforms of the reference shading (mesh.frag.glsl's shade_reference).
 struct ReferenceUniforms {
@@ -67,6 +73,8 @@ struct MeshProgram {
   // Instanced (CROWD) programs only: the grid, each instance's palette rows and rigid matrices.
   GLint grid_columns = -1, grid_rows = -1, grid_spacing = -1, instance_stride = -1,
         palette_base = -1, rigid_stride = -1, rigid_base = -1;
+  // A depth program that cuts by the material's alpha: the mesh pass sets its material inputs.
+  bool alpha_tested_depth = false;
 };
 
 // Looks up the uniforms of linked program `id` and sets the ones that never change (colour
@@ -89,9 +97,11 @@ struct ProgramKey {
   uint32_t material_features = 0;                   // GpuMaterial::features
   bool texture_buffer = false;                      // palette storage (skinned, not instanced)
   bool capture = false;                             // transform feedback of the world vertex
-  // The shadow's depth pass (shaders/depth.frag.glsl, no colour): built for the plain, not the
-  // instanced, programs, without capture.
+  // The shadow's depth pass (shaders/depth.frag.glsl, no colour), without capture.
   bool depth = false;
+  // With depth: the alpha-tested stage (depth_alpha.frag.glsl) instead of the empty one; plain
+  // (not instanced) programs only.
+  bool alpha_tested = false;
 };
 
 class SkinPrograms {

@@ -87,7 +87,8 @@ TEST(MaterialTable, BaseColourTexturesAndFactorsPerMaterial) {
 }
 
 // Instanced (crowd) variants: one per table row and use plus the rigid ones, every one linked,
-// distinct, and reading the crowd's grid; the plain ones have no grid and add the depth pass's.
+// distinct, and reading the crowd's grid; the plain ones have no grid and add the alpha-tested
+// depth pass's.
 TEST(ProgramVariants, CrowdAndPlainVariantsAreBuiltInOnePlace) {
   RIG_REQUIRE_GL();
   std::string error;
@@ -95,12 +96,25 @@ TEST(ProgramVariants, CrowdAndPlainVariantsAreBuiltInOnePlace) {
   ASSERT_TRUE(crowd.build(detail::Instancing::Crowd, 0, error)) << error;
   ASSERT_TRUE(plain.build(detail::Instancing::Off, 1024, error)) << error;
   const int rows = int(skinning_methods().size());
-  EXPECT_EQ(crowd.program_count(), 2 * rows + 2);
-  // The plain programs also have the shadow's depth pass (two palette storages per row and the
-  // rigid one); the crowd casts no shadow and has none.
-  EXPECT_EQ(plain.program_count(), 6 * rows + 3);
-  EXPECT_NE(plain.get({nullptr, 0, false, false, true}).id, 0u);
-  EXPECT_EQ(crowd.get({nullptr, 0, false, false, true}).id, 0u);
+  // Drawing, capture and the shadow's opaque depth pass, per row and rigid: the crowd is drawn
+  // in the classic look, which cuts nothing by alpha.
+  EXPECT_EQ(crowd.program_count(), 3 * rows + 3);
+  // The plain programs have the shadow's depth pass opaque and alpha-tested (two palette
+  // storages per row and the rigid one, each).
+  EXPECT_EQ(plain.program_count(), 8 * rows + 4);
+  for (bool alpha : {false, true}) {
+    const detail::MeshProgram& depth = plain.get({nullptr, 0, false, false, true, alpha});
+    EXPECT_NE(depth.id, 0u);
+    EXPECT_EQ(depth.alpha_tested_depth, alpha);
+  }
+  const detail::MeshProgram& crowd_depth = crowd.get({nullptr, 0, false, false, true, false});
+  EXPECT_NE(crowd_depth.id, 0u);
+  EXPECT_GE(crowd_depth.grid_columns, 0);
+  EXPECT_EQ(crowd.get({nullptr, 0, false, false, true, true}).id, 0u);
+  for (const SkinningMethodInfo& m : skinning_methods())
+    EXPECT_NE(crowd.get({&m, 0, true, false, true, false}).id, 0u) << m.name;
+  EXPECT_NE(plain.get({nullptr, 0, false, false, true, true}).id,
+            plain.get({nullptr, 0, false, false, true, false}).id);
   std::set<GLuint> ids;
   for (bool capture : {false, true}) {
     const detail::MeshProgram& rigid = crowd.get(nullptr, false, capture);

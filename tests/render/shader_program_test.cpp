@@ -95,7 +95,9 @@ TEST(ShaderPrograms, RendererHasOneLinkedProgramPerMethodRowStorageAndUse) {
   Renderer renderer;
   std::string error;
   ASSERT_TRUE(renderer.init(error)) << error;
-  EXPECT_EQ(renderer.mesh_program_count(), int(6 * skinning_methods().size() + 3));
+  // Per table row: drawing and capture in both palette storages, and the depth pass's opaque
+  // and alpha-tested stages in both storages (8); rigid: drawing, capture and both depth (4).
+  EXPECT_EQ(renderer.mesh_program_count(), int(8 * skinning_methods().size() + 4));
   std::vector<uint32_t> ids;
   auto check = [&](const SkinningMethodInfo* m, bool tbo, bool capture) {
     const uint32_t id = renderer.mesh_program(m, tbo, capture);
@@ -118,10 +120,13 @@ TEST(ShaderPrograms, RendererHasOneLinkedProgramPerMethodRowStorageAndUse) {
     for (bool tbo : {false, true})
       for (bool capture : {false, true}) check(&m, tbo, capture);
   for (bool capture : {false, true}) check(nullptr, false, capture);
-  // The shadow's depth programs: linked, no colour output, the same palette storage.
-  auto check_depth = [&](const SkinningMethodInfo* m, bool tbo) {
-    const uint32_t id = renderer.depth_program(m, tbo);
-    ASSERT_NE(id, 0u) << (m ? m->name : "rigid") << tbo;
+  // The shadow's depth programs: linked, no colour output, the same palette storage; only the
+  // alpha-tested ones read the base colour (its texture and cutoff).
+  auto check_depth = [&](const SkinningMethodInfo* m, bool tbo, bool alpha) {
+    const uint32_t id = renderer.depth_program(m, tbo, alpha);
+    ASSERT_NE(id, 0u) << (m ? m->name : "rigid") << tbo << alpha;
+    EXPECT_EQ(glGetUniformLocation(id, "u_base_color_texture") >= 0, alpha);
+    EXPECT_EQ(glGetUniformLocation(id, "u_alpha_cutoff") >= 0, alpha);
     GLint linked = GL_FALSE;
     glGetProgramiv(id, GL_LINK_STATUS, &linked);
     EXPECT_EQ(linked, GL_TRUE);
@@ -129,9 +134,11 @@ TEST(ShaderPrograms, RendererHasOneLinkedProgramPerMethodRowStorageAndUse) {
     EXPECT_EQ(glGetUniformBlockIndex(id, "Palette") != GL_INVALID_INDEX, m != nullptr && !tbo);
     ids.push_back(id);
   };
-  for (const SkinningMethodInfo& m : skinning_methods())
-    for (bool tbo : {false, true}) check_depth(&m, tbo);
-  check_depth(nullptr, false);
+  for (bool alpha : {false, true}) {
+    for (const SkinningMethodInfo& m : skinning_methods())
+      for (bool tbo : {false, true}) check_depth(&m, tbo, alpha);
+    check_depth(nullptr, false, alpha);
+  }
   std::sort(ids.begin(), ids.end());
   EXPECT_EQ(std::unique(ids.begin(), ids.end()), ids.end());
 }
