@@ -1,5 +1,6 @@
-// Mesh fragment shader, after material_alpha.glsl (the base colour's inputs), shadow.glsl,
-// brdf.glsl, tone_mapping.glsl and look.frag.glsl. The classic look: base colour (factor x sRGB
+// Mesh fragment shader, after material_values.glsl (what the shading reads of the material, a
+// crowd instance's own values when animated), material_alpha.glsl (the base colour's inputs),
+// shadow.glsl, brdf.glsl, tone_mapping.glsl and look.frag.glsl. The classic look: base colour (factor x sRGB
 // texture), a key light (shadowed: shadow.glsl) plus hemispheric ambient, gamma-encoded output;
 // or glTF shading (shade_reference): the reference scene's (u_lighting 1 or 2) or the studio
 // look's (3, look.frag.glsl). u_flat_color draws the wireframe overlay in one colour;
@@ -62,6 +63,25 @@ uniform sampler2D u_specular_texture;           // linear: A scales the specular
 uniform bool u_has_specular_color;
 uniform sampler2D u_specular_color_texture;     // sRGB texture: sampling returns linear values
 
+// Fills g_material (material_values.glsl): the uniforms, then under CROWD an animated
+// material's values of this instance.
+MaterialValues material_values() {
+  MaterialValues m;
+  material_alpha_values(m);
+  m.metallic = u_metallic_factor;
+  m.roughness = u_roughness_factor;
+  m.emissive = u_emissive;
+  m.normal_scale = u_normal_scale;
+  m.occlusion_strength = u_occlusion_strength;
+  m.ior = u_ior;
+  m.specular = u_specular_factor;
+  m.specular_color = u_specular_color_factor;
+#ifdef CROWD
+  crowd_material_values(m);
+#endif
+  return m;
+}
+
 float srgb_encode(float c) {
   c = clamp(c, 0.0, 1.0);
   return c < 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
@@ -70,7 +90,7 @@ float srgb_encode(float c) {
 vec4 shade_reference(vec4 base) {
   if (u_alpha_mode == 1 && alpha_cut(base.a)) discard;
   float alpha = u_alpha_mode == 2 ? base.a : 1.0;
-  vec3 emissive = u_emissive;
+  vec3 emissive = g_material.emissive;
   if (u_has_emissive) emissive *= texture(u_emissive_texture, slot_uv(3)).rgb;
   vec3 color = base.rgb;
   if (!u_unlit) {
@@ -107,10 +127,10 @@ vec4 shade_reference(vec4 base) {
       vec3 map_n = texture(u_normal_texture, normal_uv).xyz * 2.0 - 1.0;
       // three.js's glTF loader negates the y scale for primitives without TANGENT, whose frame
       // it derives on screen (its derivative frame's bitangent points the other way).
-      map_n.xy *= u_normal_scale * vec2(1.0, has_tangent ? 1.0 : -1.0);
+      map_n.xy *= g_material.normal_scale * vec2(1.0, has_tangent ? 1.0 : -1.0);
       n = normalize(tbn * map_n);
     }
-    float metallic = u_metallic_factor, roughness = u_roughness_factor;
+    float metallic = g_material.metallic, roughness = g_material.roughness;
     if (u_has_metallic_roughness) {
       vec4 mr = texture(u_metallic_roughness_texture, slot_uv(1));
       roughness *= mr.g;
@@ -121,13 +141,13 @@ vec4 shade_reference(vec4 base) {
     vec3 dxy = max(abs(dFdx(view_normal)), abs(dFdy(view_normal)));
     roughness = min(max(roughness, 0.0525) + max(max(dxy.x, dxy.y), dxy.z), 1.0);
     vec3 diffuse_color = base.rgb * (1.0 - metallic);
-    float specular = u_specular_factor;
-    vec3 specular_color = u_specular_color_factor;
+    float specular = g_material.specular;
+    vec3 specular_color = g_material.specular_color;
     if (u_has_specular) specular *= texture(u_specular_texture, slot_uv(5)).a;
     if (u_has_specular_color) specular_color *= texture(u_specular_color_texture, slot_uv(6)).rgb;
     vec3 f0, f0_dielectric;
     float f90;
-    specular_reflectance(base.rgb, metallic, u_ior, specular, specular_color, f0, f0_dielectric,
+    specular_reflectance(base.rgb, metallic, g_material.ior, specular, specular_color, f0, f0_dielectric,
                          f90);
     float n_dot_v = clamp(dot(n, v), 0.0, 1.0);
     vec2 dfg = texture(u_dfg, vec2(roughness, n_dot_v)).rg;
@@ -138,7 +158,7 @@ vec4 shade_reference(vec4 base) {
                               compensation);
     float occlusion = 1.0;
     if (u_has_occlusion)
-      occlusion = (texture(u_occlusion_texture, slot_uv(2)).r - 1.0) * u_occlusion_strength + 1.0;
+      occlusion = (texture(u_occlusion_texture, slot_uv(2)).r - 1.0) * g_material.occlusion_strength + 1.0;
     if (u_lighting == 3) {
       color = studio_light(surface, dfg, occlusion, v_world_position);
     } else {
@@ -162,11 +182,12 @@ void main() {
     frag_color = u_flat_color;
     return;
   }
+  g_material = material_values();
   if (u_lighting != 0 && !u_field_view) {
     frag_color = shade_reference(material_base_color());
     return;
   }
-  vec4 base = u_base_color_factor;
+  vec4 base = g_material.base_color_factor;
   // The viewer's look reads TEXCOORD_0 as it is, whatever the material's texture transform.
   if (u_has_texture) base *= texture(u_base_color_texture, v_texcoord);
   if (u_field_view) {

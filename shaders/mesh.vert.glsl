@@ -67,6 +67,10 @@ vec3 crowd_offset() {
 }
 #endif
 
+#ifdef CROWD
+// The instance, for the fragment stage's animated materials (material_values.glsl).
+flat out int v_instance;
+#endif
 out vec3 v_world_position;
 out vec3 v_world_normal;
 out vec2 v_texcoord;
@@ -120,6 +124,9 @@ void main() {
 #endif
 #ifdef CROWD
   wp += crowd_offset();
+#endif
+#ifdef CROWD
+  v_instance = gl_InstanceID;
 #endif
   v_world_position = wp;
   v_world_normal = wn;

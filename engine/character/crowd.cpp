@@ -65,8 +65,8 @@ constexpr int kChunk = 8;
 
 }  // namespace
 
-Crowd::Crowd(const Model& model, std::shared_ptr<const SkinLayer> meshes,
-             const CrowdConfig& config, std::shared_ptr<ClipSet> clips_in)
+Crowd::Crowd(const Model& model, std::shared_ptr<const SkinLayer> meshes, const CrowdConfig& config,
+             std::shared_ptr<ClipSet> clips_in)
     : model_(&model),
       meshes_(meshes ? std::move(meshes) : std::make_shared<const SkinLayer>(model)),
       // One clip set for every instance: the update then reads the same keys for all of them
@@ -134,6 +134,17 @@ Crowd::Crowd(const Model& model, std::shared_ptr<const SkinLayer> meshes,
   }
   rigid_rows_.assign(size_t(count) * rigid_rows_per_instance(), glm::vec4(0.0f));
 
+  // The materials some clip of the set animates: the flags a Character's material pose holds.
+  {
+    std::vector<const Clip*> keys;
+    for (size_t c = 0; c < clips_->size(); ++c) keys.push_back((*clips_)[c].keys.get());
+    MaterialPose pose;
+    init_material_pose(model, keys, pose);
+    for (size_t m = 0; m < pose.animated.size(); ++m)
+      if (pose.animated[m]) animated_materials_.push_back(int(m));
+  }
+  material_rows_.assign(size_t(count) * material_rows_per_instance(), glm::vec4(0.0f));
+
   const SkinningMethod lbs = SkinningMethod::Linear;
   set_methods(std::span<const SkinningMethod>(&lbs, 1));
 
@@ -173,6 +184,12 @@ void Crowd::set_methods(std::span<const SkinningMethod> methods) {
 int Crowd::rigid_slot(int node) const {
   for (size_t i = 0; i < rigid_nodes_.size(); ++i)
     if (rigid_nodes_[i] == node) return int(i);
+  return -1;
+}
+
+int Crowd::material_slot(int material) const {
+  for (size_t i = 0; i < animated_materials_.size(); ++i)
+    if (animated_materials_[i] == material) return int(i);
   return -1;
 }
 
@@ -231,6 +248,13 @@ void Crowd::evaluate_instance(int k, Character& c) {
     // crowd buffer: every skin, skin after skin, as instance_rows() lays them out.
     const uint32_t rows = instance_rows(m);
     c.write_palettes(m, std::span<glm::vec4>(palettes_[size_t(m)].data() + size_t(k) * rows, rows));
+  }
+  if (!animated_materials_.empty()) {
+    const std::vector<MaterialFactors>& values = c.material_pose().values;
+    glm::vec4* rows = material_rows_.data() + size_t(k) * material_rows_per_instance();
+    for (size_t i = 0; i < animated_materials_.size(); ++i)
+      pack_crowd_material(values[size_t(animated_materials_[i])],
+                          std::span<glm::vec4>(rows + i * kCrowdMaterialRows, kCrowdMaterialRows));
   }
 }
 

@@ -13,7 +13,11 @@
 // update(dt) evaluates every instance and writes its palettes, for the methods asked for, into
 // one flat buffer per method: instance-major, then skin-major rows (instance k, skin s starts at
 // row k * instance_rows(m) + skin_first_row(s, m)), which the renderer uploads as one texture
-// buffer indexed by gl_InstanceID. The work runs on a persistent pool: worker threads made once
+// buffer indexed by gl_InstanceID. When the clips animate materials (KHR_animation_pointer), it
+// also writes each instance's values of the animated materials (the thread's Character's
+// material pose after evaluating that instance) into one more flat buffer: instance-major, then
+// the animated materials in material order, kCrowdMaterialRows vec4 rows each
+// (character/crowd_materials.h). The work runs on a persistent pool: worker threads made once
 // in the constructor, woken per update through a condition variable, instances handed out in
 // small chunks by an atomic counter; the calling thread works too. Nothing allocates per update.
 #pragma once
@@ -30,6 +34,7 @@
 
 #include "anim/pose_selection.h"
 #include "character/character.h"
+#include "character/crowd_materials.h"
 #include "model/model.h"
 #include "skin/skin_layer.h"
 #include "skin/skinning_method.h"
@@ -118,6 +123,17 @@ class Crowd {
   int rigid_slot(int node) const;
   uint32_t rigid_rows_per_instance() const { return uint32_t(rigid_nodes_.size()) * 4u; }
   std::span<const glm::vec4> rigid_matrices() const { return rigid_rows_; }
+  // Materials the clip set animates (at construction), in material order: each gets
+  // kCrowdMaterialRows rows per instance in material_rows(). Empty when none is animated.
+  std::span<const int> animated_materials() const { return animated_materials_; }
+  // Index of `material` in animated_materials(), -1 when no clip animates it.
+  int material_slot(int material) const;
+  uint32_t material_rows_per_instance() const {
+    return uint32_t(animated_materials_.size()) * kCrowdMaterialRows;
+  }
+  // Every instance's animated material values: instance k, slot i (material_slot) starts at row
+  // k * material_rows_per_instance() + i * kCrowdMaterialRows (crowd_materials.h's layout).
+  std::span<const glm::vec4> material_rows() const { return material_rows_; }
   // Wall-clock milliseconds of the last update (all threads working).
   double last_update_ms() const { return last_update_ms_; }
   // CPU milliseconds of the last update summed over the threads that worked on it (each
@@ -143,6 +159,8 @@ class Crowd {
   std::array<std::vector<glm::vec4>, kSkinningMethodCount> palettes_;
   std::vector<int> rigid_nodes_;
   std::vector<glm::vec4> rigid_rows_;
+  std::vector<int> animated_materials_;
+  std::vector<glm::vec4> material_rows_;
   float spacing_ = 1.0f;
   double time_ = 0.0;
   double last_update_ms_ = 0.0;

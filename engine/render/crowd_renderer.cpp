@@ -7,6 +7,7 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <vector>
 
+#include "render/crowd_materials.h"
 #include "render/feedback_capture.h"
 #include "render/gl_util.h"
 #include "render/gpu_mesh.h"
@@ -39,6 +40,7 @@ struct CrowdRenderer::Impl {
   std::array<GLuint, rig::kSkinningMethodCount> palette_buffer{}, palette_texture{};
   // Every instance's world matrices of the rigid items' nodes (0 without rigid items).
   GLuint rigid_buffer = 0, rigid_texture = 0;
+  detail::CrowdMaterialBuffer material_rows;  // the animated materials' values per instance
   double upload_ms = 0.0;
   // The key light's shadow: the map, the casters' bounds (the whole crowd under every clip of
   // the file, so no pose leaves the fitted frustum), the grid's height, and what the map was
@@ -90,6 +92,7 @@ void CrowdRenderer::Impl::release_crowd() {
   if (rigid_buffer) glDeleteBuffers(1, &rigid_buffer);
   if (rigid_texture) glDeleteTextures(1, &rigid_texture);
   rigid_buffer = rigid_texture = 0;
+  material_rows.release();
   crowd = nullptr;
   uploaded = false;
   shadow_valid = false;
@@ -181,6 +184,10 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
     create_texture_buffer(texels, r.rigid_buffer, r.rigid_texture);
   }
 
+  if (!r.material_rows.create(crowd, r.max_texels, error)) {
+    r.release_crowd();
+    return false;
+  }
   r.materials.create(model);
 
   const rig::SkinMeshes& meshes = crowd.shared_skin_layer()->meshes();
@@ -221,6 +228,7 @@ void CrowdRenderer::upload(const rig::Crowd& crowd) {
   for (rig::SkinningMethod m : crowd.methods())
     upload_rows(r.palette_buffer[size_t(m)], crowd.palettes(m));
   upload_rows(r.rigid_buffer, crowd.rigid_matrices());
+  r.material_rows.upload(crowd);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   r.upload_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -233,6 +241,7 @@ void CrowdRenderer::Impl::set_program(const MeshProgram& p, const GpuDrawItem& g
   glUniform1i(p.grid_columns, columns);
   glUniform1i(p.grid_rows, (crowd->count() + columns - 1) / columns);
   glUniform1f(p.grid_spacing, crowd->spacing());
+  material_rows.bind(p, *crowd, g.material);
   if (g.skinned()) {
     detail::place_skinned(p, g.influences,
                           GLint(crowd->model().skins[size_t(item.skin)].joints.size()));

@@ -5,7 +5,8 @@
 // grid offset is computed in the shader from gl_InstanceID and the grid's columns and spacing
 // (the same arithmetic as Crowd::grid_offset). Rigid primitives are instanced too: each
 // instance's world matrix of the item's node comes from a second texture buffer
-// (Crowd::rigid_matrices), plus the offset. Morph targets are not applied in the crowd (the base
+// (Crowd::rigid_matrices), plus the offset. Materials the clips animate read each instance's
+// values from a third texture buffer (render/crowd_materials.h). Morph targets are not applied in the crowd (the base
 // mesh is drawn).
 //
 // The crowd casts the key light's shadow as the single character does (CrowdDrawOptions).

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/color_map.h"
+#include "character/crowd_materials.h"
 #include "render/gl_util.h"
 #include "render/materials.h"
 
@@ -37,6 +38,8 @@ MeshProgram mesh_program(GLuint id) {
   p.palette_base = glGetUniformLocation(id, "u_palette_base");
   p.rigid_stride = glGetUniformLocation(id, "u_rigid_stride");
   p.rigid_base = glGetUniformLocation(id, "u_rigid_base");
+  p.material_stride = glGetUniformLocation(id, "u_material_stride");
+  p.material_base = glGetUniformLocation(id, "u_material_base");
   ReferenceUniforms& r = p.reference;
   r.lighting = glGetUniformLocation(id, "u_lighting");
   r.light_direction = glGetUniformLocation(id, "u_light_direction");
@@ -94,7 +97,8 @@ MeshProgram mesh_program(GLuint id) {
       {"u_normal_texture", kNormalUnit},
       {"u_environment", kEnvironmentUnit},
       {"u_specular_texture", kSpecularUnit},
-      {"u_specular_color_texture", kSpecularColorUnit}};
+      {"u_specular_color_texture", kSpecularColorUnit},
+      {"u_material_tbo", kCrowdMaterialUnit}};
   for (const auto& [name, unit] : units)
     if (GLint loc = glGetUniformLocation(id, name); loc >= 0) glUniform1i(loc, unit);
   if (GLint pal = glGetUniformLocation(id, "u_palette_tbo"); pal >= 0)
@@ -173,7 +177,13 @@ bool SkinPrograms::build(Instancing instancing, uint32_t palette_vec4s, std::str
   instancing_ = instancing;
   programs_.assign(kRows * kMaterialFeatureVariants * 2 * kPurposeCount, MeshProgram{});
   const bool crowd = instancing == Instancing::Crowd;
-  const std::string instancing_define = crowd ? "#define CROWD 1\n" : "";
+  std::string instancing_define;
+  if (crowd) {
+    instancing_define = "#define CROWD 1\n";
+    // The crowd's material rows (character/crowd_materials.h), named for the GLSL.
+    for (const rig::CrowdMaterialRowDefine& d : rig::kCrowdMaterialRowDefines)
+      instancing_define += "#define " + std::string(d.name) + " " + std::to_string(d.value) + "\n";
+  }
   const char* kind = crowd ? " crowd program" : " program";
   const std::vector<const char*> feedback = {"v_world_position", "v_world_normal",
                                              "v_world_tangent"};

@@ -33,17 +33,20 @@ inline constexpr GLint kEnvironmentUnit = 8;
 // KHR_materials_specular's two textures (reference shading and studio look).
 inline constexpr GLint kSpecularUnit = 9;
 inline constexpr GLint kSpecularColorUnit = 10;
+// The crowd's animated material values (Crowd::material_rows), a texture buffer.
+inline constexpr GLint kCrowdMaterialUnit = 11;
 
-// The mesh fragment program: the key light's shadow, the shared BRDF, tone mapping and the
-// studio look before the main file, which calls them.
-inline constexpr std::array<std::string_view, 6> kMeshFragmentShaders = {
-    "material_alpha.glsl", "shadow.glsl",    "brdf.glsl",
-    "tone_mapping.glsl",   "look.frag.glsl", "mesh.frag.glsl"};
+// The mesh fragment program: the material's values (a crowd instance's own when animated), the
+// base colour's inputs, the key light's shadow, the shared BRDF, tone mapping and the studio
+// look before the main file, which calls them.
+inline constexpr std::array<std::string_view, 7> kMeshFragmentShaders = {
+    "material_values.glsl", "material_alpha.glsl", "shadow.glsl",   "brdf.glsl",
+    "tone_mapping.glsl",    "look.frag.glsl",      "mesh.frag.glsl"};
 // The depth pass's fragment stages: empty for opaque casters, the material's alpha cut for the
 // others (render/materials.h kShadowCasts), reading the base colour as the shading does.
 inline constexpr std::array<std::string_view, 1> kDepthFragmentShaders = {"depth.frag.glsl"};
-inline constexpr std::array<std::string_view, 2> kAlphaDepthFragmentShaders = {
-    "material_alpha.glsl", "depth_alpha.frag.glsl"};
+inline constexpr std::array<std::string_view, 3> kAlphaDepthFragmentShaders = {
+    "material_values.glsl", "material_alpha.glsl", "depth_alpha.frag.glsl"};
 
 // Uniforms of the reference shading (mesh.frag.glsl's shade_reference).
 struct ReferenceUniforms {
@@ -75,6 +78,8 @@ struct MeshProgram {
         palette_base = -1, rigid_stride = -1, rigid_base = -1;
   // A depth program that cuts by the material's alpha: the mesh pass sets its material inputs.
   bool alpha_tested_depth = false;
+  // Instanced only: the animated materials' rows (material_values.glsl).
+  GLint material_stride = -1, material_base = -1;
 };
 
 // Looks up the uniforms of linked program `id` and sets the ones that never change (colour

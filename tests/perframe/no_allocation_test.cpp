@@ -13,6 +13,7 @@
 #include "character/crowd.h"
 #include "compress/clip_compression.h"
 #include "counting_new.h"  // this binary counts every operator new (g_allocations)
+#include "crowd_material_model.h"
 #include "import/gltf_import.h"
 #include "test_support.h"
 
@@ -84,21 +85,35 @@ TEST(PerFrame, CorpusModelsEvaluateAndSkinDoNotAllocate) {
 
 // A crowd of 100 updated on the thread pool (LBS and DQS palettes written): the counter sees
 // every thread's allocations, the workers' too.
-void expect_crowd_updates_do_not_allocate(const std::string& path) {
-  SCOPED_TRACE(path);
-  Model m;
-  std::string error;
-  ASSERT_TRUE(import_gltf(path, m, error)) << error;
+void expect_crowd_updates_do_not_allocate(const Model& m) {
+  SCOPED_TRACE(m.file);
   CrowdConfig config;
   config.count = 100;
   config.threads = 4;  // workers besides the caller even on a 1-core machine
   Crowd crowd(m, nullptr, config);
   const SkinningMethod methods[] = {SkinningMethod::Linear, SkinningMethod::DualQuaternion};
   crowd.set_methods(methods);
+  // A model whose clips animate materials has its material rows written every update too.
+  if (!m.clips.empty() && !m.clips[0].material_channels.empty()) {
+    ASSERT_FALSE(crowd.material_rows().empty());
+  }
   crowd.update(0.01f);  // warm-up
   const long before = g_allocations.load();
   for (int frame = 0; frame < 30; ++frame) crowd.update(1.0f / 60.0f);
   EXPECT_EQ(g_allocations.load() - before, 0);
+}
+
+void expect_crowd_updates_do_not_allocate(const std::string& path) {
+  Model m;
+  std::string error;
+  ASSERT_TRUE(import_gltf(path, m, error)) << error;
+  expect_crowd_updates_do_not_allocate(m);
+}
+
+// Clips that animate a material: every instance's material rows are written too.
+TEST(PerFrame, MaterialAnimatedCrowdUpdateDoesNotAllocate) {
+  const Model m = test::crowd_material_model();
+  expect_crowd_updates_do_not_allocate(m);
 }
 
 TEST(PerFrame, BundledMannequinCrowdUpdateDoesNotAllocate) {

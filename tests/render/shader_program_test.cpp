@@ -18,7 +18,7 @@ TEST(ShaderSources, EveryShaderFileIsEmbedded) {
   for (const char* name :
        {"skin_common.glsl", "skin_lbs.glsl", "skin_dqs.glsl", "mesh.vert.glsl", "mesh.frag.glsl",
         "brdf.glsl", "tone_mapping.glsl", "look.frag.glsl", "lines.vert.glsl", "lines.frag.glsl",
-        "text.vert.glsl", "text.frag.glsl"})
+        "text.vert.glsl", "text.frag.glsl", "material_values.glsl"})
     EXPECT_FALSE(embedded_shader(name).empty()) << name;
   // Every row of the skinning-method table has its shader file, defining skin_vertex().
   for (const SkinningMethodInfo& m : skinning_methods()) {
