@@ -6,8 +6,8 @@
 // (the same arithmetic as Crowd::grid_offset). Rigid primitives are instanced too: each
 // instance's world matrix of the item's node comes from a second texture buffer
 // (Crowd::rigid_matrices), plus the offset. Materials the clips animate read each instance's
-// values from a third texture buffer (render/crowd_materials.h). Morph targets are not applied in the crowd (the base
-// mesh is drawn).
+// values from a third texture buffer (render/crowd_materials.h). Morph targets are not applied in
+// the crowd (the base mesh is drawn).
 //
 // The crowd casts the key light's shadow as the single character does (CrowdDrawOptions).
 //
@@ -57,8 +57,9 @@ class CrowdRenderer {
   // Allocates; not per frame.
   bool set_crowd(const rig::Crowd& crowd, std::string& error);
 
-  // Uploads every instance's palettes of crowd.methods() and its rigid items' node matrices
-  // (buffers orphaned, then rewritten). Times itself: upload_ms(). No allocation.
+  // Uploads every instance's palettes of crowd.methods(), its rigid items' node matrices and
+  // its animated materials' values (buffers orphaned, then rewritten). Times itself: upload_ms().
+  // No allocation.
   void upload(const rig::Crowd& crowd);
   // Ground grid (when `grid`), then every primitive once, instanced over the crowd, skinned
   // with `method` (which must be in crowd.methods()). GPU time of the pass (timer queries):
