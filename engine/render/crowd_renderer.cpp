@@ -59,6 +59,7 @@ struct CrowdRenderer::Impl {
     uint64_t pose_serial = 0;
     rig::SkinningMethod method = rig::SkinningMethod::Linear;
     glm::mat4 light_view_proj{0.0f};
+    bool alpha_cast = false;  // MASK and BLEND cut by alpha (the studio look)
     bool operator==(const ShadowKey&) const = default;
   };
   ShadowKey shadow_key;
@@ -81,11 +82,14 @@ struct CrowdRenderer::Impl {
   // With `reference` (the glTF shading of the reference and studio looks, as Renderer's
   // draw_items): single-sided materials' back faces culled, BLEND items last, blended without
   // depth writes.
+  // With `alpha_cast` (a depth pass under the studio look) MASK and BLEND materials cast cut
+  // by alpha (kShadowCasts), as the single character's.
   void draw_instances(MeshPass& pass, rig::SkinningMethod method, bool depth,
-                      bool reference = false) const;
+                      bool reference = false, bool alpha_cast = false) const;
   // The shadow map for a light towards `to_light`, drawn again when its key changed; the
   // frame's lookup (off when nothing casts).
-  detail::ShadowFrame draw_shadow_pass(glm::vec3 to_light, rig::SkinningMethod method);
+  detail::ShadowFrame draw_shadow_pass(glm::vec3 to_light, rig::SkinningMethod method,
+                                       bool alpha_cast);
 };
 
 void CrowdRenderer::Impl::release_crowd() {
@@ -274,7 +278,7 @@ void CrowdRenderer::Impl::set_program(const MeshProgram& p, const GpuDrawItem& g
 }
 
 void CrowdRenderer::Impl::draw_instances(MeshPass& pass, rig::SkinningMethod method, bool depth,
-                                         bool reference) const {
+                                         bool reference, bool alpha_cast) const {
   // Skinned items need this method's palettes (a rigid-only model has none at all).
   const bool palettes = palette_texture[size_t(method)] != 0;
   const GLsizei instances = GLsizei(crowd->count());
@@ -290,8 +294,9 @@ void CrowdRenderer::Impl::draw_instances(MeshPass& pass, rig::SkinningMethod met
         glFrontFace(mirrored[d] ? GL_CW : GL_CCW);
       }
     }
-    const MeshProgram& p = programs.get(
-        {g.skinned() ? &rig::method_info(method) : nullptr, material.features, true, false, depth});
+    const bool cut = depth && alpha_cast && detail::shadow_cast(material).alpha_tested;
+    const MeshProgram& p = programs.get({g.skinned() ? &rig::method_info(method) : nullptr,
+                                         material.features, true, false, depth, cut});
     pass.use(p);
     set_program(p, g, crowd->model().draws[d], method);
     pass.draw(g, material, nullptr, instances);
@@ -324,16 +329,17 @@ void CrowdRenderer::Impl::draw_instances(MeshPass& pass, rig::SkinningMethod met
 }
 
 detail::ShadowFrame CrowdRenderer::Impl::draw_shadow_pass(glm::vec3 to_light,
-                                                          rig::SkinningMethod method) {
+                                                          rig::SkinningMethod method,
+                                                          bool alpha_cast) {
   if (!shadow.fit(caster_bounds, to_light)) return {};
-  const ShadowKey key{pose_serial, method, shadow.light_view_proj()};
+  const ShadowKey key{pose_serial, method, shadow.light_view_proj(), alpha_cast};
   if (!shadow_valid || !(key == shadow_key)) {
     // ShadowMap::begin() turns the scissor off; the caller's state is put back after.
     const GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
     shadow.begin();
     MeshPass pass(
         {shadow.light_view_proj(), glm::vec3(0.0f), detail::Lighting{}, true, glm::vec4(0.0f)});
-    draw_instances(pass, method, true);
+    draw_instances(pass, method, true, false, alpha_cast);
     shadow.end();
     if (scissor) glEnable(GL_SCISSOR_TEST);
     shadow_key = key;
@@ -352,11 +358,13 @@ void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::Sk
       glm::length(options.key_light) > 0.0f ? glm::normalize(options.key_light) : glm::vec3(0.0f);
   const detail::Lighting lighting = detail::Lighting::for_frame(camera, options.lights, key);
   // As the single character: the classic and studio looks have the key light's shadow, the
-  // reference scene none.
+  // reference scene none; the studio look's glTF shading cuts MASK and BLEND surfaces by
+  // alpha, and so does their shadow, while the classic look draws and casts them whole.
   const bool keyed = options.lights == LightSetup::Viewer || options.lights == LightSetup::Studio;
-  const detail::ShadowFrame shadow = options.shadows && keyed
-                                         ? r.draw_shadow_pass(lighting.key_direction, method)
-                                         : detail::ShadowFrame{};
+  const bool alpha_cast = options.lights == LightSetup::Studio;
+  const detail::ShadowFrame shadow =
+      options.shadows && keyed ? r.draw_shadow_pass(lighting.key_direction, method, alpha_cast)
+                               : detail::ShadowFrame{};
   glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
   glDisable(GL_CULL_FACE);
   glDisable(GL_BLEND);

@@ -11,7 +11,7 @@
 // MASK: a quad facing the camera whose alpha is the factor's 0.6 times the texture's (128/255
 // on its left half, 1 on its right) under a cutoff of 0.5: the left half (0.30) is discarded,
 // so its pixels are the background exactly; the right half (0.6) is drawn. The classic look
-// draws the whole quad.
+// draws the whole quad. Its shadow is cut the same way.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
@@ -152,7 +152,8 @@ Crowd two_of(const Model& m) {
   return Crowd(m, nullptr, config);
 }
 
-std::vector<uint8_t> draw_crowd(const Model& m, const Camera& camera, LightSetup lights) {
+std::vector<uint8_t> draw_crowd(const Model& m, const Camera& camera, LightSetup lights,
+                                bool shadows = false, glm::vec3 key_light = glm::vec3(0.0f)) {
   std::string error;
   Crowd crowd = two_of(m);
   crowd.update(0.0f);
@@ -170,6 +171,8 @@ std::vector<uint8_t> draw_crowd(const Model& m, const Camera& camera, LightSetup
   options.grid = false;
   options.lights = lights;
   options.look = look();
+  options.shadows = shadows;
+  options.key_light = key_light;
   renderer.draw(camera, Viewport{0, 0, kWidth, kHeight}, SkinningMethod::Linear, options);
   std::vector<uint8_t> pixels;
   target.read_rgba(pixels);
@@ -303,6 +306,50 @@ TEST(CrowdLook, MaskDiscardsWhereAlphaIsBelowTheCutoff) {
   // 2 instances × 18 × 48 pixels per half.
   EXPECT_EQ(cut, 2u * 18u * 48u);
   EXPECT_EQ(kept, 2u * 18u * 48u);
+}
+
+// The MASK quad's shadow under the studio look, cut by alpha as the single character's: an
+// opaque wall (x, y in [−0.9, 0.9], facing +z) stands 0.5 behind the MASK quad, lit from
+// (1, 0, 1), so the wall point (x, y, −0.5) is shadowed by the quad's point (x + 0.5, y, 0).
+// Left of the quad (x in [−0.85, −0.6]) the light passes through its discarded left half: lit;
+// seen through that half (x in [−0.4, −0.1]) it is stopped by the opaque right half: shadowed.
+// Cast whole, the left of the quad would be shadowed too.
+TEST(CrowdLook, StudioShadowIsCutByAlpha) {
+  RIG_REQUIRE_GL();
+  Model m = mask_character();
+  m.meshes[0].primitives.push_back(quad(-0.9f, 0.9f, -0.9f, 0.9f, -0.5f, false, 1));
+  m.materials.push_back(material({0.8f, 0.8f, 0.8f, 1.0f}));
+  m.draws.push_back(DrawItem{0, 0, 1, 0});
+  const Crowd layout = two_of(m);
+  Camera camera;
+  camera.eye = glm::vec3(0, 0, 5);
+  camera.view = glm::lookAt(camera.eye, glm::vec3(0.0f), glm::vec3(0, 1, 0));
+  camera.projection = glm::ortho(-2.0f, 2.0f, -1.0f, 1.0f, 0.1f, 20.0f);
+  const glm::vec3 light(1.0f, 0.0f, 1.0f);
+  const std::vector<uint8_t> lit = draw_crowd(m, camera, LightSetup::Studio, false, light);
+  const std::vector<uint8_t> shadowed = draw_crowd(m, camera, LightSetup::Studio, true, light);
+  size_t beside = 0, behind = 0;
+  for (int k = 0; k < 2; ++k) {
+    const float ox = layout.offset(k).x;
+    for (int py = 0; py < kHeight; ++py)
+      for (int px = 0; px < kWidth; ++px) {
+        const float x = -2.0f + (float(px) + 0.5f) / 60.0f - ox, y = -1.0f + (py + 0.5f) / 60.0f;
+        if (std::abs(y) > 0.4f) continue;
+        const size_t i = size_t(py) * kWidth + size_t(px);
+        SCOPED_TRACE("instance " + std::to_string(k) + " pixel " + std::to_string(px) + "," +
+                     std::to_string(py));
+        if (x > -0.85f && x < -0.6f) {
+          ++beside;
+          EXPECT_LE(difference(shadowed, i, rgb_at(lit, i)), 2);
+        } else if (x > -0.4f && x < -0.1f) {
+          ++behind;
+          const glm::ivec3 a = rgb_at(lit, i), b = rgb_at(shadowed, i);
+          EXPECT_GT(a.r + a.g + a.b - (b.r + b.g + b.b), 30);
+        }
+      }
+  }
+  EXPECT_EQ(beside, 2u * 15u * 48u);
+  EXPECT_EQ(behind, 2u * 18u * 48u);
 }
 
 }  // namespace
