@@ -10,6 +10,7 @@
 
 #include "character/crowd.h"
 #include "leak_check.h"
+#include "look_environment.h"
 #include "modes.h"
 #include "pose_options.h"
 #include "render/crowd_renderer.h"
@@ -52,6 +53,12 @@ int run_crowd_render(const Options& options, const rig::Model& model, const rig:
   const rig::SkinningMethod method = methods_to_draw(options).front();
   const rig::SkinningMethod methods[] = {method};
   auto meshes = prepared_skin_layer(model, methods, true, skin);
+  // The single character's --output look: the studio look's environment (a bad --environment
+  // file is the user's error, before any GL), or the classic look.
+  const bool studio = options.lights == SceneLights::Studio;
+  rig::render::PrefilteredEnvironment environment;
+  if (studio && !prepare_environment(options.environment_path, environment, error))
+    return fail("--environment", error);
   leak_check_before_gl();
   rig::render::HeadlessContext context;
   if (!context.create(error)) return fail(options.output_png, "no headless OpenGL: " + error);
@@ -66,6 +73,7 @@ int run_crowd_render(const Options& options, const rig::Model& model, const rig:
   rig::render::CrowdRenderer renderer;
   if (!renderer.init(error) || !renderer.set_crowd(crowd, error))
     return fail(options.output_png, error);
+  if (!environment.empty()) renderer.set_environment(environment);
   rig::render::OffscreenTarget target;
   if (!target.create(options.width, options.height, 4, error))
     return fail(options.output_png, error);
@@ -77,6 +85,8 @@ int run_crowd_render(const Options& options, const rig::Model& model, const rig:
   // The crowd's shadow, as the single character's --output has it by default.
   rig::render::CrowdDrawOptions draw;
   draw.shadows = true;
+  draw.lights = studio ? rig::render::LightSetup::Studio : rig::render::LightSetup::Viewer;
+  draw.look = options.look;
   renderer.draw(crowd_camera(crowd, viewport), viewport, method, draw);
   std::vector<uint8_t> pixels;
   target.read_rgba(pixels);

@@ -269,10 +269,6 @@ bool check_scene_options(const Options& o, std::string& error) {
         "--tone-mapping and --exposure apply to --lights studio";
     return false;
   }
-  if (o.crowd > 0 && o.look_given) {
-    error = "the studio look's flags do not apply to --crowd";
-    return false;
-  }
   const bool scene = o.camera_given || o.transparent || o.background_given || o.no_grid ||
                      reference || o.shadows >= 0 || o.subpixel_bits > 0;
   if (!scene) return true;

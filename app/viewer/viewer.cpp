@@ -389,6 +389,7 @@ void Viewer::update_look() {
   look.loading = false;
   if (look_job_.succeeded()) {
     renderer_->set_environment(look_job_.result());
+    if (crowd_renderer_) crowd_renderer_->set_environment(look_job_.result());
     std::error_code ec;
     const std::filesystem::path absolute = std::filesystem::absolute(look_job_.path(), ec);
     look.environment = look_job_.path().empty() || ec ? look_job_.path() : absolute.string();

@@ -195,6 +195,11 @@ void render_crowd_scene(rig::render::Renderer& renderer, rig::render::CrowdRende
   rig::render::CrowdDrawOptions draw;
   draw.grid = state.show_grid;
   draw.shadows = state.show_shadows;
+  // The single character's look (render_scene): the same light setup and look settings; the
+  // environment reaches the crowd renderer with the single renderer's (Viewer::update_look).
+  draw.lights =
+      state.look.studio ? rig::render::LightSetup::Studio : rig::render::LightSetup::Viewer;
+  draw.look = state.look.settings;
   crowd.draw(state.camera.camera(view.aspect()), view, methods_shown(state).front(), draw);
 }
 

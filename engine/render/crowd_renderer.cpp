@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "render/crowd_materials.h"
+#include "render/environment_gpu.h"
 #include "render/feedback_capture.h"
 #include "render/gl_util.h"
 #include "render/gpu_mesh.h"
@@ -32,9 +33,14 @@ struct CrowdRenderer::Impl {
   detail::Overlays overlays;
   detail::GpuTimer timer;
   detail::FeedbackCapture feedback;
+  detail::GpuEnvironment environment;  // the studio look's (set_environment)
 
   const rig::Crowd* crowd = nullptr;
   std::vector<GpuDrawItem> items;
+  // Per item: its node's rest world matrix mirrors (negative determinant), so its front faces
+  // wind clockwise under the glTF shading's culling. The rest pose's, not each instance's: a
+  // node's mirroring does not change with animation in practice.
+  std::vector<char> mirrored;
   detail::MaterialTable materials;
   // One texture buffer per method in crowd->methods() (0 elsewhere).
   std::array<GLuint, rig::kSkinningMethodCount> palette_buffer{}, palette_texture{};
@@ -55,6 +61,7 @@ struct CrowdRenderer::Impl {
     uint64_t pose_serial = 0;
     rig::SkinningMethod method = rig::SkinningMethod::Linear;
     glm::mat4 light_view_proj{0.0f};
+    bool alpha_cast = false;  // MASK and BLEND cut by alpha (the studio look)
     bool operator==(const ShadowKey&) const = default;
   };
   ShadowKey shadow_key;
@@ -74,15 +81,23 @@ struct CrowdRenderer::Impl {
                          materials.get(g.material).features, true, capture, depth});
   }
   // Every item once, instanced over the crowd, through `pass` (the frame's or the depth pass's).
-  void draw_instances(MeshPass& pass, rig::SkinningMethod method, bool depth) const;
+  // With `reference` (the glTF shading of the reference and studio looks, as Renderer's
+  // draw_items): single-sided materials' back faces culled, BLEND items last, blended without
+  // depth writes.
+  // With `alpha_cast` (a depth pass under the studio look) MASK and BLEND materials cast cut
+  // by alpha (kShadowCasts), as the single character's.
+  void draw_instances(MeshPass& pass, rig::SkinningMethod method, bool depth,
+                      bool reference = false, bool alpha_cast = false) const;
   // The shadow map for a light towards `to_light`, drawn again when its key changed; the
   // frame's lookup (off when nothing casts).
-  detail::ShadowFrame draw_shadow_pass(glm::vec3 to_light, rig::SkinningMethod method);
+  detail::ShadowFrame draw_shadow_pass(glm::vec3 to_light, rig::SkinningMethod method,
+                                       bool alpha_cast);
 };
 
 void CrowdRenderer::Impl::release_crowd() {
   for (GpuDrawItem& d : items) d.release();
   items.clear();
+  mirrored.clear();
   materials.release();
   for (size_t m = 0; m < palette_buffer.size(); ++m) {
     if (palette_buffer[m]) glDeleteBuffers(1, &palette_buffer[m]);
@@ -106,6 +121,7 @@ void CrowdRenderer::Impl::release_all() {
   shadow.release();
   timer.release();
   feedback.release();
+  environment.release();
   owns_gl_objects = false;
   initialized = false;
 }
@@ -124,6 +140,8 @@ bool CrowdRenderer::init(std::string& error) {
   if (!r.overlays.init(error)) return false;
   if (!r.shadow.init(error)) return false;
   r.timer.init();
+  // The same stand-in as Renderer's until the caller's environment arrives.
+  r.environment.upload(constant_prefiltered_environment(glm::vec3(0.4f)));
   check_gl_errors("CrowdRenderer::init");
   r.initialized = true;
   return true;
@@ -192,8 +210,11 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
 
   const rig::SkinMeshes& meshes = crowd.shared_skin_layer()->meshes();
   r.items.resize(model.draws.size());
+  r.mirrored.assign(model.draws.size(), 0);
+  const std::vector<glm::mat4> rest = rest_world_matrices(model);
   for (size_t d = 0; d < model.draws.size(); ++d) {
     const rig::DrawItem& item = model.draws[d];
+    r.mirrored[d] = glm::determinant(glm::mat3(rest[size_t(item.node)])) < 0.0f;
     const rig::Primitive& prim = model.meshes[size_t(item.mesh)].primitives[size_t(item.primitive)];
     const rig::SkinMesh& skin = meshes.get(item.mesh, item.primitive);
     r.items[d].create(prim, skin, item.skin >= 0 && skin.skinned());
@@ -216,6 +237,12 @@ bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
   upload(crowd);
   check_gl_errors("CrowdRenderer::set_crowd");
   return true;
+}
+
+void CrowdRenderer::set_environment(const PrefilteredEnvironment& environment) {
+  Impl& r = *impl_;
+  if (!r.initialized || environment.empty()) return;
+  r.environment.upload(environment);
 }
 
 void CrowdRenderer::upload(const rig::Crowd& crowd) {
@@ -259,33 +286,69 @@ void CrowdRenderer::Impl::set_program(const MeshProgram& p, const GpuDrawItem& g
   }
 }
 
-void CrowdRenderer::Impl::draw_instances(MeshPass& pass, rig::SkinningMethod method,
-                                         bool depth) const {
+void CrowdRenderer::Impl::draw_instances(MeshPass& pass, rig::SkinningMethod method, bool depth,
+                                         bool reference, bool alpha_cast) const {
   // Skinned items need this method's palettes (a rigid-only model has none at all).
   const bool palettes = palette_texture[size_t(method)] != 0;
   const GLsizei instances = GLsizei(crowd->count());
-  for (size_t d = 0; d < items.size(); ++d) {
+  auto draw_item = [&](size_t d) {
     const GpuDrawItem& g = items[d];
-    if (g.skinned() && !palettes) continue;
-    const MeshProgram& p = program(g, method, false, depth);
+    const detail::GpuMaterial& material = materials.get(g.material, reference);
+    if (reference) {
+      if (material.double_sided) {
+        glDisable(GL_CULL_FACE);
+      } else {
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glFrontFace(mirrored[d] ? GL_CW : GL_CCW);
+      }
+    }
+    const bool cut = depth && alpha_cast && detail::shadow_cast(material).alpha_tested;
+    const MeshProgram& p = programs.get({g.skinned() ? &rig::method_info(method) : nullptr,
+                                         material.features, true, false, depth, cut});
     pass.use(p);
     set_program(p, g, crowd->model().draws[d], method);
-    pass.draw(g, materials.get(g.material), nullptr, instances);
+    pass.draw(g, material, nullptr, instances);
+  };
+  auto blended = [&](size_t d) {
+    return reference && materials.get(items[d].material, true).alpha_mode == rig::AlphaMode::Blend;
+  };
+  bool any_blended = false;
+  for (size_t d = 0; d < items.size(); ++d) {
+    if (items[d].skinned() && !palettes) continue;
+    if (blended(d)) {
+      any_blended = true;
+      continue;
+    }
+    draw_item(d);
+  }
+  if (any_blended) {
+    // Renderer's transparent pass: colour src·a + dst·(1 − a), alpha a + dst·(1 − a).
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    for (size_t d = 0; d < items.size(); ++d)
+      if (!(items[d].skinned() && !palettes) && blended(d)) draw_item(d);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
   }
   pass.end();
+  glDisable(GL_CULL_FACE);
+  glFrontFace(GL_CCW);
 }
 
 detail::ShadowFrame CrowdRenderer::Impl::draw_shadow_pass(glm::vec3 to_light,
-                                                          rig::SkinningMethod method) {
+                                                          rig::SkinningMethod method,
+                                                          bool alpha_cast) {
   if (!shadow.fit(caster_bounds, to_light)) return {};
-  const ShadowKey key{pose_serial, method, shadow.light_view_proj()};
+  const ShadowKey key{pose_serial, method, shadow.light_view_proj(), alpha_cast};
   if (!shadow_valid || !(key == shadow_key)) {
     // ShadowMap::begin() turns the scissor off; the caller's state is put back after.
     const GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
     shadow.begin();
     MeshPass pass(
         {shadow.light_view_proj(), glm::vec3(0.0f), detail::Lighting{}, true, glm::vec4(0.0f)});
-    draw_instances(pass, method, true);
+    draw_instances(pass, method, true, false, alpha_cast);
     shadow.end();
     if (scissor) glEnable(GL_SCISSOR_TEST);
     shadow_key = key;
@@ -300,11 +363,17 @@ void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::Sk
   Impl& r = *impl_;
   if (!r.initialized || !r.crowd) return;
   r.timer.begin();
-  detail::Lighting lighting = detail::Lighting::for_camera(camera);
-  if (glm::length(options.key_light) > 0.0f)
-    lighting.key_direction = glm::normalize(options.key_light);
+  const glm::vec3 key =
+      glm::length(options.key_light) > 0.0f ? glm::normalize(options.key_light) : glm::vec3(0.0f);
+  const detail::Lighting lighting = detail::Lighting::for_frame(camera, options.lights, key);
+  // As the single character: the classic and studio looks have the key light's shadow, the
+  // reference scene none; the studio look's glTF shading cuts MASK and BLEND surfaces by
+  // alpha, and so does their shadow, while the classic look draws and casts them whole.
+  const bool keyed = options.lights == LightSetup::Viewer || options.lights == LightSetup::Studio;
+  const bool alpha_cast = options.lights == LightSetup::Studio;
   const detail::ShadowFrame shadow =
-      options.shadows ? r.draw_shadow_pass(lighting.key_direction, method) : detail::ShadowFrame{};
+      options.shadows && keyed ? r.draw_shadow_pass(lighting.key_direction, method, alpha_cast)
+                               : detail::ShadowFrame{};
   glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
   glDisable(GL_CULL_FACE);
   glDisable(GL_BLEND);
@@ -317,8 +386,9 @@ void CrowdRenderer::draw(const Camera& camera, const Viewport& viewport, rig::Sk
     if (shadow.enabled) r.shadow.draw_catcher(view_proj, r.ground_y);
     r.overlays.draw_grid(view_proj);
   }
-  MeshPass pass({view_proj, camera.eye, lighting, false, glm::vec4(0.0f), 0, shadow});
-  r.draw_instances(pass, method, false);
+  MeshPass pass({view_proj, camera.eye, lighting, false, glm::vec4(0.0f), r.materials.dfg_texture(),
+                 shadow, detail::StudioFrame::make(r.environment, options.look)});
+  r.draw_instances(pass, method, false, options.lights != LightSetup::Viewer);
   glUseProgram(0);
   r.timer.end();
   check_gl_errors("CrowdRenderer::draw");

@@ -9,7 +9,12 @@
 // values from a third texture buffer (render/crowd_materials.h). Morph targets are not applied in
 // the crowd (the base mesh is drawn).
 //
-// The crowd casts the key light's shadow as the single character does (CrowdDrawOptions).
+// The crowd casts the key light's shadow as the single character does (CrowdDrawOptions), and
+// is shaded in any of the single character's looks (CrowdDrawOptions::lights, with the studio
+// look's settings and the environment of set_environment): the same MeshPassFrame, the same
+// back-face culling of single-sided materials and BLEND items after the opaque ones, blended
+// without depth writes. Unlike the single character's BLEND items (sorted back to front), the
+// instances of one BLEND item are drawn in instance order, in one instanced draw.
 //
 // Like Renderer, it needs a current 3.3 core context with glad loaded, and must be destroyed
 // before the context.
@@ -25,6 +30,9 @@
 
 #include "character/crowd.h"
 #include "render/camera.h"
+#include "render/environment_prefilter.h"
+#include "render/look.h"
+#include "render/scene_lights.h"
 #include "skin/skinning_method.h"
 
 namespace rig::render {
@@ -38,6 +46,11 @@ struct CrowdDrawOptions {
   // The key light's direction towards the light (world); zero: the viewer's default light,
   // fixed relative to the camera.
   glm::vec3 key_light{0.0f};
+  // The look, as Renderer's DrawOptions::lights and ::look: the classic key light, or the glTF
+  // shading under the reference scene's lights (or none) or the studio look (its environment
+  // from set_environment, these settings).
+  LightSetup lights = LightSetup::Viewer;
+  LookSettings look;
 };
 
 class CrowdRenderer {
@@ -56,6 +69,10 @@ class CrowdRenderer {
   // outlive its use here. false + error when the palettes exceed GL_MAX_TEXTURE_BUFFER_SIZE.
   // Allocates; not per frame.
   bool set_crowd(const rig::Crowd& crowd, std::string& error);
+  // The studio look's environment (render/environment_prefilter.h), uploaded now, as
+  // Renderer::set_environment; until then a uniform mid grey. Allocates GPU memory; not per
+  // frame. An empty environment is ignored.
+  void set_environment(const PrefilteredEnvironment& environment);
 
   // Uploads every instance's palettes of crowd.methods(), its rigid items' node matrices and
   // its animated materials' values (buffers orphaned, then rewritten). Times itself: upload_ms().

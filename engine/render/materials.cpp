@@ -16,6 +16,12 @@ Lighting Lighting::for_camera(const Camera& camera, LightSetup setup) {
   return lighting;
 }
 
+Lighting Lighting::for_frame(const Camera& camera, LightSetup setup, glm::vec3 key_override) {
+  Lighting l = for_camera(camera, setup);
+  if (key_override != glm::vec3(0.0f)) l.key_direction = key_override;
+  return l;
+}
+
 glm::mat3 texture_transform_matrix(const rig::TextureTransform& t) {
   // glm is column-major (m[column][row]); the extension's rotation matrix has rows (cos, sin)
   // and (−sin, cos).

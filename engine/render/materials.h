@@ -97,6 +97,9 @@ struct Lighting {
   LightSetup setup = LightSetup::Viewer;
   glm::mat3 view_rotation{1.0f};  // world → view (the reference shading's normal derivatives)
   static Lighting for_camera(const Camera& camera, LightSetup setup = LightSetup::Viewer);
+  // A frame's light in both renderers: for_camera, the key turned towards `key_override` (a
+  // unit world direction towards the light) unless it is zero.
+  static Lighting for_frame(const Camera& camera, LightSetup setup, glm::vec3 key_override);
 };
 
 class MaterialTable {

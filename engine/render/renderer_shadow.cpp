@@ -10,9 +10,7 @@
 namespace rig::render {
 
 detail::Lighting Renderer::Impl::lighting(const Camera& camera, LightSetup setup) const {
-  detail::Lighting l = detail::Lighting::for_camera(camera, setup);
-  if (key_override != glm::vec3(0.0f)) l.key_direction = key_override;
-  return l;
+  return detail::Lighting::for_frame(camera, setup, key_override);
 }
 
 void Renderer::Impl::draw_shadow_pass(const Camera& camera, const DrawOptions& options) {

@@ -139,8 +139,8 @@ std::string material_feature_defines(uint32_t features) {
 constexpr size_t kRows = rig::kSkinningMethodCount + 1;  // every method, then rigid
 
 // What a program is for: one row per use, the key's flags, the fragment stage and whether the
-// instanced (crowd) set has it. The crowd is drawn in the classic look, which draws every
-// surface whole: it casts through the opaque depth stage alone.
+// instanced (crowd) set has it. The crowd has every one: it is shaded in the single
+// character's looks, so under the studio look it casts MASK and BLEND surfaces cut by alpha.
 struct Purpose {
   bool capture, depth, alpha_tested;
   std::span<const std::string_view> fragment;
@@ -151,7 +151,7 @@ constexpr Purpose kPurposes[] = {
     {false, false, false, kMeshFragmentShaders, true, ""},
     {true, false, false, kMeshFragmentShaders, true, ""},
     {false, true, false, kDepthFragmentShaders, true, " (depth)"},
-    {false, true, true, kAlphaDepthFragmentShaders, false, " (alpha-tested depth)"},
+    {false, true, true, kAlphaDepthFragmentShaders, true, " (alpha-tested depth)"},
 };
 constexpr size_t kPurposeCount = std::size(kPurposes);
 

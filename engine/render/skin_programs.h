@@ -104,8 +104,7 @@ struct ProgramKey {
   bool capture = false;                             // transform feedback of the world vertex
   // The shadow's depth pass (shaders/depth.frag.glsl, no colour), without capture.
   bool depth = false;
-  // With depth: the alpha-tested stage (depth_alpha.frag.glsl) instead of the empty one; plain
-  // (not instanced) programs only.
+  // With depth: the alpha-tested stage (depth_alpha.frag.glsl) instead of the empty one.
   bool alpha_tested = false;
 };
 

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_support.h"
@@ -42,6 +44,45 @@ TEST(CrowdCli, OutputRendersInstancesAcrossTheGrid) {
     }
   stbi_image_free(pixels);
   for (int third = 0; third < 3; ++third) EXPECT_GT(bright[third], 20) << "third " << third;
+}
+
+// Mean grey level of a PNG (0 on a read failure, which the caller's comparison then fails).
+double mean_level(const std::string& png) {
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  EXPECT_NE(pixels, nullptr) << png;
+  if (!pixels) return 0.0;
+  double sum = 0.0;
+  for (size_t i = 0; i < size_t(w) * size_t(h); ++i)
+    sum += (pixels[i * 4] + pixels[i * 4 + 1] + pixels[i * 4 + 2]) / 3.0;
+  stbi_image_free(pixels);
+  return sum / (double(w) * h);
+}
+
+// The crowd's --output takes the single character's look: the studio look's flags apply (a
+// higher exposure brightens it), --lights classic is another picture, and a bad --environment
+// is refused naming the file.
+TEST(CrowdCli, OutputFollowsTheLook) {
+  auto render = [](const std::string& name, const std::string& flags) {
+    const std::string png = (rig::test::scratch_dir() / name).string();
+    const auto r = run_rigview(quote(kMannequin) + " --crowd 4 --resolution 160,120 " + flags +
+                               " --output " + quote(png));
+    return std::make_pair(r, png);
+  };
+  const auto [studio, studio_png] = render("crowd_studio.png", "");
+  if (no_gl(studio)) GTEST_SKIP() << studio.err;
+  ASSERT_EQ(studio.status, 0) << studio.err;
+  const auto [bright, bright_png] = render("crowd_bright.png", "--exposure 2");
+  ASSERT_EQ(bright.status, 0) << bright.err;
+  const auto [classic, classic_png] = render("crowd_classic.png", "--lights classic");
+  ASSERT_EQ(classic.status, 0) << classic.err;
+  const double base = mean_level(studio_png);
+  EXPECT_GT(mean_level(bright_png), base + 1.0);
+  EXPECT_GT(std::abs(mean_level(classic_png) - base), 0.2);
+  const std::string missing = (rig::test::scratch_dir() / "no_such_sky.hdr").string();
+  const auto bad = render("crowd_bad.png", "--environment " + quote(missing));
+  EXPECT_NE(bad.first.status, 0);
+  EXPECT_NE(bad.first.err.find("no_such_sky.hdr"), std::string::npos) << bad.first.err;
 }
 
 TEST(CrowdCli, BenchCrowdPrintsARowPerSizeUpToN) {

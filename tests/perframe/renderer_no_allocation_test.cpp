@@ -228,9 +228,11 @@ void expect_crowd_frames_do_not_allocate(const Model& model) {
   orbit.distance = 20.0f;
   const Camera camera = orbit.camera(viewport.aspect());
   // With the key light's shadow: its depth pass runs every frame (the crowd moves on).
+  // Frames alternate between the classic and the studio look (the glTF shading's frame).
   CrowdDrawOptions options;
   options.shadows = true;
   auto frame = [&] {
+    options.lights = options.lights == LightSetup::Viewer ? LightSetup::Studio : LightSetup::Viewer;
     crowd.update(1.0f / 60.0f);
     renderer.upload(crowd);
     renderer.draw(camera, viewport, SkinningMethod::Linear, options);

@@ -264,7 +264,7 @@ TEST(CrowdShadow, EachInstanceShadowsItsOwnSurfaceWhereTheLightSays) {
   EXPECT_GT(outside, 300u);
 }
 
-TEST(CrowdShadow, MapIsRedrawnOnlyWhenThePoseTheMethodOrTheLightChanges) {
+TEST(CrowdShadow, MapIsRedrawnOnlyWhenThePoseTheMethodTheLightOrTheLookChanges) {
   RIG_REQUIRE_GL();
   const Model model = floating_box();
   CrowdSetup setup(model);
@@ -295,6 +295,12 @@ TEST(CrowdShadow, MapIsRedrawnOnlyWhenThePoseTheMethodOrTheLightChanges) {
   renderer.upload(setup.crowd);
   draw_pixels(renderer, SkinningMethod::Linear, options);
   EXPECT_EQ(renderer.shadow_passes_drawn(), start + 5);
+  // The studio look casts MASK and BLEND cut by alpha, the classic look whole: a map each.
+  options.lights = LightSetup::Studio;
+  draw_pixels(renderer, SkinningMethod::Linear, options);
+  EXPECT_EQ(renderer.shadow_passes_drawn(), start + 6);
+  draw_pixels(renderer, SkinningMethod::Linear, options);
+  EXPECT_EQ(renderer.shadow_passes_drawn(), start + 6);
 }
 
 }  // namespace
