@@ -87,8 +87,8 @@ TEST(MaterialTable, BaseColourTexturesAndFactorsPerMaterial) {
 }
 
 // Instanced (crowd) variants: one per table row and use plus the rigid ones, every one linked,
-// distinct, and reading the crowd's grid; the plain ones have no grid and add the alpha-tested
-// depth pass's.
+// distinct, and reading the crowd's grid; the plain ones have no grid. Both have the shadow's
+// depth pass opaque and alpha-tested.
 TEST(ProgramVariants, CrowdAndPlainVariantsAreBuiltInOnePlace) {
   RIG_REQUIRE_GL();
   std::string error;
@@ -96,9 +96,9 @@ TEST(ProgramVariants, CrowdAndPlainVariantsAreBuiltInOnePlace) {
   ASSERT_TRUE(crowd.build(detail::Instancing::Crowd, 0, error)) << error;
   ASSERT_TRUE(plain.build(detail::Instancing::Off, 1024, error)) << error;
   const int rows = int(skinning_methods().size());
-  // Drawing, capture and the shadow's opaque depth pass, per row and rigid: the crowd is drawn
-  // in the classic look, which cuts nothing by alpha.
-  EXPECT_EQ(crowd.program_count(), 3 * rows + 3);
+  // Drawing, capture and the shadow's depth pass opaque and alpha-tested (the studio look cuts
+  // the crowd's MASK and BLEND casts by alpha too), per row and rigid.
+  EXPECT_EQ(crowd.program_count(), 4 * rows + 4);
   // The plain programs have the shadow's depth pass opaque and alpha-tested (two palette
   // storages per row and the rigid one, each).
   EXPECT_EQ(plain.program_count(), 8 * rows + 4);
@@ -107,12 +107,14 @@ TEST(ProgramVariants, CrowdAndPlainVariantsAreBuiltInOnePlace) {
     EXPECT_NE(depth.id, 0u);
     EXPECT_EQ(depth.alpha_tested_depth, alpha);
   }
-  const detail::MeshProgram& crowd_depth = crowd.get({nullptr, 0, false, false, true, false});
-  EXPECT_NE(crowd_depth.id, 0u);
-  EXPECT_GE(crowd_depth.grid_columns, 0);
-  EXPECT_EQ(crowd.get({nullptr, 0, false, false, true, true}).id, 0u);
-  for (const SkinningMethodInfo& m : skinning_methods())
-    EXPECT_NE(crowd.get({&m, 0, true, false, true, false}).id, 0u) << m.name;
+  for (bool alpha : {false, true}) {
+    const detail::MeshProgram& crowd_depth = crowd.get({nullptr, 0, false, false, true, alpha});
+    EXPECT_NE(crowd_depth.id, 0u);
+    EXPECT_GE(crowd_depth.grid_columns, 0);
+    EXPECT_EQ(crowd_depth.alpha_tested_depth, alpha);
+    for (const SkinningMethodInfo& m : skinning_methods())
+      EXPECT_NE(crowd.get({&m, 0, true, false, true, alpha}).id, 0u) << m.name;
+  }
   EXPECT_NE(plain.get({nullptr, 0, false, false, true, true}).id,
             plain.get({nullptr, 0, false, false, true, false}).id);
   std::set<GLuint> ids;
