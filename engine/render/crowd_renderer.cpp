@@ -294,15 +294,7 @@ void CrowdRenderer::Impl::draw_instances(MeshPass& pass, rig::SkinningMethod met
   auto draw_item = [&](size_t d) {
     const GpuDrawItem& g = items[d];
     const detail::GpuMaterial& material = materials.get(g.material, reference);
-    if (reference) {
-      if (material.double_sided) {
-        glDisable(GL_CULL_FACE);
-      } else {
-        glEnable(GL_CULL_FACE);
-        glCullFace(GL_BACK);
-        glFrontFace(mirrored[d] ? GL_CW : GL_CCW);
-      }
-    }
+    if (reference) detail::cull_faces_for(material, mirrored[d] != 0);
     const bool cut = depth && alpha_cast && detail::shadow_cast(material).alpha_tested;
     const MeshProgram& p = programs.get({g.skinned() ? &rig::method_info(method) : nullptr,
                                          material.features, true, false, depth, cut});

@@ -155,6 +155,16 @@ void MeshPass::end() {
   bound_ = nullptr;
 }
 
+void cull_faces_for(const GpuMaterial& material, bool mirrored) {
+  if (material.double_sided) {
+    glDisable(GL_CULL_FACE);
+    return;
+  }
+  glEnable(GL_CULL_FACE);
+  glCullFace(GL_BACK);
+  glFrontFace(mirrored ? GL_CW : GL_CCW);
+}
+
 void place_skinned(const MeshProgram& p, int influences, GLint joints) {
   glUniform1i(p.influences, influences);
   glUniform1i(p.joint_count, joints);

@@ -64,6 +64,10 @@ class MeshPass {
 // Placement of a plain (not instanced) draw: a skinned item's influence count and joint count
 // (the caller binds the palette), or a rigid item's node matrix and normal matrix.
 void place_skinned(const MeshProgram& p, int influences, GLint joints);
+// glTF's face culling, for both renderers under the reference and studio shading: a double-sided
+// material draws both faces; a single-sided one culls back faces, counter-clockwise front, or
+// clockwise under a mirroring node transform (`mirrored`), as three.js flips it.
+void cull_faces_for(const GpuMaterial& material, bool mirrored);
 void place_rigid(const MeshProgram& p, const glm::mat4& world, const glm::mat3& normal_matrix);
 
 }  // namespace rig::render::detail

@@ -395,17 +395,7 @@ void Renderer::Impl::draw_items(const Camera& camera, rig::SkinningMethod method
     const GpuSkin* skin = g.skinned() ? &skins[item.skin] : nullptr;
     const bool tbo = skin && skin->uses_texture_buffer(method);
     const detail::GpuMaterial& material = materials.get(g.material, reference);
-    if (reference) {
-      // Single-sided: back faces culled, counter-clockwise front (clockwise under a mirroring
-      // node transform, as three.js flips it).
-      if (material.double_sided) {
-        glDisable(GL_CULL_FACE);
-      } else {
-        glEnable(GL_CULL_FACE);
-        glCullFace(GL_BACK);
-        glFrontFace(glm::determinant(glm::mat3(g.world)) < 0.0f ? GL_CW : GL_CCW);
-      }
-    }
+    if (reference) detail::cull_faces_for(material, glm::determinant(glm::mat3(g.world)) < 0.0f);
     // The depth pass: the material's alpha cut where the frame's shading cuts by alpha.
     const bool alpha_cast = depth_pass && depth_alpha && detail::shadow_cast(material).alpha_tested;
     const MeshProgram& p = programs.get(

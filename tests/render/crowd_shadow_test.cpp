@@ -105,19 +105,7 @@ std::vector<uint8_t> draw_pixels(CrowdRenderer& renderer, SkinningMethod method,
 bool hits_box(glm::vec3 origin, glm::vec3 dir, float t_max, glm::vec3 cell, float pad) {
   const glm::vec3 lo = cell + glm::vec3(-kBoxHalf - pad, kBoxBottom - pad, -kBoxHalf - pad);
   const glm::vec3 hi = cell + glm::vec3(kBoxHalf + pad, kBoxTop + pad, kBoxHalf + pad);
-  float t0 = 0.0f, t1 = t_max;
-  for (int a = 0; a < 3; ++a) {
-    if (std::abs(dir[a]) < 1e-12f) {
-      if (origin[a] < lo[a] || origin[a] > hi[a]) return false;
-      continue;
-    }
-    float ta = (lo[a] - origin[a]) / dir[a], tb = (hi[a] - origin[a]) / dir[a];
-    if (ta > tb) std::swap(ta, tb);
-    t0 = std::max(t0, ta);
-    t1 = std::min(t1, tb);
-    if (t0 > t1) return false;
-  }
-  return true;
+  return test::segment_hits_box(origin, dir, t_max, lo, hi);
 }
 
 // Per pixel, by the ground point (y = 0) its centre sees where no box hides it: k + 1 well

@@ -199,4 +199,23 @@ inline Model twisted_cylinder(float twist, float bend = 0.0f) {
   return test::chain_model(chain, pos, nrm, 4, ids, w, idx, inverse_bind);
 }
 
+// Whether the segment origin + t·dir, t in [0, t_max], passes through the axis-aligned box
+// [lo, hi] (the slab test): where the shadow tests expect a point to be in shadow.
+inline bool segment_hits_box(glm::vec3 origin, glm::vec3 dir, float t_max, glm::vec3 lo,
+                             glm::vec3 hi) {
+  float t0 = 0.0f, t1 = t_max;
+  for (int a = 0; a < 3; ++a) {
+    if (std::abs(dir[a]) < 1e-12f) {
+      if (origin[a] < lo[a] || origin[a] > hi[a]) return false;
+      continue;
+    }
+    float ta = (lo[a] - origin[a]) / dir[a], tb = (hi[a] - origin[a]) / dir[a];
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
 }  // namespace rig::render::test

@@ -126,19 +126,7 @@ Render render(const Model& model, bool shadows, glm::vec3 key_light, bool ground
 bool hits_box(glm::vec3 origin, glm::vec3 dir, float t_max, float pad) {
   const glm::vec3 lo(-kBoxHalf - pad, kBoxBottom - pad, -kBoxHalf - pad);
   const glm::vec3 hi(kBoxHalf + pad, kBoxTop + pad, kBoxHalf + pad);
-  float t0 = 0.0f, t1 = t_max;
-  for (int a = 0; a < 3; ++a) {
-    if (std::abs(dir[a]) < 1e-12f) {
-      if (origin[a] < lo[a] || origin[a] > hi[a]) return false;
-      continue;
-    }
-    float ta = (lo[a] - origin[a]) / dir[a], tb = (hi[a] - origin[a]) / dir[a];
-    if (ta > tb) std::swap(ta, tb);
-    t0 = std::max(t0, ta);
-    t1 = std::min(t1, tb);
-    if (t0 > t1) return false;
-  }
-  return true;
+  return test::segment_hits_box(origin, dir, t_max, lo, hi);
 }
 
 // Classifies each pixel by the ground point (y = 0) its centre sees, when the box does not
