@@ -13,6 +13,7 @@
 
 #include "render/environment_map.h"
 #include "render/environment_prefilter.h"
+#include "test_support.h"
 
 namespace rig::render {
 namespace {
@@ -190,7 +191,7 @@ TEST(StudioEnvironment, KeyIsTheBrightestAndTheFloorDarkerThanTheCeiling) {
 }
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("rigview_env_" + name)).string();
+  return (rig::test::scratch_dir() / ("rigview_env_" + name)).string();
 }
 
 TEST(EnvironmentHdr, ReadsRgbeValues) {

@@ -44,8 +44,7 @@ std::vector<SkinningMethod> all_methods() {
 std::shared_ptr<const SkinLayer> meshes_with_centers(const Model& model) {
   auto meshes = std::make_shared<SkinMeshes>(prepare_skin_meshes(model));
   CorOptions options;
-  options.cache_dir =
-      (std::filesystem::temp_directory_path() / "rigview-gpu-skinning-test").string();
+  options.cache_dir = (rig::test::scratch_dir() / "rigview-gpu-skinning-test").string();
   bool from_cache = false;
   EXPECT_TRUE(prepare_rotation_centers(model, *meshes, options, nullptr, nullptr, from_cache));
   return std::make_shared<const SkinLayer>(model, std::move(*meshes));

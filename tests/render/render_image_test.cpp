@@ -182,7 +182,7 @@ TEST(RenderImage, SkeletonOverlayIsVisibleThroughTheMesh) {
 
 TEST(RenderCli, CorpusOutputRendersTheAnimatedCharacterWithoutDisplay) {
   RIG_REQUIRE_CORPUS(corpus);
-  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::filesystem::path dir = rig::test::scratch_dir();
   const std::string a = (dir / "rig_render_cli_a.png").string();
   const std::string b = (dir / "rig_render_cli_b.png").string();
   const std::string model = rig::test::quote((corpus / "CesiumMan/CesiumMan.glb").string());
@@ -212,8 +212,7 @@ TEST(RenderCli, CorpusOutputRendersTheAnimatedCharacterWithoutDisplay) {
 TEST(RenderCli, CorpusCompareAndArmatureRenderAndBadOutputPathFails) {
   RIG_REQUIRE_CORPUS(corpus);
   const std::string model = rig::test::quote((corpus / "Fox/Fox.glb").string());
-  const std::string out =
-      (std::filesystem::temp_directory_path() / "rig_render_cli_compare.png").string();
+  const std::string out = (rig::test::scratch_dir() / "rig_render_cli_compare.png").string();
   std::filesystem::remove(out);
   ::unsetenv("DISPLAY");  // headless means no X server at all
   rig::test::RunResult ok =
@@ -255,7 +254,7 @@ std::vector<glm::vec3> obj_vertices(const std::string& path) {
 TEST(RenderCli, CorpusGpuBackendExportMatchesTheCpuExport) {
   RIG_REQUIRE_CORPUS(corpus);
   ::unsetenv("DISPLAY");
-  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::filesystem::path dir = rig::test::scratch_dir();
   for (const char* skinning : {"lbs", "dqs"}) {
     const std::string cpu = (dir / "rig_render_cpu.obj").string();
     const std::string gpu = (dir / "rig_render_gpu.obj").string();
@@ -287,7 +286,7 @@ TEST(RenderCli, TwistArmAtHalfTwistDiffersBetweenLbsAndDqs) {
       std::filesystem::path(RIGVIEW_SOURCE_DIR) / "assets" / "twist_arm.glb";
   if (!std::filesystem::exists(arm)) GTEST_SKIP() << "assets/twist_arm.glb is not built";
   ::unsetenv("DISPLAY");
-  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::filesystem::path dir = rig::test::scratch_dir();
   // The Twist clip turns the far joint 0 → 180° → 0 over 2 s: 180° at t = 1.
   auto render_cli = [&](const std::string& mode, int w, std::vector<uint8_t>& px) {
     const std::string out = (dir / ("rig_render_twist_" + mode + ".png")).string();
