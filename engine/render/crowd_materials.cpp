@@ -1,5 +1,7 @@
 #include "render/crowd_materials.h"
 
+#include "render/gl_util.h"
+
 namespace rig::render::detail {
 
 bool CrowdMaterialBuffer::create(const rig::Crowd& crowd, GLint max_texels, std::string& error) {
@@ -12,14 +14,7 @@ bool CrowdMaterialBuffer::create(const rig::Crowd& crowd, GLint max_texels, std:
             std::to_string(max_texels) + ")";
     return false;
   }
-  glGenBuffers(1, &buffer_);
-  glBindBuffer(GL_TEXTURE_BUFFER, buffer_);
-  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(texels * 16u), nullptr, GL_STREAM_DRAW);
-  glGenTextures(1, &texture_);
-  glBindTexture(GL_TEXTURE_BUFFER, texture_);
-  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer_);
-  glBindTexture(GL_TEXTURE_BUFFER, 0);
-  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  create_texture_buffer(texels, buffer_, texture_);
   return true;
 }
 
@@ -31,13 +26,7 @@ void CrowdMaterialBuffer::release() {
 
 void CrowdMaterialBuffer::upload(const rig::Crowd& crowd) const {
   const std::span<const glm::vec4> rows = crowd.material_rows();
-  if (!buffer_ || rows.empty()) return;
-  // Orphaned first: the driver hands out fresh storage rather than waiting for last frame's
-  // draws.
-  glBindBuffer(GL_TEXTURE_BUFFER, buffer_);
-  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(rows.size_bytes()), nullptr, GL_STREAM_DRAW);
-  glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(rows.size_bytes()), rows.data());
-  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  stream_texture_buffer(buffer_, rows.data(), rows.size_bytes());
 }
 
 void CrowdMaterialBuffer::bind(const MeshProgram& p, const rig::Crowd& crowd, int material) const {

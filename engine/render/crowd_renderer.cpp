@@ -147,31 +147,6 @@ bool CrowdRenderer::init(std::string& error) {
   return true;
 }
 
-namespace {
-
-// An RGBA32F texture buffer of `texels` texels (contents written per frame).
-void create_texture_buffer(uint64_t texels, GLuint& buffer, GLuint& texture) {
-  glGenBuffers(1, &buffer);
-  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
-  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(texels * 16u), nullptr, GL_STREAM_DRAW);
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_BUFFER, texture);
-  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer);
-  glBindTexture(GL_TEXTURE_BUFFER, 0);
-  glBindBuffer(GL_TEXTURE_BUFFER, 0);
-}
-
-// Orphans `buffer` (the driver hands out fresh storage instead of waiting for draws that still
-// read the last frame's rows), then writes `rows`.
-void upload_rows(GLuint buffer, std::span<const glm::vec4> rows) {
-  if (!buffer || rows.empty()) return;
-  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
-  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(rows.size_bytes()), nullptr, GL_STREAM_DRAW);
-  glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(rows.size_bytes()), rows.data());
-}
-
-}  // namespace
-
 bool CrowdRenderer::set_crowd(const rig::Crowd& crowd, std::string& error) {
   Impl& r = *impl_;
   if (!r.initialized) {
@@ -253,8 +228,10 @@ void CrowdRenderer::upload(const rig::Crowd& crowd) {
   r.uploaded = true;
   r.uploaded_time = crowd.time();
   for (rig::SkinningMethod m : crowd.methods())
-    upload_rows(r.palette_buffer[size_t(m)], crowd.palettes(m));
-  upload_rows(r.rigid_buffer, crowd.rigid_matrices());
+    stream_texture_buffer(r.palette_buffer[size_t(m)], crowd.palettes(m).data(),
+                          crowd.palettes(m).size_bytes());
+  stream_texture_buffer(r.rigid_buffer, crowd.rigid_matrices().data(),
+                        crowd.rigid_matrices().size_bytes());
   r.material_rows.upload(crowd);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   r.upload_ms =

@@ -120,4 +120,23 @@ void check_gl_errors(const char* where) {
 
 uint64_t gl_error_count() { return g_gl_errors.load(); }
 
+void create_texture_buffer(uint64_t texels, GLuint& buffer, GLuint& texture) {
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(texels * 16u), nullptr, GL_STREAM_DRAW);
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_BUFFER, texture);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+}
+
+void stream_texture_buffer(GLuint buffer, const void* data, size_t bytes) {
+  if (!buffer || bytes == 0) return;
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_DRAW);
+  glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(bytes), data);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+}
+
 }  // namespace rig::render

@@ -5,6 +5,7 @@
 
 #include <glad/gl.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -28,5 +29,14 @@ void install_gl_debug_output();
 void check_gl_errors(const char* where);
 
 uint64_t gl_error_count();
+
+// An RGBA32F texture buffer of `texels` texels whose contents are written per frame
+// (stream_texture_buffer): the buffer and the texture that reads it.
+void create_texture_buffer(uint64_t texels, GLuint& buffer, GLuint& texture);
+
+// Orphans `buffer` (the driver hands out fresh storage instead of waiting for draws that still
+// read the last frame's contents), then writes `bytes` bytes from `data`. Nothing when `buffer`
+// is 0 or `bytes` 0. No allocation on our side.
+void stream_texture_buffer(GLuint buffer, const void* data, size_t bytes);
 
 }  // namespace rig::render
