@@ -2,6 +2,7 @@
 // models built by hand, and image helpers.
 #pragma once
 
+#include <glad/gl.h>
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
@@ -15,6 +16,7 @@
 #include "character/character.h"
 #include "model/model.h"
 #include "render/headless_context.h"
+#include "render/offscreen.h"
 #include "render/renderer.h"
 
 namespace rig::render::test {
@@ -197,6 +199,24 @@ inline Model twisted_cylinder(float twist, float bend = 0.0f) {
   const std::vector<glm::mat4> inverse_bind = {
       glm::mat4(1.0f), glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -1.0f, 0.0f))};
   return test::chain_model(chain, pos, nrm, 4, ids, w, idx, inverse_bind);
+}
+
+// Draws `renderer`'s current state, one sample per pixel, into a fresh width × height target
+// cleared to `background`, and returns its RGBA pixels (rows bottom first).
+inline std::vector<uint8_t> draw_to_pixels(Renderer& renderer, const Camera& camera,
+                                           const DrawOptions& options, int width, int height,
+                                           glm::vec3 background) {
+  std::string error;
+  OffscreenTarget target;
+  EXPECT_TRUE(target.create(width, height, 1, error)) << error;
+  target.bind();
+  const Viewport viewport{0, 0, width, height};
+  renderer.clear(viewport, background);
+  renderer.draw(camera, viewport, options);
+  std::vector<uint8_t> pixels;
+  target.read_rgba(pixels);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  return pixels;
 }
 
 // Whether the segment origin + t·dir, t in [0, t_max], passes through the axis-aligned box

@@ -134,16 +134,8 @@ const Camera& view() {
 }
 
 std::vector<uint8_t> draw_pixels(Renderer& renderer, const DrawOptions& options) {
-  std::string error;
-  OffscreenTarget target;
-  EXPECT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
-  target.bind();
-  const Viewport viewport{0, 0, kWidth, kHeight};
-  renderer.clear(viewport, kBackground);
-  renderer.draw(view(), viewport, options);
-  std::vector<uint8_t> pixels;
-  target.read_rgba(pixels);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  std::vector<uint8_t> pixels =
+      test::draw_to_pixels(renderer, view(), options, kWidth, kHeight, kBackground);
   EXPECT_EQ(renderer.gl_error_count(), 0u);
   return pixels;
 }

@@ -237,17 +237,7 @@ TEST(Shadow, PlaneWithNothingAboveIsUnchangedByShadows) {
 // Draws `renderer`'s current state into a fresh target and returns its pixels.
 std::vector<uint8_t> draw_pixels(Renderer& renderer, const Camera& camera,
                                  const DrawOptions& options) {
-  std::string error;
-  OffscreenTarget target;
-  EXPECT_TRUE(target.create(kWidth, kHeight, 1, error)) << error;
-  target.bind();
-  const Viewport viewport{0, 0, kWidth, kHeight};
-  renderer.clear(viewport, kBackground);
-  renderer.draw(camera, viewport, options);
-  std::vector<uint8_t> pixels;
-  target.read_rgba(pixels);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  return pixels;
+  return test::draw_to_pixels(renderer, camera, options, kWidth, kHeight, kBackground);
 }
 
 // Uploads the box and plane scene's vertices as CPU-skinned, the box moved by `box_shift`
